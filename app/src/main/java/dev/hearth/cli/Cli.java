@@ -1,0 +1,151 @@
+package dev.hearth.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import dev.hearth.client.ApiError;
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.client.SessionTokens;
+import dev.hearth.client.TokenSource;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The root of the command line: global options, and how every client command reaches the server. */
+@Command(name = "hearth", mixinStandardHelpOptions = true, version = "hearth 0.1.0",
+        description = "Sandboxed computers and PostgreSQL databases on your own machines.",
+        subcommands = {ServeCommand.class, AuthCommand.class, MeCommand.class, WorkspacesCommand.class,
+                AccessCommand.class})
+public final class Cli {
+    public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
+
+    /** What a command may touch of the outside world; tests pass their own. */
+    public record Context(Map<String, String> env, InputStream in, PrintStream out, PrintStream err, Path configDir) {
+        public static Context system() {
+            var env = System.getenv();
+            String dir = env.getOrDefault("HEARTH_CONFIG_DIR", env.containsKey("XDG_CONFIG_HOME")
+                    ? env.get("XDG_CONFIG_HOME") + "/hearth" : System.getProperty("user.home") + "/.config/hearth");
+            return new Context(env, System.in, System.out, System.err, Path.of(dir));
+        }
+    }
+
+    @Option(names = "--url", scope = ScopeType.INHERIT, description = "API base URL (default: $HEARTH_URL, config file, " + DEFAULT_URL + ")")
+    String url;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "print the API's JSON instead of a table")
+    boolean json;
+
+    final Context context;
+
+    Cli(Context context) {
+        this.context = context;
+    }
+
+    public static int run(String[] args, Context context) {
+        var cli = new CommandLine(new Cli(context), new Factory(context));
+        cli.setOut(new java.io.PrintWriter(context.out(), true));
+        cli.setErr(new java.io.PrintWriter(context.err(), true));
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, context.err()));
+        return cli.execute(args);
+    }
+
+    private static int report(Exception e, PrintStream err) {
+        switch (e) {
+            case ApiError api -> err.println("error: " + api.getMessage() + " (" + api.code()
+                    + (api.requestId() == null ? "" : ", request " + api.requestId()) + ")");
+            case UncheckedIOException io -> err.println("error: " + io.getMessage());
+            case IllegalArgumentException bad -> err.println("error: " + bad.getMessage());
+            default -> {
+                err.println("error: " + e);
+                return 2;
+            }
+        }
+        return 1;
+    }
+
+    /** The server address: --url, else $HEARTH_URL, else the config file, else the default. */
+    String baseUrl() {
+        if (url != null) {
+            return url;
+        }
+        if (context.env().containsKey("HEARTH_URL")) {
+            return context.env().get("HEARTH_URL");
+        }
+        Path config = context.configDir().resolve("config.json");
+        if (Files.exists(config)) {
+            try {
+                return Json.mapper().readTree(config.toFile()).path("url").asText(DEFAULT_URL);
+            } catch (java.io.IOException e) {
+                throw new UncheckedIOException("cannot read " + config, e);
+            }
+        }
+        return DEFAULT_URL;
+    }
+
+    Path sessionFile() {
+        return context.configDir().resolve("session.json");
+    }
+
+    /** Credentials: $HEARTH_TOKEN, else the key file named by $HEARTH_KEY_FILE, else the saved session. */
+    Optional<TokenSource> credentials() {
+        var env = context.env();
+        if (env.containsKey("HEARTH_TOKEN")) {
+            return Optional.of(TokenSource.of(env.get("HEARTH_TOKEN")));
+        }
+        if (env.containsKey("HEARTH_KEY_FILE")) {
+            return Optional.of(KeyFileTokens.read(Path.of(env.get("HEARTH_KEY_FILE"))));
+        }
+        if (SessionTokens.exists(sessionFile())) {
+            return Optional.of(new SessionTokens(sessionFile()));
+        }
+        return Optional.empty();
+    }
+
+    HearthClient client() {
+        var tokens = credentials().orElseThrow(() -> new IllegalArgumentException(
+                "not signed in: set HEARTH_KEY_FILE to a key file, or run hearth auth login --email you@example.com"));
+        return new HearthClient(baseUrl(), tokens);
+    }
+
+    HearthClient anonymous() {
+        return new HearthClient(baseUrl(), TokenSource.none());
+    }
+
+    /** Prints the JSON answer with --json, else runs the table printer. */
+    void print(JsonNode answer, Runnable table) {
+        if (json) {
+            try {
+                context.out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(answer));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            table.run();
+        }
+    }
+
+    PrintStream out() {
+        return context.out();
+    }
+
+    /** Builds commands, handing those that want it the {@link Context}. */
+    private record Factory(Context context) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                return type.getDeclaredConstructor(Context.class).newInstance(context);
+            } catch (NoSuchMethodException none) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.hearth.cli;
+
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import dev.hearth.server.mail.SmtpSettings;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code hearth serve}: runs the service until interrupted. */
+@Command(name = "serve", description = "Run the Hearth service.")
+final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--listen", defaultValue = "${env:HEARTH_LISTEN:-127.0.0.1:7300}", description = "host:port to listen on (default ${DEFAULT-VALUE})")
+    String listen;
+
+    @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
+    Path dataDir;
+
+    @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db for a shared store (default: SQLite in the data directory)")
+    String store;
+
+    @Option(names = "--public-url", defaultValue = "${env:HEARTH_PUBLIC_URL}", description = "the {base_url} clients use, e.g. https://hearth.example.com/v1")
+    String publicUrl;
+
+    @Option(names = "--smtp-host", defaultValue = "${env:HEARTH_SMTP_HOST}", description = "SMTP server; without it mail goes to {data_dir}/outbox")
+    String smtpHost;
+
+    @Option(names = "--smtp-port", defaultValue = "${env:HEARTH_SMTP_PORT:-587}")
+    int smtpPort;
+
+    @Option(names = "--smtp-security", defaultValue = "${env:HEARTH_SMTP_SECURITY:-starttls}", description = "starttls, tls or none (default ${DEFAULT-VALUE})")
+    String smtpSecurity;
+
+    @Option(names = "--smtp-user", defaultValue = "${env:HEARTH_SMTP_USER}")
+    String smtpUser;
+
+    @Option(names = "--mail-from", defaultValue = "${env:HEARTH_MAIL_FROM:-hearth@localhost}")
+    String mailFrom;
+
+    @Override
+    public Integer call() throws Exception {
+        int colon = listen.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("--listen must be host:port, e.g. 127.0.0.1:7300");
+        }
+        var defaults = Config.defaults(dataDir);
+        var smtp = Optional.ofNullable(smtpHost).map(h -> new SmtpSettings(h, smtpPort, smtpSecurity, smtpUser,
+                System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));
+        var config = new Config(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)), dataDir,
+                store, Optional.ofNullable(publicUrl), defaults.accessTokenLifetime(), defaults.sessionLifetime(),
+                defaults.signingKeyRotation(), defaults.maxBodyBytes(), smtp, defaults.clock());
+        var server = HearthServer.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception ignored) {
+                // the process is ending either way
+            }
+        }));
+        server.join();
+        return 0;
+    }
+}

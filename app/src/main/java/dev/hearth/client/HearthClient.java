@@ -1,0 +1,125 @@
+package dev.hearth.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A small client of the Hearth API over HTTP: what the CLI uses and what the tests use, so both see
+ * the API exactly as users do. {@link #send} answers any status; the verb methods throw
+ * {@link ApiError} for error answers.
+ */
+public final class HearthClient {
+    /** An answer: status, JSON body (null when empty) and headers. */
+    public record Response(int status, JsonNode body, java.net.http.HttpHeaders headers) {
+        public Optional<String> header(String name) {
+            return headers.firstValue(name);
+        }
+    }
+
+    private final HttpClient http;
+    private final String baseUrl;
+    private final TokenSource tokens;
+
+    public HearthClient(String baseUrl, TokenSource tokens) {
+        this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, tokens);
+    }
+
+    public HearthClient(HttpClient http, String baseUrl, TokenSource tokens) {
+        this.http = http;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.tokens = tokens;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public HearthClient withTokens(TokenSource other) {
+        return new HearthClient(http, baseUrl, other);
+    }
+
+    public JsonNode get(String path) {
+        return ok(send("GET", path, null, Map.of()));
+    }
+
+    /** A create: sends a fresh Idempotency-Key, as every create needs one. */
+    public JsonNode create(String path, Object body) {
+        return ok(send("POST", path, body, Map.of("Idempotency-Key", UUID.randomUUID().toString())));
+    }
+
+    public JsonNode post(String path, Object body) {
+        return ok(send("POST", path, body, Map.of()));
+    }
+
+    public JsonNode patch(String path, Object body) {
+        return ok(send("PATCH", path, body, Map.of()));
+    }
+
+    public JsonNode delete(String path) {
+        return ok(send("DELETE", path, null, Map.of()));
+    }
+
+    private static JsonNode ok(Response response) {
+        if (response.status() >= 400) {
+            throw ApiError.from(response.status(), response.body());
+        }
+        return response.body();
+    }
+
+    /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
+    public Response send(String method, String path, Object body, Map<String, String> headers) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
+        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        headers.forEach(request::header);
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
+        return exchange(request.build());
+    }
+
+    /** Sends a request exactly as built, without a token (for sign-in calls). */
+    public Response exchange(HttpRequest request) {
+        try {
+            var response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            byte[] raw = response.body();
+            JsonNode json = raw.length == 0 ? null : parse(raw);
+            return new Response(response.statusCode(), json, response.headers());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static JsonNode parse(byte[] raw) {
+        try {
+            return Json.mapper().readTree(raw);
+        } catch (IOException e) {
+            return Json.mapper().getNodeFactory().textNode(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    private static byte[] bytes(Object body) {
+        if (body instanceof String s) {
+            return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        try {
+            return Json.mapper().writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

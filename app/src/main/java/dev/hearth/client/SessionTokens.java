@@ -1,0 +1,81 @@
+package dev.hearth.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Tokens of an email sign-in saved by {@code hearth auth login}: the access token is reused while
+ * fresh and the session refreshed (rotating the refresh token) when not. A file lock keeps two
+ * commands from refreshing with the same token, which the server would treat as theft.
+ */
+public final class SessionTokens implements TokenSource {
+    private final Path file;
+
+    public SessionTokens(Path file) {
+        this.file = file;
+    }
+
+    public static boolean exists(Path file) {
+        return Files.exists(file);
+    }
+
+    @Override
+    public Optional<String> token(HearthClient client) {
+        try (var lock = FileChannel.open(file.resolveSibling(file.getFileName() + ".lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE).lock()) {
+            var session = (ObjectNode) Json.mapper().readTree(Files.readString(file));
+            Instant expires = Instant.parse(session.path("access_expires_at").asText(Instant.EPOCH.toString()));
+            if (Instant.now().plusSeconds(60).isBefore(expires)) {
+                return Optional.of(session.path("access_token").asText());
+            }
+            var tokens = refresh(client, session.path("url").asText(client.baseUrl()), session.path("refresh_token").asText());
+            save(file, session.path("url").asText(client.baseUrl()), tokens);
+            return Optional.of(tokens.path("access_token").asText());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot use the saved session " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode refresh(HearthClient client, String url, String refreshToken) throws IOException {
+        var request = HttpRequest.newBuilder(URI.create(url + "/auth/refresh"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Json.mapper().writeValueAsString(
+                        Map.of("refresh_token", refreshToken)))).build();
+        var response = client.exchange(request);
+        if (response.status() != 200) {
+            throw ApiError.from(response.status(), response.body());
+        }
+        return response.body();
+    }
+
+    /** Saves the answer of /auth/email/verify or /auth/refresh (mode 0600). */
+    public static void save(Path file, String url, JsonNode tokens) throws IOException {
+        var session = Json.mapper().createObjectNode();
+        session.put("url", url);
+        session.put("email", tokens.path("principal").path("email").asText());
+        session.put("principal", tokens.path("principal").path("id").asText());
+        session.put("access_token", tokens.path("access_token").asText());
+        session.put("access_expires_at", Instant.now().plusSeconds(tokens.path("expires_in").asLong()).toString());
+        session.put("refresh_token", tokens.path("refresh_token").asText());
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(session));
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.hearth.server;
+
+import dev.hearth.api.Json;
+import dev.hearth.server.access.AccessApi;
+import dev.hearth.server.access.AccessService;
+import dev.hearth.server.access.AccessStore;
+import dev.hearth.server.access.Authorizer;
+import dev.hearth.server.access.KeyFile;
+import dev.hearth.server.access.PrincipalStore;
+import dev.hearth.server.auth.AccessTokens;
+import dev.hearth.server.auth.AuthApi;
+import dev.hearth.server.auth.AuthStore;
+import dev.hearth.server.auth.Authenticator;
+import dev.hearth.server.auth.EmailLogin;
+import dev.hearth.server.auth.SigningKeys;
+import dev.hearth.server.auth.TokenGrant;
+import dev.hearth.server.http.ApiHandler;
+import dev.hearth.server.http.JsonErrorHandler;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.idempotency.Idempotency;
+import dev.hearth.server.idempotency.IdempotencyStore;
+import dev.hearth.server.mail.Mailer;
+import dev.hearth.server.mail.OutboxMailer;
+import dev.hearth.server.mail.SmtpMailer;
+import dev.hearth.server.store.Database;
+import dev.hearth.server.workspaces.WorkspaceService;
+import dev.hearth.server.workspaces.WorkspaceStore;
+import dev.hearth.server.workspaces.WorkspacesApi;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The composition root of {@code hearth serve}: builds every part with {@code new} and starts Jetty. */
+public final class HearthServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HearthServer.class);
+    public static final String VERSION = "0.1.0";
+
+    private final Server jetty;
+    private final Database database;
+    private final Router router;
+    private final String baseUrl;
+    private final ScheduledExecutorService maintenance;
+    private final Optional<Path> adminKeyFile;
+
+    private HearthServer(Config config) throws Exception {
+        Files.createDirectories(config.dataDir());
+        Files.setPosixFilePermissions(config.dataDir(), PosixFilePermissions.fromString("rwx------"));
+        jetty = new Server(threads());
+        var connector = connector(jetty, config);
+        connector.open();
+        baseUrl = config.publicUrl().orElse("http://" + config.host() + ":" + connector.getLocalPort() + ApiHandler.PREFIX);
+        database = Database.open(config.store(), config.dataDir());
+        var jdbi = database.jdbi();
+        var clock = config.clock();
+
+        var principals = new PrincipalStore();
+        var accessStore = new AccessStore();
+        var workspaceStore = new WorkspaceStore();
+        var authStore = new AuthStore();
+        var signingKeys = new SigningKeys(config.dataDir().resolve("signing-keys.json"), clock,
+                config.signingKeyRotation(), config.accessTokenLifetime());
+        var tokens = new AccessTokens(signingKeys, clock, config.accessTokenLifetime(), baseUrl);
+        var access = new AccessService(jdbi, principals, accessStore, workspaceStore, clock, baseUrl,
+                baseUrl + "/auth/token");
+        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore, List.of(), clock);
+        var login = new EmailLogin(jdbi, authStore, access, tokens, mailer(config), clock, config.sessionLifetime());
+        var idempotency = new Idempotency(jdbi, new IdempotencyStore(), clock);
+
+        router = new Router();
+        router.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
+        AuthApi.register(router, new TokenGrant(jdbi, principals, authStore, tokens, clock, baseUrl), login, signingKeys);
+        WorkspacesApi.register(router, workspaces);
+        AccessApi.register(router, access, workspaces);
+
+        var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
+        var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
+        jetty.setHandler(new ApiHandler(router, authenticator, authorizer, idempotency, config.maxBodyBytes()));
+        jetty.setErrorHandler(new JsonErrorHandler());
+        adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
+        jetty.start();
+
+        maintenance = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
+        maintenance.scheduleWithFixedDelay(() -> maintain(idempotency, authStore, signingKeys, jdbi, clock),
+                1, 60, TimeUnit.MINUTES);
+        LOG.info("hearth {} serving {} (store: {})", VERSION, baseUrl, database.dialect().name().toLowerCase());
+    }
+
+    public static HearthServer start(Config config) throws Exception {
+        return new HearthServer(config);
+    }
+
+    private static QueuedThreadPool threads() {
+        var threads = new QueuedThreadPool();
+        threads.setName("hearth");
+        threads.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("api-", 0).factory()));
+        return threads;
+    }
+
+    private static ServerConnector connector(Server jetty, Config config) {
+        var http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        var connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setHost(config.host());
+        connector.setPort(config.port());
+        jetty.addConnector(connector);
+        return connector;
+    }
+
+    private static Mailer mailer(Config config) {
+        return config.smtp().<Mailer>map(SmtpMailer::new)
+                .orElseGet(() -> new OutboxMailer(config.dataDir().resolve("outbox")));
+    }
+
+    private Object health() {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("status", "ok");
+        body.put("version", VERSION);
+        body.put("store", database.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one()) == 1
+                ? "ok" : "unavailable");
+        return body;
+    }
+
+    private static Optional<Path> writeAdminKey(Path dataDir, Optional<KeyFile> keyFile) throws IOException {
+        if (keyFile.isEmpty()) {
+            return Optional.empty();
+        }
+        Path file = dataDir.resolve("admin-key.json");
+        Path tmp = dataDir.resolve("admin-key.json.tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(keyFile.get()));
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        LOG.info("empty store: created the admin principal; its key file is {} (use HEARTH_KEY_FILE={})", file, file);
+        return Optional.of(file);
+    }
+
+    private static void maintain(Idempotency idempotency, AuthStore auth, SigningKeys keys,
+                                 org.jdbi.v3.core.Jdbi jdbi, java.time.Clock clock) {
+        try {
+            idempotency.purge();
+            jdbi.useTransaction(h -> auth.purge(h, clock.instant()));
+            keys.rotateIfDue();
+        } catch (RuntimeException e) {
+            LOG.warn("maintenance failed; will retry in an hour", e);
+        }
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public Router router() {
+        return router;
+    }
+
+    /** The admin key file written on this start, if the store was empty. */
+    public Optional<Path> adminKeyFile() {
+        return adminKeyFile;
+    }
+
+    public void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        maintenance.shutdownNow();
+        jetty.stop();
+        database.close();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.hearth.server.access;
+
+import static dev.hearth.server.access.Action.ACCESS_MANAGE;
+import static dev.hearth.server.access.Action.ACCESS_READ;
+
+import dev.hearth.server.access.AccessService.GrantRequest;
+import dev.hearth.server.access.AccessService.Granted;
+import dev.hearth.server.access.AccessService.KeyRequest;
+import dev.hearth.server.access.AccessService.UpdateRequest;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.workspaces.WorkspaceService;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** HTTP routes of access and of /me: translation only. */
+public final class AccessApi {
+    private AccessApi() {
+    }
+
+    public static void register(Router router, AccessService service, WorkspaceService workspaces) {
+        String one = "/workspaces/{ws}/access/{principal}";
+        router.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), ex -> granted(201,
+                service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class))));
+        router.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ),
+                ex -> Reply.ok(Reply.page("access", service.list(ex.workspace(), ex.page()))));
+        router.add("GET", one, Scope.workspace(ACCESS_READ),
+                ex -> Reply.ok(Reply.one("access", service.get(ex.workspace(), ex.param("principal")))));
+        router.add("PATCH", one, Scope.workspace(ACCESS_MANAGE), ex -> Reply.ok(Reply.one("access",
+                service.update(ex.workspace(), ex.param("principal"), ex.body(UpdateRequest.class)))));
+        router.add("DELETE", one, Scope.workspace(ACCESS_MANAGE),
+                ex -> Reply.ok(Reply.one("access", service.revoke(ex.workspace(), ex.param("principal")))));
+        router.add("POST", one + "/rotate_key", Scope.workspace(ACCESS_MANAGE), ex -> granted(200,
+                service.rotateKey(ex.caller(), ex.workspace(), ex.param("principal"),
+                        ex.bodyOr(KeyRequest.class, new KeyRequest(null, null)))));
+        router.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE),
+                ex -> Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal")))));
+        router.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)));
+    }
+
+    private static Reply granted(int status, Granted granted) {
+        return Reply.withReplay(status, body(granted), body(granted.redacted()));
+    }
+
+    private static Map<String, Object> body(Granted g) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("access", g.access());
+        body.put("key", g.key());
+        body.put("key_file", g.keyFile());
+        body.put("operations", List.of());
+        return body;
+    }
+
+    private static Map<String, Object> me(Principal principal, WorkspaceService workspaces) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("principal", principal.view());
+        body.put("workspaces", workspaces.memberships(principal.id()).stream()
+                .map(m -> Map.of("workspace", m.workspace(), "role", m.role())).toList());
+        return body;
+    }
+}

@@ -1,0 +1,8 @@
+package dev.hearth.server.access;
+
+import java.time.Instant;
+
+/** The Access object of the wire. {@code key} and {@code key_state} are null for email principals. */
+public record AccessView(Principal.View principal, Role role, String description, PrincipalKey.View key,
+                         String keyState, Instant createdAt) {
+}

@@ -1,0 +1,24 @@
+package dev.hearth.server.access;
+
+/**
+ * The role table: every workspace-scoped operation and the weakest role that may perform it.
+ * Viewers read; editors also create, change, delete, exec and read secrets; admins also manage
+ * access, invitations and the workspace itself. Adding a route means adding (or reusing) one row.
+ */
+public enum Action {
+    WORKSPACE_READ(Role.VIEWER),
+    WORKSPACE_UPDATE(Role.ADMIN),
+    WORKSPACE_DELETE(Role.ADMIN),
+    ACCESS_READ(Role.VIEWER),
+    ACCESS_MANAGE(Role.ADMIN);
+
+    private final Role minimum;
+
+    Action(Role minimum) {
+        this.minimum = minimum;
+    }
+
+    public Role minimum() {
+        return minimum;
+    }
+}

@@ -1,0 +1,7 @@
+package dev.hearth.server.access;
+
+import java.time.Instant;
+
+/** A principal's role in a workspace, as stored. */
+public record Grant(String workspace, String principal, Role role, Instant createdAt, Instant updatedAt) {
+}

@@ -1,0 +1,99 @@
+package dev.hearth.server.auth;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.hearth.server.auth.Caller.Credential;
+import dev.hearth.server.auth.Caller.KeyCredential;
+import dev.hearth.server.auth.Caller.SessionCredential;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.store.Ids;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+
+/**
+ * Short-lived access tokens: ES256 JWTs with the signing key's id in the header, naming the
+ * principal and the credential (key or session) they were issued for.
+ */
+public final class AccessTokens {
+    /** What a verified token says. */
+    public record Claims(String principal, Credential credential, Instant expiresAt) {
+    }
+
+    private final SigningKeys keys;
+    private final Clock clock;
+    private final Duration lifetime;
+    private final String issuer;
+
+    public AccessTokens(SigningKeys keys, Clock clock, Duration lifetime, String issuer) {
+        this.keys = keys;
+        this.clock = clock;
+        this.lifetime = lifetime;
+        this.issuer = issuer;
+    }
+
+    public Duration lifetime() {
+        return lifetime;
+    }
+
+    public String issue(String principal, Credential credential) {
+        var key = keys.active();
+        Instant now = clock.instant();
+        var claims = new JWTClaimsSet.Builder().issuer(issuer).audience(issuer).subject(principal)
+                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime))).jwtID(Ids.next());
+        switch (credential) {
+            case KeyCredential k -> claims.claim("hk", k.keyId());
+            case SessionCredential s -> claims.claim("sid", s.sessionId());
+        }
+        var header = new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).type(JOSEObjectType.JWT).build();
+        var jwt = new SignedJWT(header, claims.build());
+        try {
+            jwt.sign(new ECDSASigner(key));
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot sign an access token", e);
+        }
+        return jwt.serialize();
+    }
+
+    /** Verifies signature, algorithm, issuer, audience and expiry; anything else is a 401. */
+    public Claims verify(String token) {
+        try {
+            var jwt = SignedJWT.parse(token);
+            if (!JWSAlgorithm.ES256.equals(jwt.getHeader().getAlgorithm())) {
+                throw ApiException.unauthenticated("access token algorithm not accepted");
+            }
+            var key = keys.find(String.valueOf(jwt.getHeader().getKeyID()))
+                    .orElseThrow(() -> ApiException.unauthenticated("access token signed by an unknown key"));
+            if (!jwt.verify(new ECDSAVerifier(key.toECPublicKey()))) {
+                throw ApiException.unauthenticated("access token signature does not verify");
+            }
+            return claims(jwt.getJWTClaimsSet());
+        } catch (ParseException | JOSEException | IllegalStateException e) {
+            throw ApiException.unauthenticated("malformed access token");
+        }
+    }
+
+    private Claims claims(JWTClaimsSet c) throws ParseException {
+        if (!issuer.equals(c.getIssuer()) || c.getAudience() == null || !c.getAudience().contains(issuer)) {
+            throw ApiException.unauthenticated("access token was issued for another server");
+        }
+        if (c.getExpirationTime() == null || !c.getExpirationTime().toInstant().isAfter(clock.instant())) {
+            throw ApiException.unauthenticated("access token expired; get a new one (hearth auth token)");
+        }
+        String hk = c.getStringClaim("hk");
+        String sid = c.getStringClaim("sid");
+        if (c.getSubject() == null || (hk == null) == (sid == null)) {
+            throw ApiException.unauthenticated("malformed access token");
+        }
+        Credential credential = hk != null ? new KeyCredential(hk) : new SessionCredential(sid);
+        return new Claims(c.getSubject(), credential, c.getExpirationTime().toInstant());
+    }
+}

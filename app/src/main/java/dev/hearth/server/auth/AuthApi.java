@@ -1,0 +1,75 @@
+package dev.hearth.server.auth;
+
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.http.Exchange;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/** HTTP routes of sign-in (no token needed): the token grant, email login, refresh, logout, JWKS. */
+public final class AuthApi {
+    record TokenRequest(String grantType, String assertion) {
+    }
+
+    record EmailStart(String email) {
+    }
+
+    record EmailVerify(String email, String code) {
+    }
+
+    record RefreshRequest(String refreshToken) {
+    }
+
+    private AuthApi() {
+    }
+
+    public static void register(Router router, TokenGrant grant, EmailLogin login, SigningKeys keys) {
+        router.add("POST", "/auth/token", Scope.anyone(), ex -> {
+            var request = tokenRequest(ex);
+            return Reply.ok(grant.exchange(request.grantType(), request.assertion()));
+        });
+        router.add("POST", "/auth/email/start", Scope.anyone(),
+                ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())));
+        router.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
+            var request = ex.body(EmailVerify.class);
+            return Reply.ok(login.verify(request.email(), request.code()));
+        });
+        router.add("POST", "/auth/refresh", Scope.anyone(),
+                ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())));
+        router.add("POST", "/auth/logout", Scope.anyone(), ex -> {
+            login.logout(ex.body(RefreshRequest.class).refreshToken());
+            return Reply.ok(Map.of("logged_out", true));
+        });
+        router.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()));
+    }
+
+    /** RFC 7523 clients usually send a form; JSON is accepted too. */
+    private static TokenRequest tokenRequest(Exchange ex) {
+        String type = ex.header("content-type").orElse("");
+        if (!type.startsWith("application/x-www-form-urlencoded")) {
+            return ex.body(TokenRequest.class);
+        }
+        var form = form(new String(ex.rawBody(), StandardCharsets.UTF_8));
+        return new TokenRequest(form.get("grant_type"), form.get("assertion"));
+    }
+
+    private static Map<String, String> form(String body) {
+        var fields = new HashMap<String, String>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                try {
+                    fields.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.invalidField("body", "malformed form encoding");
+                }
+            }
+        }
+        return fields;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.hearth.server.auth;
+
+import dev.hearth.server.access.PrincipalKey;
+import dev.hearth.server.access.PrincipalStore;
+import dev.hearth.server.auth.Caller.KeyCredential;
+import dev.hearth.server.auth.Caller.SessionCredential;
+import dev.hearth.server.http.ApiException;
+import java.time.Clock;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Turns a Bearer token into a {@link Caller}. Besides the token's own checks it looks up the key or
+ * session the token was issued for, so a revoked key or ended session is refused on its next request.
+ */
+public final class Authenticator {
+    private final AccessTokens tokens;
+    private final Jdbi jdbi;
+    private final PrincipalStore principals;
+    private final AuthStore store;
+    private final Clock clock;
+
+    public Authenticator(AccessTokens tokens, Jdbi jdbi, PrincipalStore principals, AuthStore store, Clock clock) {
+        this.tokens = tokens;
+        this.jdbi = jdbi;
+        this.principals = principals;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    public Caller authenticate(String authorization) {
+        if (authorization == null || authorization.isBlank()) {
+            throw ApiException.unauthenticated("send Authorization: Bearer <access token> (get one with hearth auth token)");
+        }
+        if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw ApiException.unauthenticated("the Authorization header must use the Bearer scheme");
+        }
+        var claims = tokens.verify(authorization.substring(7).strip());
+        return jdbi.withHandle(h -> {
+            var principal = principals.find(h, claims.principal())
+                    .orElseThrow(() -> ApiException.unauthenticated("the token's principal no longer exists"));
+            switch (claims.credential()) {
+                case KeyCredential k -> requireActiveKey(principals.findKey(h, k.keyId()).orElse(null));
+                case SessionCredential s -> requireLiveSession(store.session(h, s.sessionId()).orElse(null));
+            }
+            return new Caller(principal, claims.credential());
+        });
+    }
+
+    private void requireActiveKey(PrincipalKey key) {
+        if (key == null || key.state(clock.instant()) != PrincipalKey.State.ACTIVE) {
+            throw ApiException.unauthenticated("the key this token was issued for is revoked or expired");
+        }
+    }
+
+    private void requireLiveSession(AuthStore.Session session) {
+        if (session == null || session.revokedAt() != null || !session.expiresAt().isAfter(clock.instant())) {
+            throw ApiException.unauthenticated("this session has ended; sign in again (hearth auth login)");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.hearth.server.http;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
+import dev.hearth.server.access.Authorizer;
+import dev.hearth.server.auth.Authenticator;
+import dev.hearth.server.auth.Caller;
+import dev.hearth.server.idempotency.Idempotency;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.workspaces.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The API's Jetty handler: translates HTTP to an {@link Exchange} and a {@link Reply} back. It finds
+ * the route, reads the body within the size limit, authenticates, checks the route's scope (the one
+ * place permissions are enforced), applies idempotency to mutations, and renders every failure as
+ * the error envelope.
+ */
+public final class ApiHandler extends Handler.Abstract {
+    public static final String PREFIX = "/v1";
+    private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+    private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+
+    private final Router router;
+    private final Authenticator authenticator;
+    private final Authorizer authorizer;
+    private final Idempotency idempotency;
+    private final long maxBodyBytes;
+
+    public ApiHandler(Router router, Authenticator authenticator, Authorizer authorizer, Idempotency idempotency,
+                      long maxBodyBytes) {
+        this.router = router;
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+        this.idempotency = idempotency;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String requestId = Ids.next();
+        Reply reply;
+        try {
+            reply = serve(request, requestId);
+        } catch (ApiException e) {
+            reply = errorReply(e, requestId);
+        } catch (Exception e) {
+            LOG.error("request {} {} {} failed", requestId, request.getMethod(), request.getHttpURI().getPath(), e);
+            reply = errorReply(new ApiException(ErrorCode.INTERNAL,
+                    "internal error; quote request id " + requestId + " when reporting it"), requestId);
+        }
+        write(response, callback, reply, requestId);
+        return true;
+    }
+
+    private Reply serve(Request request, String requestId) throws IOException {
+        String path = request.getHttpURI().getDecodedPath();
+        if (path == null || !(path.equals(PREFIX) || path.startsWith(PREFIX + "/"))) {
+            throw ApiException.notFound("route " + path);
+        }
+        String method = request.getMethod();
+        var match = router.find(method, path.substring(PREFIX.length()));
+        checkParams(match.params());
+        byte[] body = readBody(request);
+        var headers = headers(request);
+        var route = match.route();
+        Caller caller = route.scope() instanceof Scope.Public ? null : authenticator.authenticate(headers.get("authorization"));
+        Workspace workspace = route.scope() instanceof Scope.InWorkspace(var action)
+                ? authorizer.authorize(caller, match.params().get("ws"), action)
+                : null;
+        var exchange = new Exchange(requestId, path, match.params(), query(request), headers, body, caller, workspace);
+        if (route.mutation() && caller != null) {
+            return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
+        }
+        return route.handler().handle(exchange);
+    }
+
+    private static void checkParams(Map<String, String> params) {
+        for (var e : params.entrySet()) {
+            if (!PATH_PARAM.matcher(e.getValue()).matches()) {
+                throw ApiException.invalidField(e.getKey(), "must match ^[A-Za-z0-9_-]{1,64}$ (an id or a name)");
+            }
+        }
+    }
+
+    private byte[] readBody(Request request) throws IOException {
+        long declared = request.getLength();
+        if (declared > maxBodyBytes) {
+            throw tooLarge();
+        }
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] bytes = in.readNBytes((int) maxBodyBytes + 1);
+            if (bytes.length > maxBodyBytes) {
+                throw tooLarge();
+            }
+            return bytes;
+        }
+    }
+
+    private ApiException tooLarge() {
+        return new ApiException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds " + maxBodyBytes + " bytes",
+                Map.of("limit_bytes", maxBodyBytes));
+    }
+
+    private static Map<String, String> headers(Request request) {
+        var headers = new HashMap<String, String>();
+        for (var field : request.getHeaders()) {
+            headers.putIfAbsent(field.getLowerCaseName(), field.getValue());
+        }
+        return headers;
+    }
+
+    private static Map<String, List<String>> query(Request request) {
+        var query = new LinkedHashMap<String, List<String>>();
+        String raw = request.getHttpURI().getQuery();
+        if (raw == null || raw.isEmpty()) {
+            return query;
+        }
+        for (String pair : raw.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            query.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        }
+        return query;
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "malformed query string");
+        }
+    }
+
+    static Reply errorReply(ApiException e, String requestId) {
+        var error = new LinkedHashMap<String, Object>();
+        error.put("code", e.code().code());
+        error.put("message", e.getMessage());
+        error.put("details", e.details());
+        error.put("request_id", requestId);
+        var reply = Reply.status(e.code().status(), Map.of("error", error));
+        if (e.code() == ErrorCode.UNAUTHENTICATED) {
+            reply = reply.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        }
+        return reply;
+    }
+
+    static void write(Response response, Callback callback, Reply reply, String requestId) {
+        byte[] bytes;
+        try {
+            bytes = Json.mapper().writeValueAsBytes(reply.body());
+        } catch (IOException e) {
+            callback.failed(e);
+            return;
+        }
+        response.setStatus(reply.status());
+        var headers = response.getHeaders();
+        headers.put(HttpHeader.CONTENT_TYPE, "application/json");
+        headers.put(HttpHeader.CACHE_CONTROL, "no-store");
+        headers.put("X-Request-Id", requestId);
+        reply.headers().forEach(headers::put);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

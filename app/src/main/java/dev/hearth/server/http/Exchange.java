@@ -1,0 +1,163 @@
+package dev.hearth.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
+import dev.hearth.server.auth.Caller;
+import dev.hearth.server.store.Cursor;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.workspaces.Workspace;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** One request as the handlers see it: parsed, authenticated and authorized already. */
+public final class Exchange {
+    private final String requestId;
+    private final String path;
+    private final Map<String, String> params;
+    private final Map<String, List<String>> query;
+    private final Map<String, String> headers;
+    private final byte[] body;
+    private final Caller caller;
+    private final Workspace workspace;
+
+    public Exchange(String requestId, String path, Map<String, String> params, Map<String, List<String>> query,
+                    Map<String, String> headers, byte[] body, Caller caller, Workspace workspace) {
+        this.requestId = requestId;
+        this.path = path;
+        this.params = params;
+        this.query = query;
+        this.headers = headers;
+        this.body = body;
+        this.caller = caller;
+        this.workspace = workspace;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public String param(String name) {
+        return params.get(name);
+    }
+
+    /** The signed-in caller; only routes that are not public have one. */
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The workspace the route's scope resolved and authorized. */
+    public Workspace workspace() {
+        return workspace;
+    }
+
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    public Optional<String> query(String name) {
+        var values = query.get(name);
+        if (values == null) {
+            return Optional.empty();
+        }
+        if (values.size() > 1) {
+            throw ApiException.invalidField(name, "given more than once");
+        }
+        return Optional.of(values.getFirst());
+    }
+
+    public byte[] rawBody() {
+        return body;
+    }
+
+    /** The page the client asked for: {@code limit} 1..100 (default 50) and an opaque {@code cursor}. */
+    public PageRequest page() {
+        int limit = query("limit").map(Exchange::parseLimit).orElse(PageRequest.DEFAULT_LIMIT);
+        return new PageRequest(limit, Cursor.decode(query("cursor").orElse(null)));
+    }
+
+    private static int parseLimit(String text) {
+        try {
+            int limit = Integer.parseInt(text);
+            if (limit >= 1 && limit <= PageRequest.MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException notANumber) {
+            // same answer as out of range
+        }
+        throw ApiException.invalidField("limit", "must be a whole number from 1 to " + PageRequest.MAX_LIMIT);
+    }
+
+    /** The JSON body bound strictly to {@code type}: unknown fields, wrong types and bad JSON are errors. */
+    public <T> T body(Class<T> type) {
+        if (body.length == 0) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "a JSON object body is required");
+        }
+        requireJson();
+        try {
+            T value = Json.mapper().readValue(body, type);
+            if (value == null) {
+                throw new ApiException(ErrorCode.INVALID_REQUEST, "a JSON object body is required");
+            }
+            return value;
+        } catch (UnrecognizedPropertyException e) {
+            throw ApiException.invalidField(fieldPath(e), "unknown field");
+        } catch (MismatchedInputException e) {
+            String field = fieldPath(e);
+            throw ApiException.invalidField(field.isEmpty() ? "body" : field, expected(e));
+        } catch (JsonMappingException e) {
+            String field = fieldPath(e);
+            throw ApiException.invalidField(field.isEmpty() ? "body" : field, e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "malformed JSON: " + e.getOriginalMessage()
+                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+        } catch (IOException e) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "unreadable body");
+        }
+    }
+
+    /** The body, or an empty instance when the client sent none (routes whose body is optional). */
+    public <T> T bodyOr(Class<T> type, T empty) {
+        return body.length == 0 ? empty : body(type);
+    }
+
+    private void requireJson() {
+        String type = header("content-type").orElse("");
+        if (!type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                    "send the body as Content-Type: application/json (got " + (type.isEmpty() ? "none" : type) + ")");
+        }
+    }
+
+    private static String fieldPath(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static String expected(MismatchedInputException e) {
+        Class<?> target = e.getTargetType();
+        if (target == null) {
+            return e.getOriginalMessage();
+        }
+        String kind = switch (target.getSimpleName()) {
+            case "String" -> "a string";
+            case "Integer", "int", "Long", "long" -> "a whole number";
+            case "Boolean", "boolean" -> "true or false";
+            case "List", "Set" -> "an array";
+            case "Map" -> "an object";
+            default -> target.isRecord() ? "an object" : e.getOriginalMessage();
+        };
+        return "must be " + kind;
+    }
+}

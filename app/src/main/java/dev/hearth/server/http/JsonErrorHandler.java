@@ -1,0 +1,31 @@
+package dev.hearth.server.http;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.store.Ids;
+import java.util.Map;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Errors Jetty raises before a request reaches the API (a malformed URI, headers too large):
+ * rendered as the same envelope, with a request id, never an HTML page or a stack trace.
+ */
+public final class JsonErrorHandler extends ErrorHandler {
+    @Override
+    protected void generateResponse(Request request, Response response, int status, String message,
+                                    Throwable cause, Callback callback) {
+        var code = switch (status) {
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            default -> status >= 500 ? ErrorCode.INTERNAL : ErrorCode.INVALID_REQUEST;
+        };
+        String text = message == null || message.isBlank() ? "request rejected (HTTP " + status + ")" : message;
+        String requestId = Ids.next();
+        var reply = ApiHandler.errorReply(new ApiException(code, text, Map.of("http_status", status)), requestId);
+        ApiHandler.write(response, callback, new Reply(status, reply.body(), null, Map.of()), requestId);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.hearth.server.http;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a handler answers: status and body, and the body to keep for idempotent replays (the same
+ * body with secrets such as key files and passwords redacted).
+ */
+public record Reply(int status, Object body, Object replayBody, Map<String, String> headers) {
+
+    public static Reply ok(Object body) {
+        return new Reply(200, body, body, Map.of());
+    }
+
+    public static Reply status(int status, Object body) {
+        return new Reply(status, body, body, Map.of());
+    }
+
+    public static Reply withReplay(int status, Object body, Object replayBody) {
+        return new Reply(status, body, replayBody, Map.of());
+    }
+
+    public Reply header(String name, String value) {
+        var h = new LinkedHashMap<>(headers);
+        h.put(name, value);
+        return new Reply(status, body, replayBody, Map.copyOf(h));
+    }
+
+    /** {@code {noun: value, operations: []}}, the shape of every single-resource answer. */
+    public static Map<String, Object> one(String noun, Object value) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put(noun, value);
+        body.put("operations", List.of());
+        return body;
+    }
+
+    /** {@code {nouns: [...], next_cursor, has_more}}, the shape of every list answer. */
+    public static Map<String, Object> page(String noun, dev.hearth.server.store.Page<?> page) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put(noun, page.items());
+        body.put("next_cursor", page.nextCursor());
+        body.put("has_more", page.hasMore());
+        return body;
+    }
+}

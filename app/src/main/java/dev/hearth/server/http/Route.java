@@ -1,0 +1,43 @@
+package dev.hearth.server.http;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One route: method, path template under /v1 (segments like {ws} bind path parameters), who may
+ * call it, and whether an Idempotency-Key is required (creates) or merely honoured (other mutations).
+ */
+public record Route(String method, String template, Scope scope, boolean keyRequired, Handler handler) {
+
+    @FunctionalInterface
+    public interface Handler {
+        Reply handle(Exchange exchange);
+    }
+
+    public boolean mutation() {
+        return !method.equals("GET");
+    }
+
+    /** Binds path parameters if {@code path} fits the template. */
+    public Optional<Map<String, String>> match(List<String> segments) {
+        var parts = templateSegments();
+        if (parts.size() != segments.size()) {
+            return Optional.empty();
+        }
+        var params = new java.util.LinkedHashMap<String, String>();
+        for (int i = 0; i < parts.size(); i++) {
+            String part = parts.get(i);
+            if (part.startsWith("{")) {
+                params.put(part.substring(1, part.length() - 1), segments.get(i));
+            } else if (!part.equals(segments.get(i))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(params);
+    }
+
+    private List<String> templateSegments() {
+        return Router.segments(template);
+    }
+}

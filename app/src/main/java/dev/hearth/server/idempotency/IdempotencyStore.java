@@ -1,0 +1,59 @@
+package dev.hearth.server.idempotency;
+
+import static dev.hearth.server.store.Times.instant;
+import static dev.hearth.server.store.Times.millis;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/** Persists idempotency records: a claim while the first request runs, then its response. */
+public final class IdempotencyStore {
+    /** The scope of a key: the same key on another route or from another principal is another key. */
+    public record Scope(String principal, String method, String path, String key) {
+    }
+
+    public record Entry(String requestHash, Integer status, String body, Instant createdAt, Instant expiresAt) {
+    }
+
+    /** Claims the key for a new request; false when a record exists already. */
+    public boolean claim(Handle h, Scope s, String requestHash, Instant now, Instant expiresAt) {
+        return bind(h.createUpdate("""
+                INSERT INTO idempotency_keys (principal, method, path, idem_key, request_hash, created_at, expires_at)
+                VALUES (:principal, :method, :path, :key, :hash, :now, :exp)
+                ON CONFLICT (principal, method, path, idem_key) DO NOTHING"""), s)
+                .bind("hash", requestHash).bind("now", millis(now)).bind("exp", millis(expiresAt)).execute() == 1;
+    }
+
+    public Optional<Entry> find(Handle h, Scope s) {
+        return bind(h.createQuery("""
+                SELECT * FROM idempotency_keys
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
+                .map((rs, ctx) -> new Entry(rs.getString("request_hash"), (Integer) rs.getObject("status"),
+                        rs.getString("body"), instant(rs, "created_at"), instant(rs, "expires_at")))
+                .findOne();
+    }
+
+    public void complete(Handle h, Scope s, int status, String body) {
+        bind(h.createUpdate("""
+                UPDATE idempotency_keys SET status = :status, body = :body
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
+                .bind("status", status).bind("body", body).execute();
+    }
+
+    public void release(Handle h, Scope s) {
+        bind(h.createUpdate("""
+                DELETE FROM idempotency_keys
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
+                .execute();
+    }
+
+    public int purge(Handle h, Instant now) {
+        return h.createUpdate("DELETE FROM idempotency_keys WHERE expires_at < :now").bind("now", millis(now)).execute();
+    }
+
+    private static <T extends org.jdbi.v3.core.statement.SqlStatement<T>> T bind(T statement, Scope s) {
+        return statement.bind("principal", s.principal()).bind("method", s.method()).bind("path", s.path())
+                .bind("key", s.key());
+    }
+}

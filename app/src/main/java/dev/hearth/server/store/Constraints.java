@@ -1,0 +1,23 @@
+package dev.hearth.server.store;
+
+import java.sql.SQLException;
+
+/** Tells a unique-constraint violation apart from other store failures, in either dialect. */
+public final class Constraints {
+    private static final int SQLITE_CONSTRAINT = 19;
+
+    private Constraints() {
+    }
+
+    public static boolean isUniqueViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                // PostgreSQL: SQLSTATE 23505; SQLite: primary result code SQLITE_CONSTRAINT.
+                if ("23505".equals(sql.getSQLState()) || (sql.getErrorCode() & 0xff) == SQLITE_CONSTRAINT) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

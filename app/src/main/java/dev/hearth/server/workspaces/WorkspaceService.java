@@ -1,0 +1,126 @@
+package dev.hearth.server.workspaces;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.Validate;
+import dev.hearth.server.access.AccessStore;
+import dev.hearth.server.access.Grant;
+import dev.hearth.server.access.Role;
+import dev.hearth.server.auth.Caller;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.store.Constraints;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.store.Page;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.workspaces.WorkspaceStore.Membership;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+
+/** The rules of workspaces: any signed-in principal creates one and becomes its admin. */
+public final class WorkspaceService {
+    public record CreateWorkspace(String name) {
+    }
+
+    public record UpdateWorkspace(String name) {
+    }
+
+    private final Jdbi jdbi;
+    private final WorkspaceStore workspaces;
+    private final AccessStore access;
+    private final List<Contents> contents;
+    private final Clock clock;
+
+    public WorkspaceService(Jdbi jdbi, WorkspaceStore workspaces, AccessStore access, List<Contents> contents,
+                            Clock clock) {
+        this.jdbi = jdbi;
+        this.workspaces = workspaces;
+        this.access = access;
+        this.contents = contents;
+        this.clock = clock;
+    }
+
+    public Workspace create(Caller caller, CreateWorkspace request) {
+        String name = Validate.dnsLabel("name", request.name());
+        Instant now = now();
+        var workspace = new Workspace(Ids.next(), name, Workspace.ACTIVE, now, now, null);
+        return uniqueName(name, () -> jdbi.inTransaction(h -> {
+            requireFreeName(h, name);
+            workspaces.insert(h, workspace);
+            access.insert(h, new Grant(workspace.id(), caller.id(), Role.ADMIN, now, now));
+            return workspace;
+        }));
+    }
+
+    public Page<Workspace> list(Caller caller, PageRequest page) {
+        var rows = jdbi.withHandle(h -> workspaces.memberships(h, caller.id(), page));
+        return Page.of(rows, page.limit(), m -> m.workspace().id()).map(Membership::workspace);
+    }
+
+    /** Every live workspace of the principal with its role, for /me. */
+    public List<Membership> memberships(String principal) {
+        return jdbi.withHandle(h -> workspaces.memberships(h, principal, new PageRequest(Integer.MAX_VALUE - 1,
+                java.util.Optional.empty())));
+    }
+
+    public Workspace rename(Workspace workspace, UpdateWorkspace request) {
+        String name = Validate.dnsLabel("name", request.name());
+        Instant now = now();
+        return uniqueName(name, () -> jdbi.inTransaction(h -> {
+            if (!name.equals(workspace.name())) {
+                requireFreeName(h, name);
+                workspaces.rename(h, workspace.id(), name, now);
+            }
+            return workspaces.findLive(h, workspace.id()).orElseThrow(() -> ApiException.notFound("workspace"));
+        }));
+    }
+
+    /** Marks the workspace deleted; refused while it still holds resources. */
+    public Workspace delete(Workspace workspace) {
+        Instant now = now();
+        return jdbi.inTransaction(h -> {
+            var held = new LinkedHashMap<String, Object>();
+            for (var kind : contents) {
+                long n = kind.count(h, workspace.id());
+                if (n > 0) {
+                    held.put(kind.noun(), n);
+                }
+            }
+            if (!held.isEmpty()) {
+                throw new ApiException(ErrorCode.NOT_EMPTY, "workspace " + workspace.name()
+                        + " still holds " + String.join(", ", held.keySet()) + "; delete them first", held);
+            }
+            workspaces.markDeleted(h, workspace.id(), now);
+            return new Workspace(workspace.id(), workspace.name(), workspace.state(), workspace.createdAt(), now, now);
+        });
+    }
+
+    private void requireFreeName(org.jdbi.v3.core.Handle h, String name) {
+        if (workspaces.findLive(h, name).filter(w -> w.name().equals(name)).isPresent()) {
+            throw taken(name);
+        }
+    }
+
+    /** Two racing creates of one name: the store's unique index decides, and the loser gets a 409. */
+    private static <T> T uniqueName(String name, java.util.function.Supplier<T> write) {
+        try {
+            return write.get();
+        } catch (JdbiException e) {
+            if (Constraints.isUniqueViolation(e)) {
+                throw taken(name);
+            }
+            throw e;
+        }
+    }
+
+    private static ApiException taken(String name) {
+        return ApiException.conflict("a workspace named " + name + " already exists");
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}
