@@ -83,7 +83,7 @@ public final class HearthClient {
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
-        headers.forEach(request::header);
+        headers.forEach(request::setHeader);
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
         return exchange(request.build());

@@ -1,0 +1,154 @@
+package dev.hearth.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.HearthClient.Response;
+import dev.hearth.support.TestServer;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import static dev.hearth.support.Envelope.assertError;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Every failure answers the one envelope, with the request id, and never a 500 for bad input. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ErrorEnvelopeTest {
+    private TestServer server;
+    private HearthClient admin;
+
+    @BeforeAll
+    void start() {
+        server = TestServer.start();
+        admin = server.admin();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private Response post(String path, String body, Map<String, String> headers) {
+        return admin.send("POST", path, body, headers);
+    }
+
+    private static Map<String, String> key() {
+        return Map.of("Idempotency-Key", java.util.UUID.randomUUID().toString());
+    }
+
+    @Test
+    void unknownRoutesAndMethods() {
+        assertError(admin.send("GET", "/nope", null, Map.of()), 404, "not_found");
+        assertError(admin.send("GET", "/workspaces/abc/nope", null, Map.of()), 404, "not_found");
+        var wrongMethod = admin.send("PUT", "/workspaces", "{}", Map.of());
+        assertError(wrongMethod, 405, "method_not_allowed");
+        assertEquals("[\"GET\",\"POST\"]", wrongMethod.body().path("error").path("details").path("allowed").toString());
+        var outsideV1 = new HearthClient(server.baseUrl().replace("/v1", ""), dev.hearth.client.TokenSource.none());
+        assertError(outsideV1.send("GET", "/other", null, Map.of()), 404, "not_found");
+    }
+
+    @Test
+    void malformedBodies() {
+        assertError(post("/workspaces", "{\"name\": ", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "[1, 2]", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "null", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "{\"name\": \"a\"} trailing", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "{\"name\": \"a\", \"name\": \"b\"}", key()), 400, "invalid_request");
+    }
+
+    @Test
+    void wrongTypesAndUnknownFieldsNameTheField() {
+        var wrongType = post("/workspaces", "{\"name\": 5}", key());
+        assertError(wrongType, 400, "invalid_request");
+        assertEquals("must be a string", wrongType.body().path("error").path("details").path("fields").path("name").asText());
+        var unknown = post("/workspaces", "{\"name\": \"ok-name\", \"colour\": \"red\"}", key());
+        assertError(unknown, 400, "invalid_request");
+        assertEquals("unknown field", unknown.body().path("error").path("details").path("fields").path("colour").asText());
+        var badName = post("/workspaces", "{\"name\": \"Not_A_Label\"}", key());
+        assertError(badName, 400, "invalid_request");
+        assertTrue(badName.body().path("error").path("details").path("fields").has("name"));
+        assertError(post("/workspaces", "{\"name\": \"" + "a".repeat(64) + "\"}", key()), 400, "invalid_request");
+        assertError(post("/workspaces", "{}", key()), 400, "invalid_request");
+    }
+
+    @Test
+    void bodiesOverTheLimitAreRefused() {
+        String big = "{\"name\": \"" + "a".repeat(1 << 20) + "\"}";
+        assertError(post("/workspaces", big, key()), 413, "payload_too_large");
+    }
+
+    @Test
+    void bodiesMustBeJson() {
+        var headers = new java.util.HashMap<>(key());
+        headers.put("Content-Type", "text/plain");
+        assertError(post("/workspaces", "{\"name\": \"plain\"}", headers), 415, "unsupported_media_type");
+    }
+
+    @Test
+    void badCursorsAndLimits() {
+        var cursor = admin.send("GET", "/workspaces?cursor=not-a-cursor", null, Map.of());
+        assertError(cursor, 400, "invalid_request");
+        assertTrue(cursor.body().path("error").path("details").path("fields").has("cursor"));
+        for (String limit : new String[] {"0", "101", "-1", "abc", "1.5", ""}) {
+            var r = admin.send("GET", "/workspaces?limit=" + limit, null, Map.of());
+            assertError(r, 400, "invalid_request");
+            assertTrue(r.body().path("error").path("details").path("fields").has("limit"));
+        }
+        assertEquals(200, admin.send("GET", "/workspaces?limit=100", null, Map.of()).status());
+    }
+
+    @Test
+    void pathParametersAreChecked() {
+        assertError(admin.send("GET", "/workspaces/a.b", null, Map.of()), 400, "invalid_request");
+        assertError(admin.send("GET", "/workspaces/" + "a".repeat(65), null, Map.of()), 400, "invalid_request");
+        assertError(admin.send("GET", "/workspaces/" + "a".repeat(27), null, Map.of()), 404, "not_found");
+    }
+
+    @Test
+    void idempotencyKeyRules() {
+        assertError(post("/workspaces", "{\"name\": \"no-key\"}", Map.of()), 400, "idempotency_key_required");
+        assertError(post("/workspaces", "{\"name\": \"long-key\"}", Map.of("Idempotency-Key", "k".repeat(256))),
+                400, "invalid_request");
+        assertEquals(201, post("/workspaces", "{\"name\": \"max-key\"}", Map.of("Idempotency-Key", "k".repeat(255))).status());
+    }
+
+    @Test
+    void missingOrBadTokens() {
+        var none = server.anonymous().send("GET", "/me", null, Map.of());
+        assertError(none, 401, "unauthenticated");
+        assertTrue(none.header("WWW-Authenticate").orElseThrow().startsWith("Bearer"));
+        assertError(server.withToken("garbage").send("GET", "/me", null, Map.of()), 401, "unauthenticated");
+        assertError(server.anonymous().send("GET", "/me", null, Map.of("Authorization", "Basic YTpi")), 401, "unauthenticated");
+    }
+
+    @Test
+    void successesCarryARequestIdToo() {
+        var health = server.anonymous().send("GET", "/health", null, Map.of());
+        assertEquals(200, health.status());
+        assertEquals("ok", health.body().path("status").asText());
+        assertEquals(27, health.header("X-Request-Id").orElseThrow().length());
+    }
+
+    @Test
+    void protocolErrorsFromJettyUseTheEnvelope() throws Exception {
+        var uri = URI.create(server.baseUrl());
+        try (var socket = new Socket(uri.getHost(), uri.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+            assertTrue(answer.toLowerCase().contains("x-request-id: "), answer);
+            assertTrue(answer.contains("\"code\":\"invalid_request\""), answer);
+        }
+    }
+}

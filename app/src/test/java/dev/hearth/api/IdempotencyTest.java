@@ -1,0 +1,135 @@
+package dev.hearth.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.support.TestServer;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class IdempotencyTest {
+    private TestServer server;
+    private HearthClient admin;
+
+    @BeforeAll
+    void start() {
+        server = TestServer.start();
+        admin = server.admin();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private HearthClient.Response create(HearthClient client, String key, String name) {
+        return client.send("POST", "/workspaces", Map.of("name", name), Map.of("Idempotency-Key", key));
+    }
+
+    private long countNamed(HearthClient client, String name) {
+        var all = client.get("/workspaces?limit=100").path("workspaces");
+        long n = 0;
+        for (var w : all) {
+            n += w.path("name").asText().equals(name) ? 1 : 0;
+        }
+        return n;
+    }
+
+    @Test
+    void sameKeyAndBodyReplaysTheFirstAnswer() {
+        String key = UUID.randomUUID().toString();
+        String name = TestServer.uniqueName("replay");
+        var first = create(admin, key, name);
+        var again = create(admin, key, name);
+        assertEquals(201, first.status());
+        assertEquals(201, again.status());
+        assertEquals(first.body(), again.body());
+        assertEquals("true", again.header("Idempotent-Replayed").orElseThrow());
+        assertEquals(1, countNamed(admin, name));
+    }
+
+    @Test
+    void sameKeyWithAnotherBodyIsRefused() {
+        String key = UUID.randomUUID().toString();
+        assertEquals(201, create(admin, key, TestServer.uniqueName("first")).status());
+        dev.hearth.support.Envelope.assertError(create(admin, key, TestServer.uniqueName("second")), 422, "idempotency_key_reused");
+    }
+
+    @Test
+    void keysAreScopedToThePrincipal() {
+        String key = UUID.randomUUID().toString();
+        var other = server.emailUser("scoped@example.com");
+        var mine = create(admin, key, TestServer.uniqueName("mine"));
+        var theirs = create(other, key, TestServer.uniqueName("theirs"));
+        assertEquals(201, theirs.status());
+        assertNotEquals(mine.body().path("workspace").path("id"), theirs.body().path("workspace").path("id"));
+    }
+
+    @Test
+    void concurrentRequestsWithOneKeyCreateOneResource() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String name = TestServer.uniqueName("race");
+        var ids = new HashSet<String>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var futures = new java.util.ArrayList<java.util.concurrent.Future<HearthClient.Response>>();
+            for (int i = 0; i < 12; i++) {
+                futures.add(pool.submit((Callable<HearthClient.Response>) () -> create(admin, key, name)));
+            }
+            for (var f : futures) {
+                var r = f.get();
+                assertEquals(201, r.status(), () -> r.body().toString());
+                ids.add(r.body().path("workspace").path("id").asText());
+            }
+        }
+        assertEquals(1, ids.size());
+        assertEquals(1, countNamed(admin, name));
+    }
+
+    @Test
+    void aFailedRequestDoesNotHoldTheKey() {
+        String key = UUID.randomUUID().toString();
+        dev.hearth.support.Envelope.assertError(create(admin, key, "Bad Name"), 400, "invalid_request");
+        assertEquals(201, create(admin, key, TestServer.uniqueName("fixed")).status());
+    }
+
+    @Test
+    void recordsExpireAfter24Hours() {
+        String key = UUID.randomUUID().toString();
+        assertEquals(201, create(admin, key, TestServer.uniqueName("day-one")).status());
+        server.clock.advance(Duration.ofHours(25));
+        try {
+            var token = server.emailLogin("later@example.com").path("access_token").asText();
+            var later = server.withToken(token);
+            String key2 = UUID.randomUUID().toString();
+            assertEquals(201, create(later, key2, TestServer.uniqueName("a")).status());
+            server.clock.advance(Duration.ofHours(25));
+            token = server.emailLogin("later@example.com").path("access_token").asText();
+            assertEquals(201, create(server.withToken(token), key2, TestServer.uniqueName("b")).status());
+        } finally {
+            server.clock.reset();
+        }
+    }
+
+    @Test
+    void optionalKeysOnUpdatesReplayToo() {
+        var ws = TestServer.workspace(admin);
+        String key = UUID.randomUUID().toString();
+        String path = "/workspaces/" + ws.path("id").asText();
+        var body = Map.of("name", TestServer.uniqueName("renamed"));
+        var first = admin.send("PATCH", path, body, Map.of("Idempotency-Key", key));
+        var again = admin.send("PATCH", path, body, Map.of("Idempotency-Key", key));
+        assertEquals(200, again.status());
+        assertEquals(first.body(), again.body());
+        assertEquals("true", again.header("Idempotent-Replayed").orElseThrow());
+    }
+}

@@ -1,0 +1,129 @@
+package dev.hearth.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.client.TokenSource;
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The real server on a free loopback port with its own data directory, and clients of it. Restarts
+ * keep the port, since the base URL names the token audience.
+ */
+public final class TestServer implements AutoCloseable {
+    private static final Pattern CODE = Pattern.compile("sign-in code is (\\d{6})");
+
+    public final MutableClock clock = new MutableClock();
+    public final Path dataDir;
+    private Config config;
+    private HearthServer server;
+
+    private TestServer(UnaryOperator<Config> customize) throws Exception {
+        dataDir = Files.createTempDirectory("hearth-test");
+        config = customize.apply(Config.defaults(dataDir).withPort(0).withClock(clock));
+        server = HearthServer.start(config);
+        config = config.withPort(URI.create(server.baseUrl()).getPort());
+    }
+
+    public static TestServer start() {
+        return start(c -> c);
+    }
+
+    public static TestServer start(UnaryOperator<Config> customize) {
+        try {
+            return new TestServer(customize);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the server", e);
+        }
+    }
+
+    public String baseUrl() {
+        return server.baseUrl();
+    }
+
+    public HearthServer server() {
+        return server;
+    }
+
+    /** Stops the server and starts it again on the same data directory, store and port. */
+    public void restart() throws Exception {
+        server.close();
+        server = HearthServer.start(config);
+    }
+
+    public void stop() throws Exception {
+        server.close();
+    }
+
+    public HearthClient anonymous() {
+        return new HearthClient(baseUrl(), TokenSource.none());
+    }
+
+    public HearthClient withToken(String token) {
+        return new HearthClient(baseUrl(), TokenSource.of(token));
+    }
+
+    /** The first-start admin, signing in with admin-key.json as a script would. */
+    public HearthClient admin() {
+        return new HearthClient(baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+    }
+
+    public HearthClient keyPrincipal(JsonNode keyFile) {
+        return new HearthClient(baseUrl(), new KeyFileTokens(keyFile));
+    }
+
+    /** Signs in by email through the real flow, reading the code from the outbox. */
+    public JsonNode emailLogin(String email) {
+        anonymous().post("/auth/email/start", Map.of("email", email));
+        return anonymous().post("/auth/email/verify", Map.of("email", email, "code", lastCode(email)));
+    }
+
+    public HearthClient emailUser(String email) {
+        return withToken(emailLogin(email).path("access_token").asText());
+    }
+
+    /** The code in the newest outbox mail to {@code email}. */
+    public String lastCode(String email) {
+        try (Stream<Path> files = Files.list(dataDir.resolve("outbox"))) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                String text = Files.readString(file);
+                var m = CODE.matcher(text);
+                if (text.startsWith("To: " + email + "\n") && m.find()) {
+                    return m.group(1);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new AssertionError("no sign-in mail to " + email + " in the outbox");
+    }
+
+    /** A workspace created by {@code client}, with a unique name. */
+    public static JsonNode workspace(HearthClient client) {
+        return client.create("/workspaces", Map.of("name", uniqueName("ws"))).path("workspace");
+    }
+
+    public static String uniqueName(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+        try (Stream<Path> walk = Files.walk(dataDir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
