@@ -1,0 +1,153 @@
+package dev.hearth.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.support.TestServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every route against every kind of caller. Each call gets a fresh workspace where admin@, editor@
+ * and viewer@ hold their roles and a key principal "target" is a second admin; outsider@ has no role.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RoleMatrixTest {
+    enum Who { ADMIN, EDITOR, VIEWER, OUTSIDER, NO_TOKEN, EXPIRED_TOKEN, REVOKED_KEY }
+
+    enum Needs { ANYONE, SIGNED_IN, VIEWER, EDITOR, ADMIN }
+
+    /** A fresh workspace for one call and the target principal in it. */
+    record Fixture(String ws, String target) {
+    }
+
+    /** One route: what it needs, the request to make, and the status a permitted caller gets. */
+    record Case(String method, String template, Needs needs, int success, Function<Fixture, String> path,
+                Function<Fixture, Object> body) {
+    }
+
+    private TestServer server;
+    private final Map<Who, HearthClient> clients = new LinkedHashMap<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        server = TestServer.start();
+        clients.put(Who.ADMIN, server.emailUser("admin@example.com"));
+        clients.put(Who.EDITOR, server.emailUser("editor@example.com"));
+        clients.put(Who.VIEWER, server.emailUser("viewer@example.com"));
+        clients.put(Who.OUTSIDER, server.emailUser("outsider@example.com"));
+        clients.put(Who.NO_TOKEN, server.anonymous());
+        server.clock.advance(Duration.ofMinutes(-20));
+        clients.put(Who.EXPIRED_TOKEN, server.emailUser("editor@example.com"));
+        server.clock.reset();
+        var admin = clients.get(Who.ADMIN);
+        String keys = TestServer.workspace(admin).path("id").asText();
+        var keyFile = admin.create("/workspaces/" + keys + "/access", Map.of("name", "revoked", "role", "admin")).path("key_file");
+        var revoked = server.keyPrincipal(keyFile);
+        revoked.get("/me");
+        admin.post("/workspaces/" + keys + "/access/" + keyFile.path("principal").asText() + "/revoke_key", Map.of());
+        clients.put(Who.REVOKED_KEY, revoked);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private Fixture fixture() {
+        var admin = clients.get(Who.ADMIN);
+        String ws = TestServer.workspace(admin).path("id").asText();
+        admin.create("/workspaces/" + ws + "/access", Map.of("email", "editor@example.com", "role", "editor"));
+        admin.create("/workspaces/" + ws + "/access", Map.of("email", "viewer@example.com", "role", "viewer"));
+        String target = admin.create("/workspaces/" + ws + "/access", Map.of("name", "target", "role", "admin"))
+                .path("access").path("principal").path("id").asText();
+        return new Fixture(ws, target);
+    }
+
+    private static List<Case> cases() {
+        Function<Fixture, Object> none = f -> null;
+        Function<Fixture, Object> empty = f -> Map.of();
+        Function<Fixture, String> ws = f -> "/workspaces/" + f.ws();
+        Function<Fixture, String> target = f -> "/workspaces/" + f.ws() + "/access/" + f.target();
+        return List.of(
+                new Case("GET", "/health", Needs.ANYONE, 200, f -> "/health", none),
+                new Case("GET", "/.well-known/jwks.json", Needs.ANYONE, 200, f -> "/.well-known/jwks.json", none),
+                new Case("POST", "/auth/token", Needs.ANYONE, 400, f -> "/auth/token", empty),
+                new Case("POST", "/auth/email/start", Needs.ANYONE, 400, f -> "/auth/email/start", empty),
+                new Case("POST", "/auth/email/verify", Needs.ANYONE, 400, f -> "/auth/email/verify", empty),
+                new Case("POST", "/auth/refresh", Needs.ANYONE, 400, f -> "/auth/refresh", empty),
+                new Case("POST", "/auth/logout", Needs.ANYONE, 400, f -> "/auth/logout", empty),
+                new Case("GET", "/me", Needs.SIGNED_IN, 200, f -> "/me", none),
+                new Case("GET", "/workspaces", Needs.SIGNED_IN, 200, f -> "/workspaces", none),
+                new Case("POST", "/workspaces", Needs.SIGNED_IN, 201, f -> "/workspaces",
+                        f -> Map.of("name", TestServer.uniqueName("m"))),
+                new Case("GET", "/workspaces/{ws}", Needs.VIEWER, 200, ws, none),
+                new Case("PATCH", "/workspaces/{ws}", Needs.ADMIN, 200, ws, f -> Map.of("name", TestServer.uniqueName("r"))),
+                new Case("DELETE", "/workspaces/{ws}", Needs.ADMIN, 200, ws, none),
+                new Case("GET", "/workspaces/{ws}/access", Needs.VIEWER, 200, f -> ws.apply(f) + "/access", none),
+                new Case("POST", "/workspaces/{ws}/access", Needs.ADMIN, 201, f -> ws.apply(f) + "/access",
+                        f -> Map.of("email", "new-" + UUID.randomUUID() + "@example.com", "role", "viewer")),
+                new Case("GET", "/workspaces/{ws}/access/{principal}", Needs.VIEWER, 200, target, none),
+                new Case("PATCH", "/workspaces/{ws}/access/{principal}", Needs.ADMIN, 200, target,
+                        f -> Map.of("role", "editor")),
+                new Case("DELETE", "/workspaces/{ws}/access/{principal}", Needs.ADMIN, 200, target, none),
+                new Case("POST", "/workspaces/{ws}/access/{principal}/rotate_key", Needs.ADMIN, 200,
+                        f -> target.apply(f) + "/rotate_key", empty),
+                new Case("POST", "/workspaces/{ws}/access/{principal}/revoke_key", Needs.ADMIN, 200,
+                        f -> target.apply(f) + "/revoke_key", empty));
+    }
+
+    @Test
+    void theMatrixCoversEveryRoute() {
+        var served = new TreeSet<String>();
+        server.server().router().routes().forEach(r -> served.add(r.method() + " " + r.template()));
+        var covered = new TreeSet<String>();
+        cases().forEach(c -> covered.add(c.method() + " " + c.template()));
+        assertEquals(served, covered, "every route must join the role matrix");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyRouteForEveryCaller() {
+        var tests = new ArrayList<DynamicTest>();
+        for (var c : cases()) {
+            for (var who : Who.values()) {
+                tests.add(DynamicTest.dynamicTest(c.method() + " " + c.template() + " as " + who, () -> check(c, who)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private void check(Case c, Who who) {
+        var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-") : fixture();
+        var headers = c.method().equals("GET") ? Map.<String, String>of()
+                : Map.of("Idempotency-Key", UUID.randomUUID().toString());
+        var response = clients.get(who).send(c.method(), c.path().apply(fixture), c.body().apply(fixture), headers);
+        assertEquals(expected(c, who), response.status(), () -> response.body().toString());
+    }
+
+    private static int expected(Case c, Who who) {
+        if (c.needs() == Needs.ANYONE) {
+            return c.success();
+        }
+        return switch (who) {
+            case NO_TOKEN, EXPIRED_TOKEN, REVOKED_KEY -> 401;
+            case OUTSIDER -> c.needs() == Needs.SIGNED_IN ? c.success() : 404;
+            case ADMIN -> c.success();
+            case EDITOR -> c.needs().compareTo(Needs.EDITOR) <= 0 ? c.success() : 403;
+            case VIEWER -> c.needs().compareTo(Needs.VIEWER) <= 0 ? c.success() : 403;
+        };
+    }
+}

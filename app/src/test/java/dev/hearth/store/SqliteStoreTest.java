@@ -1,0 +1,24 @@
+package dev.hearth.store;
+
+import dev.hearth.server.Config;
+import java.sql.DriverManager;
+import java.util.function.UnaryOperator;
+
+/** The store suite on the embedded default: SQLite in the data directory. */
+class SqliteStoreTest extends StoreContract {
+    @Override
+    protected UnaryOperator<Config> store() {
+        return c -> c;
+    }
+
+    @Override
+    protected long rowsNamed(String name) throws Exception {
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("hearth.db"));
+             var s = c.prepareStatement("SELECT COUNT(*) FROM workspaces WHERE name = ?")) {
+            s.setString(1, name);
+            var rs = s.executeQuery();
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
