@@ -1,0 +1,149 @@
+package dev.hearth.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.server.http.Route;
+import dev.hearth.server.http.Scope;
+import dev.hearth.support.TestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** docs/api.md is checked against the server: routes and roles, object fields and types, error codes. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiReferenceTest {
+    private TestServer server;
+    private HearthClient admin;
+    private List<String> doc;
+
+    @BeforeAll
+    void start() throws Exception {
+        server = TestServer.start();
+        admin = server.admin();
+        Path file = Path.of(System.getProperty("user.dir"));
+        while (!Files.exists(file.resolve("docs/api.md"))) {
+            file = file.getParent();
+        }
+        doc = Files.readAllLines(file.resolve("docs/api.md"));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    /** The rows of the first table after a heading line, as cell lists (header row dropped). */
+    private List<List<String>> table(String heading) {
+        int at = doc.indexOf(heading);
+        assertTrue(at >= 0, "docs/api.md has no section " + heading);
+        var rows = new ArrayList<List<String>>();
+        int i = at + 1;
+        while (i < doc.size() && !doc.get(i).startsWith("|")) {
+            i++;
+        }
+        for (i += 2; i < doc.size() && doc.get(i).startsWith("|"); i++) {
+            var cells = List.of(doc.get(i).substring(1, doc.get(i).length() - 1).split("\\|"));
+            rows.add(cells.stream().map(String::strip).toList());
+        }
+        return rows;
+    }
+
+    private static String who(Route route) {
+        return switch (route.scope()) {
+            case Scope.Public p -> "anyone";
+            case Scope.SignedIn s -> "signed-in";
+            case Scope.InWorkspace w -> w.action().minimum().wire();
+        };
+    }
+
+    @Test
+    void everyRouteIsDocumentedWithWhoMayCallIt() {
+        var served = new TreeMap<String, String>();
+        server.server().router().routes().forEach(r -> served.put(r.method() + " " + r.template(), who(r)));
+        var documented = new TreeMap<String, String>();
+        table("## Routes").forEach(row -> documented.put(row.get(0) + " " + row.get(1), row.get(2)));
+        assertEquals(served, documented);
+    }
+
+    @Test
+    void everyErrorCodeIsDocumentedWithItsStatus() {
+        var codes = new TreeMap<String, Integer>();
+        for (var c : ErrorCode.values()) {
+            codes.put(c.code(), c.status());
+        }
+        var documented = new TreeMap<String, Integer>();
+        table("## Error codes").forEach(row -> documented.put(row.get(0), Integer.parseInt(row.get(1))));
+        assertEquals(codes, documented);
+    }
+
+    @Test
+    void responsesMatchTheObjectTables() {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        var created = admin.create("/workspaces", Map.of("name", TestServer.uniqueName("doc")));
+        assertEquals(new TreeSet<>(List.of("workspace", "operations")), names(created));
+        conforms("Workspace", created.path("workspace"));
+        conforms("Workspace", admin.delete("/workspaces/" + created.path("workspace").path("id").asText()).path("workspace"));
+
+        var person = admin.create("/workspaces/" + ws + "/access", Map.of("email", "doc@example.com", "role", "viewer"));
+        conforms("Access", person.path("access"));
+        conforms("Principal", person.path("access").path("principal"));
+        var robot = admin.create("/workspaces/" + ws + "/access", Map.of("name", "doc-robot", "role", "editor"));
+        assertEquals(new TreeSet<>(List.of("access", "key", "key_file", "operations")), names(robot));
+        conforms("Access", robot.path("access"));
+        conforms("Principal", robot.path("access").path("principal"));
+        conforms("Key", robot.path("key"));
+        conforms("Key", robot.path("access").path("key"));
+        conforms("Key file", robot.path("key_file"));
+
+        conforms("Me", admin.get("/me"));
+        admin.get("/me").path("workspaces").forEach(m -> conforms("Workspace", m.path("workspace")));
+        conforms("Session tokens", server.emailLogin("doc@example.com"));
+        var token = server.anonymous().post("/auth/token", Map.of("grant_type",
+                "urn:ietf:params:oauth:grant-type:jwt-bearer", "assertion",
+                new dev.hearth.client.KeyFileTokens(robot.path("key_file")).assertion()));
+        conforms("Token response", token);
+        conforms("Error", admin.send("GET", "/nope", null, Map.of()).body().path("error"));
+    }
+
+    private void conforms(String object, JsonNode value) {
+        var fields = new LinkedHashMap<String, String>();
+        table("### " + object).forEach(row -> fields.put(row.get(0), row.get(1)));
+        assertEquals(new TreeSet<>(fields.keySet()), names(value), object + " fields");
+        fields.forEach((field, type) -> {
+            JsonNode v = value.get(field);
+            String where = object + "." + field + " (" + type + "): " + v;
+            if (v.isNull()) {
+                assertTrue(type.contains("null-able"), where);
+                return;
+            }
+            switch (type.split(",")[0]) {
+                case "string" -> assertTrue(v.isTextual(), where);
+                case "timestamp" -> assertTrue(v.isTextual() && Instant.parse(v.asText()) != null, where);
+                case "integer" -> assertTrue(v.isIntegralNumber(), where);
+                case "boolean" -> assertTrue(v.isBoolean(), where);
+                case "object" -> assertTrue(v.isObject(), where);
+                case "array" -> assertTrue(v.isArray(), where);
+                default -> throw new AssertionError("unknown type in docs: " + where);
+            }
+        });
+    }
+
+    private static TreeSet<String> names(JsonNode node) {
+        var names = new TreeSet<String>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}
