@@ -28,6 +28,11 @@ public final class AccessTokens {
     public record Claims(String principal, Credential credential, Instant expiresAt) {
     }
 
+    // Verifying an ES256 signature costs more than the rest of a request; a token whose signature
+    // was verified once is remembered (by its exact bytes) until it expires. Revocation is checked
+    // per request against the store, so this cache never extends a revoked credential.
+    private static final int MAX_REMEMBERED = 10_000;
+    private final java.util.concurrent.ConcurrentHashMap<String, Claims> verified = new java.util.concurrent.ConcurrentHashMap<>();
     private final SigningKeys keys;
     private final Clock clock;
     private final Duration lifetime;
@@ -65,6 +70,34 @@ public final class AccessTokens {
 
     /** Verifies signature, algorithm, issuer, audience and expiry; anything else is a 401. */
     public Claims verify(String token) {
+        var known = verified.get(token);
+        if (known != null) {
+            requireUnexpired(known.expiresAt());
+            return known;
+        }
+        var claims = verifySignedToken(token);
+        remember(token, claims);
+        return claims;
+    }
+
+    private void remember(String token, Claims claims) {
+        if (verified.size() >= MAX_REMEMBERED) {
+            Instant now = clock.instant();
+            verified.values().removeIf(c -> !c.expiresAt().isAfter(now));
+            if (verified.size() >= MAX_REMEMBERED) {
+                verified.clear();
+            }
+        }
+        verified.put(token, claims);
+    }
+
+    private void requireUnexpired(Instant expiresAt) {
+        if (!expiresAt.isAfter(clock.instant())) {
+            throw ApiException.unauthenticated("access token expired; get a new one (hearth auth token)");
+        }
+    }
+
+    private Claims verifySignedToken(String token) {
         try {
             var jwt = SignedJWT.parse(token);
             if (!JWSAlgorithm.ES256.equals(jwt.getHeader().getAlgorithm())) {
@@ -85,9 +118,10 @@ public final class AccessTokens {
         if (!issuer.equals(c.getIssuer()) || c.getAudience() == null || !c.getAudience().contains(issuer)) {
             throw ApiException.unauthenticated("access token was issued for another server");
         }
-        if (c.getExpirationTime() == null || !c.getExpirationTime().toInstant().isAfter(clock.instant())) {
-            throw ApiException.unauthenticated("access token expired; get a new one (hearth auth token)");
+        if (c.getExpirationTime() == null) {
+            throw ApiException.unauthenticated("malformed access token");
         }
+        requireUnexpired(c.getExpirationTime().toInstant());
         String hk = c.getStringClaim("hk");
         String sid = c.getStringClaim("sid");
         if (c.getSubject() == null || (hk == null) == (sid == null)) {
