@@ -32,16 +32,8 @@ final class AccessCommand {
 
     @Command(name = "list", description = "List principals and their roles.")
     int list() {
-        var client = cli.client();
-        var all = Json.mapper().createArrayNode();
-        JsonNode page;
-        String cursor = null;
-        do {
-            page = client.get(base() + "?limit=100" + (cursor == null ? "" : "&cursor=" + cursor));
-            all.addAll((com.fasterxml.jackson.databind.node.ArrayNode) page.path("access"));
-            cursor = page.path("next_cursor").asText(null);
-        } while (page.path("has_more").asBoolean());
-        cli.print(Json.mapper().createObjectNode().set("access", all), () -> table(all));
+        var answer = Cli.everyPage(cli.client(), base(), "access");
+        cli.print(answer, () -> table(answer.path("access")));
         return 0;
     }
 

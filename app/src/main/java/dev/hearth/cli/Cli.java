@@ -120,6 +120,22 @@ public final class Cli {
         return new HearthClient(baseUrl(), TokenSource.none());
     }
 
+    /** Reads every page of a list route and answers {@code {noun: [all items]}}, as one list. */
+    static com.fasterxml.jackson.databind.node.ObjectNode everyPage(HearthClient client, String path, String noun) {
+        var all = Json.mapper().createArrayNode();
+        String cursor = null;
+        JsonNode page;
+        do {
+            String sep = path.contains("?") ? "&" : "?";
+            page = client.get(path + sep + "limit=100" + (cursor == null ? "" : "&cursor=" + cursor));
+            page.path(noun).forEach(all::add);
+            cursor = page.path("next_cursor").asText(null);
+        } while (page.path("has_more").asBoolean());
+        var answer = Json.mapper().createObjectNode();
+        answer.set(noun, all);
+        return answer;
+    }
+
     /** Prints the JSON answer with --json, else runs the table printer. */
     void print(JsonNode answer, Runnable table) {
         if (json) {

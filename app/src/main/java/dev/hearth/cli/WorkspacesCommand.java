@@ -3,7 +3,6 @@ package dev.hearth.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -20,21 +19,12 @@ final class WorkspacesCommand {
     }
 
     @Command(name = "list", description = "List your workspaces.")
-    int list(@Option(names = "--limit", defaultValue = "100") int limit) {
-        var client = cli.client();
-        var all = dev.hearth.api.Json.mapper().createArrayNode();
-        JsonNode page = null;
-        String cursor = null;
-        do {
-            page = client.get("/workspaces?limit=" + limit + (cursor == null ? "" : "&cursor=" + cursor));
-            all.addAll((com.fasterxml.jackson.databind.node.ArrayNode) page.path("workspaces"));
-            cursor = page.path("next_cursor").asText(null);
-        } while (page.path("has_more").asBoolean());
-        var answer = dev.hearth.api.Json.mapper().createObjectNode().set("workspaces", all);
+    int list() {
+        var answer = Cli.everyPage(cli.client(), "/workspaces", "workspaces");
         cli.print(answer, () -> {
             var table = new Table("NAME", "ID", "STATE", "CREATED");
-            all.forEach(w -> table.row(w.path("name").asText(), w.path("id").asText(), w.path("state").asText(),
-                    w.path("created_at").asText()));
+            answer.path("workspaces").forEach(w -> table.row(w.path("name").asText(), w.path("id").asText(),
+                    w.path("state").asText(), w.path("created_at").asText()));
             table.print(cli.out());
         });
         return 0;

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
@@ -183,9 +182,5 @@ public final class ApiHandler extends Handler.Abstract {
         headers.put("X-Request-Id", requestId);
         reply.headers().forEach(headers::put);
         response.write(true, ByteBuffer.wrap(bytes), callback);
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }
