@@ -19,15 +19,11 @@ final class AccessCommand {
     @ParentCommand
     Cli cli;
 
-    @Option(names = {"-w", "--workspace"}, scope = picocli.CommandLine.ScopeType.INHERIT,
-            defaultValue = "${env:HEARTH_WORKSPACE}", description = "workspace name or id (default: $HEARTH_WORKSPACE)")
-    String workspace;
+    @picocli.CommandLine.Mixin
+    WorkspaceOption workspace;
 
     private String base() {
-        if (workspace == null) {
-            throw new IllegalArgumentException("name the workspace with --workspace or $HEARTH_WORKSPACE");
-        }
-        return "/workspaces/" + workspace + "/access";
+        return "/workspaces/" + workspace.required() + "/access";
     }
 
     @Command(name = "list", description = "List principals and their roles.")

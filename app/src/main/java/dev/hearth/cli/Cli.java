@@ -24,7 +24,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "hearth", mixinStandardHelpOptions = true, version = "hearth 0.1.0",
         description = "Sandboxed computers and PostgreSQL databases on your own machines.",
         subcommands = {ServeCommand.class, AuthCommand.class, MeCommand.class, WorkspacesCommand.class,
-                AccessCommand.class})
+                AccessCommand.class, VariablesCommand.class, InvitationsCommand.class, OperationsCommand.class,
+                AdminCommand.class})
 public final class Cli {
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
 

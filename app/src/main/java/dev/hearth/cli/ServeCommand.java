@@ -4,6 +4,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.mail.SmtpSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,18 +40,28 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--mail-from", defaultValue = "${env:HEARTH_MAIL_FROM:-hearth@localhost}")
     String mailFrom;
 
+    @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}", description = "AES key file for secrets at rest (default: {data_dir}/encryption-keys.json)")
+    Path encryptionKeys;
+
+    @Option(names = "--invitation-days", defaultValue = "${env:HEARTH_INVITATION_DAYS:-7}", description = "days an invitation stays open (default ${DEFAULT-VALUE})")
+    int invitationDays;
+
     @Override
     public Integer call() throws Exception {
         int colon = listen.lastIndexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException("--listen must be host:port, e.g. 127.0.0.1:7300");
         }
-        var defaults = Config.defaults(dataDir);
-        var smtp = Optional.ofNullable(smtpHost).map(h -> new SmtpSettings(h, smtpPort, smtpSecurity, smtpUser,
-                System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));
-        var config = new Config(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)), dataDir,
-                store, Optional.ofNullable(publicUrl), defaults.accessTokenLifetime(), defaults.sessionLifetime(),
-                defaults.signingKeyRotation(), defaults.maxBodyBytes(), smtp, defaults.clock());
+        var config = Config.defaults(dataDir)
+                .withListen(listen.substring(0, colon), Integer.parseInt(listen.substring(colon + 1)))
+                .withStore(store)
+                .withPublicUrl(Optional.ofNullable(publicUrl))
+                .withEncryptionKeys(Optional.ofNullable(encryptionKeys))
+                .withInvitationLifetime(Duration.ofDays(invitationDays));
+        if (smtpHost != null) {
+            config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
+                    System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));
+        }
         var server = HearthServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -25,6 +25,18 @@ import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
 import dev.hearth.server.store.Database;
+import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.invitations.InvitationMail;
+import dev.hearth.server.invitations.InvitationService;
+import dev.hearth.server.invitations.InvitationStore;
+import dev.hearth.server.invitations.InvitationsApi;
+import dev.hearth.server.operations.OperationStore;
+import dev.hearth.server.operations.Operations;
+import dev.hearth.server.operations.OperationsApi;
+import dev.hearth.server.variables.VariableService;
+import dev.hearth.server.variables.VariableStore;
+import dev.hearth.server.variables.VariablesApi;
+import dev.hearth.server.workspaces.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
@@ -58,6 +70,9 @@ public final class HearthServer implements AutoCloseable {
     private final String baseUrl;
     private final ScheduledExecutorService maintenance;
     private final Optional<Path> adminKeyFile;
+    private final Operations operations;
+    private final VariableService variables;
+    private final InvitationMail invitationMail;
 
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
@@ -79,15 +94,28 @@ public final class HearthServer implements AutoCloseable {
         var tokens = new AccessTokens(signingKeys, clock, config.accessTokenLifetime(), baseUrl);
         var access = new AccessService(jdbi, principals, accessStore, workspaceStore, clock, baseUrl,
                 baseUrl + "/auth/token");
-        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore, List.of(), clock);
-        var login = new EmailLogin(jdbi, authStore, access, tokens, mailer(config), clock, config.sessionLifetime());
+        var variableStore = new VariableStore();
+        variables = new VariableService(jdbi, variableStore, new Keyring(config.encryptionKeyFile()), clock);
+        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore, List.of(variables.contents()), clock);
+        var mailer = mailer(config);
+        var login = new EmailLogin(jdbi, authStore, access, tokens, mailer, clock, config.sessionLifetime());
         var idempotency = new Idempotency(jdbi, new IdempotencyStore(), clock);
+        var operationStore = new OperationStore();
+        operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
+        var invitationStore = new InvitationStore();
+        invitationMail = new InvitationMail(jdbi, invitationStore, mailer, clock, config.mailRetry(), baseUrl,
+                id -> jdbi.withHandle(h -> workspaceStore.findLive(h, id)).map(Workspace::name).orElse(id));
+        var invitations = new InvitationService(jdbi, invitationStore, accessStore, invitationMail, clock,
+                config.invitationLifetime());
 
         router = new Router();
         router.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
         AuthApi.register(router, new TokenGrant(jdbi, principals, authStore, tokens, clock, baseUrl), login, signingKeys);
         WorkspacesApi.register(router, workspaces);
         AccessApi.register(router, access, workspaces);
+        VariablesApi.register(router, variables, variableStore);
+        InvitationsApi.register(router, invitations, invitationStore);
+        OperationsApi.register(router, operations, operationStore);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
@@ -95,6 +123,8 @@ public final class HearthServer implements AutoCloseable {
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         jetty.start();
+        operations.start(database.dialect() == Database.Dialect.SQLITE);
+        invitationMail.start();
 
         maintenance = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
         maintenance.scheduleWithFixedDelay(() -> maintain(idempotency, authStore, signingKeys, jdbi, clock),
@@ -176,6 +206,16 @@ public final class HearthServer implements AutoCloseable {
         return adminKeyFile;
     }
 
+    /** Variables, for features that resolve references to them (computers' environments). */
+    public VariableService variables() {
+        return variables;
+    }
+
+    /** The operation executor, for work that features start. */
+    public Operations operations() {
+        return operations;
+    }
+
     public void join() throws InterruptedException {
         jetty.join();
     }
@@ -184,6 +224,8 @@ public final class HearthServer implements AutoCloseable {
     public void close() throws Exception {
         maintenance.shutdownNow();
         jetty.stop();
+        invitationMail.close();
+        operations.close();
         database.close();
     }
 }

@@ -10,7 +10,13 @@ public enum Action {
     WORKSPACE_UPDATE(Role.ADMIN),
     WORKSPACE_DELETE(Role.ADMIN),
     ACCESS_READ(Role.VIEWER),
-    ACCESS_MANAGE(Role.ADMIN);
+    ACCESS_MANAGE(Role.ADMIN),
+    VARIABLE_READ(Role.VIEWER),
+    VARIABLE_WRITE(Role.EDITOR),
+    /** Reading a secret's value (variables' values, later connection passwords). */
+    SECRET_READ(Role.EDITOR),
+    INVITATION_MANAGE(Role.ADMIN),
+    OPERATION_READ(Role.VIEWER);
 
     private final Role minimum;
 

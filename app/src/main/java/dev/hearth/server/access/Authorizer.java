@@ -3,6 +3,10 @@ package dev.hearth.server.access;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.server.auth.Caller;
 import dev.hearth.server.http.ApiException;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.store.Ids;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import dev.hearth.server.workspaces.Workspace;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import org.jdbi.v3.core.Jdbi;
@@ -22,16 +26,46 @@ public final class Authorizer {
         this.access = access;
     }
 
-    public Workspace authorize(Caller caller, String workspaceIdOrName, Action action) {
+    /** A workspace the caller may act on, and the caller's role there. */
+    public record Authorized(Workspace workspace, Role role) {
+    }
+
+    public Authorized authorize(Caller caller, String workspaceIdOrName, Action action) {
         return jdbi.withHandle(h -> {
             var notFound = ApiException.notFound("workspace " + workspaceIdOrName);
             var workspace = workspaces.findLive(h, workspaceIdOrName).orElseThrow(() -> notFound);
-            var grant = access.find(h, workspace.id(), caller.id()).orElseThrow(() -> notFound);
-            if (!grant.role().atLeast(action.minimum())) {
-                throw new ApiException(ErrorCode.FORBIDDEN, "this needs the " + action.minimum().wire()
-                        + " role in workspace " + workspace.name() + "; you are " + grant.role().wire());
-            }
-            return workspace;
+            return new Authorized(workspace, requireRole(h, caller, workspace, action, notFound));
         });
+    }
+
+    /**
+     * Authorizes an item route: finds the workspace holding the resource (by id, or by name within
+     * {@code ?workspace=}) and checks the caller's role there. Not visible is not found.
+     */
+    public Authorized authorize(Caller caller, Scope.OfResource scope, String ref, Optional<String> workspaceRef) {
+        return jdbi.withHandle(h -> {
+            var notFound = ApiException.notFound(scope.noun() + " " + ref);
+            Optional<Workspace> within = Optional.empty();
+            if (workspaceRef.isPresent()) {
+                within = Optional.of(workspaces.findLive(h, workspaceRef.get())
+                        .filter(w -> access.find(h, w.id(), caller.id()).isPresent())
+                        .orElseThrow(() -> ApiException.notFound("workspace " + workspaceRef.get())));
+            } else if (!Ids.looksLikeId(ref)) {
+                throw ApiException.invalidField("workspace", "give ?workspace= (id or name) to find a "
+                        + scope.noun() + " by name");
+            }
+            String workspaceId = scope.locator().workspaceOf(h, ref, within.map(Workspace::id)).orElseThrow(() -> notFound);
+            var workspace = workspaces.findLive(h, workspaceId).orElseThrow(() -> notFound);
+            return new Authorized(workspace, requireRole(h, caller, workspace, scope.action(), notFound));
+        });
+    }
+
+    private Role requireRole(Handle h, Caller caller, Workspace workspace, Action action, ApiException notFound) {
+        var grant = access.find(h, workspace.id(), caller.id()).orElseThrow(() -> notFound);
+        if (!grant.role().atLeast(action.minimum())) {
+            throw new ApiException(ErrorCode.FORBIDDEN, "this needs the " + action.minimum().wire()
+                    + " role in workspace " + workspace.name() + "; you are " + grant.role().wire());
+        }
+        return grant.role();
     }
 }

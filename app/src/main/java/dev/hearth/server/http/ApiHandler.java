@@ -7,7 +7,6 @@ import dev.hearth.server.auth.Authenticator;
 import dev.hearth.server.auth.Caller;
 import dev.hearth.server.idempotency.Idempotency;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.workspaces.Workspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -83,14 +82,27 @@ public final class ApiHandler extends Handler.Abstract {
         var headers = headers(request);
         var route = match.route();
         Caller caller = route.scope() instanceof Scope.Public ? null : authenticator.authenticate(headers.get("authorization"));
-        Workspace workspace = route.scope() instanceof Scope.InWorkspace(var action)
-                ? authorizer.authorize(caller, match.params().get("ws"), action)
-                : null;
-        var exchange = new Exchange(requestId, path, match.params(), query(request), headers, body, caller, workspace);
+        var query = query(request);
+        Authorizer.Authorized authorized = switch (route.scope()) {
+            case Scope.InWorkspace(var action) -> authorizer.authorize(caller, match.params().get("ws"), action);
+            case Scope.OfResource resource -> authorizer.authorize(caller, resource,
+                    match.params().get(resource.param()), single(query, "workspace"));
+            case Scope.Public p -> null;
+            case Scope.SignedIn s -> null;
+        };
+        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized);
         if (route.mutation() && caller != null) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
         }
         return route.handler().handle(exchange);
+    }
+
+    private static java.util.Optional<String> single(Map<String, List<String>> query, String name) {
+        var values = query.get(name);
+        if (values != null && values.size() > 1) {
+            throw ApiException.invalidField(name, "given more than once");
+        }
+        return values == null ? java.util.Optional.empty() : java.util.Optional.of(values.getFirst());
     }
 
     private static void checkParams(Map<String, String> params) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.server.access.Authorizer;
+import dev.hearth.server.access.Role;
 import dev.hearth.server.auth.Caller;
 import dev.hearth.server.store.Cursor;
 import dev.hearth.server.store.PageRequest;
@@ -25,10 +27,10 @@ public final class Exchange {
     private final Map<String, String> headers;
     private final byte[] body;
     private final Caller caller;
-    private final Workspace workspace;
+    private final Authorizer.Authorized authorized;
 
     public Exchange(String requestId, String path, Map<String, String> params, Map<String, List<String>> query,
-                    Map<String, String> headers, byte[] body, Caller caller, Workspace workspace) {
+                    Map<String, String> headers, byte[] body, Caller caller, Authorizer.Authorized authorized) {
         this.requestId = requestId;
         this.path = path;
         this.params = params;
@@ -36,7 +38,7 @@ public final class Exchange {
         this.headers = headers;
         this.body = body;
         this.caller = caller;
-        this.workspace = workspace;
+        this.authorized = authorized;
     }
 
     public String requestId() {
@@ -58,7 +60,12 @@ public final class Exchange {
 
     /** The workspace the route's scope resolved and authorized. */
     public Workspace workspace() {
-        return workspace;
+        return authorized.workspace();
+    }
+
+    /** The caller's role in {@link #workspace()}. */
+    public Role role() {
+        return authorized.role();
     }
 
     public Optional<String> header(String name) {

@@ -1,0 +1,31 @@
+package dev.hearth.cli;
+
+import dev.hearth.server.Config;
+import dev.hearth.server.store.Database;
+import dev.hearth.server.variables.KeyRotation;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hearth admin}: maintenance run on the server's host, against its data directory and store. */
+@Command(name = "admin", description = "Maintenance on the server's host (reads the data directory and store directly).")
+final class AdminCommand {
+    @ParentCommand
+    Cli cli;
+
+    @Command(name = "rotate-encryption-key",
+            description = "Seal every secret with a new key and drop keys no longer used. Safe while hearth serve runs.")
+    int rotateEncryptionKey(
+            @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}") Path dataDir,
+            @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}") String store,
+            @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}") Path keys) {
+        var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(java.util.Optional.ofNullable(keys));
+        try (var database = Database.open(config.store(), dataDir)) {
+            var result = KeyRotation.rotate(config.encryptionKeyFile(), database.jdbi());
+            cli.out().println("active key " + result.activeKey() + "; re-sealed " + result.resealed()
+                    + " values; dropped keys " + result.dropped());
+        }
+        return 0;
+    }
+}

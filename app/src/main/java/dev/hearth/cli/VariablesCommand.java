@@ -1,0 +1,94 @@
+package dev.hearth.cli;
+
+import dev.hearth.client.ApiError;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hearth variables}: named secrets that computers reference. */
+@Command(name = "variables", aliases = "vars", description = "Manage a workspace's variables (secrets).")
+final class VariablesCommand {
+    @ParentCommand
+    Cli cli;
+
+    @Mixin
+    WorkspaceOption workspace;
+
+    /** Exactly one source of the value. */
+    static final class Source {
+        @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE")
+        String value;
+
+        @Option(names = "--from-file", paramLabel = "FILE")
+        Path file;
+
+        @Option(names = "--stdin", description = "read the value from standard input")
+        boolean stdin;
+    }
+
+    @Command(name = "set", description = "Create a variable, or change its value.")
+    int set(@Parameters(index = "0", paramLabel = "NAME") String name,
+            @ArgGroup(exclusive = true, multiplicity = "1") Source source) throws IOException {
+        String value = source.value != null ? source.value
+                : source.file != null ? Files.readString(source.file)
+                : new String(cli.context.in().readAllBytes(), StandardCharsets.UTF_8);
+        var client = cli.client();
+        String ws = workspace.required();
+        try {
+            show(client.create("/workspaces/" + ws + "/variables", Map.of("name", name, "value", value)));
+        } catch (ApiError e) {
+            if (e.status() != 409) {
+                throw e;
+            }
+            show(client.patch("/variables/" + name + "?workspace=" + ws, Map.of("value", value)));
+        }
+        return 0;
+    }
+
+    @Command(name = "list", description = "List variables (names only).")
+    int list(@Option(names = "--deleted", description = "include deleted variables") boolean deleted) {
+        var answer = Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/variables"
+                + (deleted ? "?deleted=true" : ""), "variables");
+        cli.print(answer, () -> table(answer.path("variables")));
+        return 0;
+    }
+
+    @Command(name = "get", description = "Print a variable's value (editors and admins).")
+    int get(@Parameters(paramLabel = "NAME") String name) {
+        var answer = cli.client().get("/variables/" + name + "?workspace=" + workspace.required());
+        cli.print(answer, () -> {
+            var value = answer.path("variable").path("value");
+            if (value.isMissingNode()) {
+                throw new IllegalArgumentException("your role may not read values; ask an editor");
+            }
+            cli.out().println(value.asText());
+        });
+        return 0;
+    }
+
+    @Command(name = "delete", description = "Delete a variable; computers referencing it cannot exec until it is set again.")
+    int delete(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().delete("/variables/" + name + "?workspace=" + workspace.required()));
+        return 0;
+    }
+
+    private void show(com.fasterxml.jackson.databind.JsonNode answer) {
+        var all = dev.hearth.api.Json.mapper().createArrayNode().add(answer.path("variable"));
+        cli.print(answer, () -> table(all));
+    }
+
+    private void table(Iterable<com.fasterxml.jackson.databind.JsonNode> rows) {
+        var table = new Table("NAME", "ID", "UPDATED", "DELETED");
+        rows.forEach(v -> table.row(v.path("name").asText(), v.path("id").asText(), v.path("updated_at").asText(),
+                v.path("deleted_at").asText("-")));
+        table.print(cli.out());
+    }
+}

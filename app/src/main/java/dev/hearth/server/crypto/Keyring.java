@@ -1,0 +1,186 @@
+package dev.hearth.server.crypto;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.Json;
+import dev.hearth.server.store.Ids;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * AES-256-GCM keys for secrets at rest, kept in a 0600 JSON file ({@code encryption-keys.json} in
+ * the data directory unless configured). The active key seals; every listed key opens. The file is
+ * re-read when it changes, so a rotation by {@code hearth admin rotate-encryption-key} reaches a
+ * running server. The associated data binds each ciphertext to the row it belongs to.
+ */
+public final class Keyring {
+    /** A sealed value: which key sealed it, and base64 of nonce || ciphertext || tag. */
+    public record Sealed(String keyId, String data) {
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int NONCE_BYTES = 12;
+
+    private final Path file;
+    private volatile FileTime loadedAt;
+    private volatile String active;
+    private volatile Map<String, SecretKeySpec> keys;
+
+    public Keyring(Path file) {
+        this.file = file;
+        if (!Files.exists(file)) {
+            write(file, newKeyFile());
+        }
+        load();
+    }
+
+    public Sealed seal(String plaintext, String associatedData) {
+        reloadIfChanged();
+        try {
+            byte[] nonce = new byte[NONCE_BYTES];
+            RANDOM.nextBytes(nonce);
+            var cipher = cipher(Cipher.ENCRYPT_MODE, keys.get(active), nonce, associatedData);
+            byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
+            var out = ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed);
+            return new Sealed(active, Base64.getEncoder().encodeToString(out.array()));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot encrypt", e);
+        }
+    }
+
+    public String open(Sealed sealed, String associatedData) {
+        var key = keys.get(sealed.keyId());
+        if (key == null) {
+            load();
+            key = keys.get(sealed.keyId());
+            if (key == null) {
+                throw new IllegalStateException("encryption key " + sealed.keyId() + " is not in " + file);
+            }
+        }
+        try {
+            byte[] all = Base64.getDecoder().decode(sealed.data());
+            var cipher = cipher(Cipher.DECRYPT_MODE, key, java.util.Arrays.copyOf(all, NONCE_BYTES), associatedData);
+            byte[] plain = cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES);
+            return new String(plain, StandardCharsets.UTF_8);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("a sealed value does not open with key " + sealed.keyId(), e);
+        }
+    }
+
+    public String activeKeyId() {
+        reloadIfChanged();
+        return active;
+    }
+
+    /** Adds a new key and makes it the active one; returns its id. Older keys still open. */
+    public static String rotate(Path file) {
+        var doc = (ObjectNode) read(file);
+        String id = Ids.next();
+        ((ObjectNode) doc.path("keys")).put(id, newKey());
+        doc.put("active", id);
+        write(file, doc);
+        return id;
+    }
+
+    /** Drops keys that are neither active nor in {@code inUse}; returns the ids dropped. */
+    public static Set<String> prune(Path file, Set<String> inUse) {
+        var doc = (ObjectNode) read(file);
+        var keysNode = (ObjectNode) doc.path("keys");
+        var dropped = new java.util.TreeSet<String>();
+        keysNode.fieldNames().forEachRemaining(id -> {
+            if (!id.equals(doc.path("active").asText()) && !inUse.contains(id)) {
+                dropped.add(id);
+            }
+        });
+        dropped.forEach(keysNode::remove);
+        write(file, doc);
+        return dropped;
+    }
+
+    private void reloadIfChanged() {
+        try {
+            if (!Files.getLastModifiedTime(file).equals(loadedAt)) {
+                load();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private synchronized void load() {
+        try {
+            FileTime modified = Files.getLastModifiedTime(file);
+            var doc = read(file);
+            var loaded = new LinkedHashMap<String, SecretKeySpec>();
+            doc.path("keys").fields().forEachRemaining(e ->
+                    loaded.put(e.getKey(), new SecretKeySpec(Base64.getDecoder().decode(e.getValue().asText()), "AES")));
+            String activeId = doc.path("active").asText();
+            if (!loaded.containsKey(activeId)) {
+                throw new IllegalStateException(file + " names active key " + activeId + " but does not hold it");
+            }
+            keys = Map.copyOf(loaded);
+            active = activeId;
+            loadedAt = modified;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    private static Cipher cipher(int mode, SecretKeySpec key, byte[] nonce, String associatedData)
+            throws GeneralSecurityException {
+        var cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(mode, key, new GCMParameterSpec(128, nonce));
+        cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
+        return cipher;
+    }
+
+    private static JsonNode newKeyFile() {
+        var doc = Json.mapper().createObjectNode();
+        String id = Ids.next();
+        doc.put("active", id);
+        doc.putObject("keys").put(id, newKey());
+        return doc;
+    }
+
+    private static String newKey() {
+        byte[] key = new byte[32];
+        RANDOM.nextBytes(key);
+        return Base64.getEncoder().encodeToString(key);
+    }
+
+    private static JsonNode read(Path file) {
+        try {
+            return Json.mapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read encryption keys " + file, e);
+        }
+    }
+
+    private static void write(Path file, JsonNode doc) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.deleteIfExists(tmp);
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write encryption keys " + file, e);
+        }
+    }
+}

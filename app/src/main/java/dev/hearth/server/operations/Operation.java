@@ -1,0 +1,31 @@
+package dev.hearth.server.operations;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+
+/** Long work and its outcome, as stored. */
+public record Operation(String id, String kind, State state, String workspace, String resource, JsonNode input,
+                        String progress, Error error, int attempts, Instant createdAt, Instant updatedAt,
+                        Instant completedAt) {
+
+    public enum State {
+        RUNNING, SUCCEEDED, FAILED;
+
+        public String wire() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Why an operation failed. */
+    public record Error(String code, String message) {
+    }
+
+    /** The Operation of the wire. */
+    public record View(String id, String kind, String state, String workspace, String resource, String progress,
+                       Error error, Instant createdAt, Instant updatedAt, Instant completedAt) {
+    }
+
+    public View view() {
+        return new View(id, kind, state.wire(), workspace, resource, progress, error, createdAt, updatedAt, completedAt);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.hearth.server.operations;
+
+import static dev.hearth.server.store.Times.instant;
+import static dev.hearth.server.store.Times.millis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.hearth.api.Json;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Persists operations and the leases of the processes running them. */
+public final class OperationStore {
+
+    public void insert(Handle h, Operation op, String owner, Instant leaseUntil) {
+        h.createUpdate("""
+                INSERT INTO operations (id, kind, state, workspace, resource, input, attempts, lease_owner, lease_until,
+                                        created_at, updated_at)
+                VALUES (:id, :kind, 'RUNNING', :ws, :resource, :input, 1, :owner, :until, :at, :at)""")
+                .bind("id", op.id()).bind("kind", op.kind()).bind("ws", op.workspace()).bind("resource", op.resource())
+                .bind("input", op.input().toString()).bind("owner", owner).bind("until", millis(leaseUntil))
+                .bind("at", millis(op.createdAt())).execute();
+    }
+
+    public Optional<Operation> find(Handle h, String id) {
+        return h.createQuery("SELECT * FROM operations WHERE id = :id").bind("id", id)
+                .map(OperationStore::operation).findOne();
+    }
+
+    public Optional<String> workspaceOf(Handle h, String id, Optional<String> within) {
+        return h.createQuery("SELECT workspace FROM operations WHERE id = :id").bind("id", id).mapTo(String.class)
+                .findOne().filter(ws -> within.isEmpty() || within.get().equals(ws));
+    }
+
+    public void progress(Handle h, String id, String progress, Instant at) {
+        h.createUpdate("UPDATE operations SET progress = :p, updated_at = :at WHERE id = :id AND state = 'RUNNING'")
+                .bind("id", id).bind("p", progress).bind("at", millis(at)).execute();
+    }
+
+    /** Records the outcome, unless another process has taken the operation over (its lease lapsed). */
+    public boolean complete(Handle h, String id, String owner, Operation.State state, Operation.Error error, Instant at) {
+        return h.createUpdate("""
+                UPDATE operations SET state = :state, error = :error, updated_at = :at, completed_at = :at,
+                       lease_owner = NULL, lease_until = NULL
+                WHERE id = :id AND state = 'RUNNING' AND lease_owner = :owner""")
+                .bind("id", id).bind("owner", owner).bind("state", state.name()).bind("error", json(error))
+                .bind("at", millis(at)).execute() == 1;
+    }
+
+    public void renewLeases(Handle h, String owner, Instant until) {
+        h.createUpdate("UPDATE operations SET lease_until = :until WHERE lease_owner = :owner AND state = 'RUNNING'")
+                .bind("owner", owner).bind("until", millis(until)).execute();
+    }
+
+    /** Running operations whose lease has lapsed (or every running one not ours, when {@code all}). */
+    public List<Operation> orphans(Handle h, String owner, Instant now, boolean all) {
+        return h.createQuery("SELECT * FROM operations WHERE state = 'RUNNING' AND "
+                        + "(lease_owner IS NULL OR lease_owner <> :owner) AND (:all OR lease_until IS NULL OR lease_until < :now)")
+                .bind("owner", owner).bind("now", millis(now)).bind("all", all).map(OperationStore::operation).list();
+    }
+
+    /** Takes an orphan over; false when another process took it first. */
+    public boolean claim(Handle h, Operation op, String owner, Instant until) {
+        return h.createUpdate("""
+                UPDATE operations SET lease_owner = :owner, lease_until = :until, attempts = attempts + 1
+                WHERE id = :id AND state = 'RUNNING' AND attempts = :attempts""")
+                .bind("id", op.id()).bind("owner", owner).bind("until", millis(until))
+                .bind("attempts", op.attempts()).execute() == 1;
+    }
+
+    private static String json(Object value) {
+        try {
+            return value == null ? null : Json.mapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Operation operation(ResultSet rs, StatementContext ctx) throws SQLException {
+        try {
+            String error = rs.getString("error");
+            return new Operation(rs.getString("id"), rs.getString("kind"), Operation.State.valueOf(rs.getString("state")),
+                    rs.getString("workspace"), rs.getString("resource"), Json.mapper().readTree(rs.getString("input")),
+                    rs.getString("progress"), error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
+                    rs.getInt("attempts"), instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "completed_at"));
+        } catch (JsonProcessingException e) {
+            throw new SQLException("operation " + rs.getString("id") + " holds malformed JSON", e);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.hearth.server.operations;
+
+import static dev.hearth.server.access.Action.OPERATION_READ;
+
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import java.time.Duration;
+
+/** HTTP route of operations: get one, optionally waiting up to 60 s for it to finish. */
+public final class OperationsApi {
+    private OperationsApi() {
+    }
+
+    public static void register(Router router, Operations operations, OperationStore store) {
+        router.add("GET", "/operations/{op}", Scope.resource("op", "operation", store::workspaceOf, OPERATION_READ), ex -> {
+            int wait = ex.query("wait").map(OperationsApi::seconds).orElse(0);
+            return Reply.ok(java.util.Map.of("operation",
+                    operations.await(ex.param("op"), Duration.ofSeconds(wait)).view()));
+        });
+    }
+
+    private static int seconds(String text) {
+        try {
+            int s = Integer.parseInt(text);
+            if (s >= 0 && s <= 60) {
+                return s;
+            }
+        } catch (NumberFormatException notANumber) {
+            // same answer as out of range
+        }
+        throw ApiException.invalidField("wait", "seconds from 0 to 60");
+    }
+}

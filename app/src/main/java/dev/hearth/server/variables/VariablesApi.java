@@ -1,0 +1,46 @@
+package dev.hearth.server.variables;
+
+import static dev.hearth.server.access.Action.VARIABLE_READ;
+import static dev.hearth.server.access.Action.VARIABLE_WRITE;
+
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.variables.VariableService.CreateVariable;
+import dev.hearth.server.variables.VariableService.UpdateVariable;
+
+/** HTTP routes of variables: translation only. */
+public final class VariablesApi {
+    private VariablesApi() {
+    }
+
+    public static void register(Router router, VariableService service, VariableStore store) {
+        Scope.Locator locator = store::workspaceOf;
+        router.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
+                service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))));
+        router.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
+                "variables", service.list(ex.workspace(), ex.role(), deleted(ex.query("deleted").orElse("false")),
+                        ex.page()))));
+        router.add("GET", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_READ),
+                ex -> Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var")))));
+        router.add("PATCH", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
+                ex -> written(200, service.update(ex.caller(), ex.workspace(), ex.param("var"),
+                        ex.body(UpdateVariable.class))));
+        router.add("DELETE", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
+                ex -> written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var"))));
+    }
+
+    /** A write's answer; the copy kept for idempotent replays leaves the value out, so no plaintext is stored. */
+    private static Reply written(int status, Variable.View variable) {
+        return Reply.withReplay(status, Reply.one("variable", variable), Reply.one("variable", variable.redacted()));
+    }
+
+    private static boolean deleted(String text) {
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw ApiException.invalidField("deleted", "must be true or false");
+        };
+    }
+}
