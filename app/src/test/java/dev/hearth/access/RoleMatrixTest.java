@@ -30,13 +30,17 @@ class RoleMatrixTest {
 
     enum Needs { ANYONE, SIGNED_IN, VIEWER, EDITOR, ADMIN }
 
-    /** A fresh workspace for one call and the target principal in it. */
-    record Fixture(String ws, String target) {
+    /** A fresh workspace for one call, and a principal, variable, invitation (to outsider@) and operation in it. */
+    record Fixture(String ws, String target, String variable, String invitation, String operation) {
     }
 
     /** One route: what it needs, the request to make, and the status a permitted caller gets. */
     record Case(String method, String template, Needs needs, int success, Function<Fixture, String> path,
-                Function<Fixture, Object> body) {
+                Function<Fixture, Object> body, Function<Who, Integer> special) {
+        Case(String method, String template, Needs needs, int success, Function<Fixture, String> path,
+             Function<Fixture, Object> body) {
+            this(method, template, needs, success, path, body, null);
+        }
     }
 
     private TestServer server;
@@ -44,7 +48,7 @@ class RoleMatrixTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServer.start();
+        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), dev.hearth.support.TestKinds.all()));
         clients.put(Who.ADMIN, server.emailUser("admin@example.com"));
         clients.put(Who.EDITOR, server.emailUser("editor@example.com"));
         clients.put(Who.VIEWER, server.emailUser("viewer@example.com"));
@@ -74,10 +78,16 @@ class RoleMatrixTest {
         admin.create("/workspaces/" + ws + "/access", Map.of("email", "viewer@example.com", "role", "viewer"));
         String target = admin.create("/workspaces/" + ws + "/access", Map.of("name", "target", "role", "admin"))
                 .path("access").path("principal").path("id").asText();
-        return new Fixture(ws, target);
+        String variable = admin.create("/workspaces/" + ws + "/variables", Map.of("name", "v", "value", "secret"))
+                .path("variable").path("id").asText();
+        String invitation = admin.create("/workspaces/" + ws + "/invitations",
+                Map.of("email", "outsider@example.com", "role", "viewer")).path("invitation").path("id").asText();
+        String operation = server.server().operations().begin("test.sleep", ws, null,
+                dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50)).id();
+        return new Fixture(ws, target, variable, invitation, operation);
     }
 
-    private static List<Case> cases() {
+    private List<Case> cases() {
         Function<Fixture, Object> none = f -> null;
         Function<Fixture, Object> empty = f -> Map.of();
         Function<Fixture, String> ws = f -> "/workspaces/" + f.ws();
@@ -96,7 +106,11 @@ class RoleMatrixTest {
                         f -> Map.of("name", TestServer.uniqueName("m"))),
                 new Case("GET", "/workspaces/{ws}", Needs.VIEWER, 200, ws, none),
                 new Case("PATCH", "/workspaces/{ws}", Needs.ADMIN, 200, ws, f -> Map.of("name", TestServer.uniqueName("r"))),
-                new Case("DELETE", "/workspaces/{ws}", Needs.ADMIN, 200, ws, none),
+                // A workspace holding resources cannot be deleted: empty it first.
+                new Case("DELETE", "/workspaces/{ws}", Needs.ADMIN, 200, f -> {
+                    clients.get(Who.ADMIN).delete("/variables/" + f.variable());
+                    return ws.apply(f);
+                }, none),
                 new Case("GET", "/workspaces/{ws}/access", Needs.VIEWER, 200, f -> ws.apply(f) + "/access", none),
                 new Case("POST", "/workspaces/{ws}/access", Needs.ADMIN, 201, f -> ws.apply(f) + "/access",
                         f -> Map.of("email", "new-" + UUID.randomUUID() + "@example.com", "role", "viewer")),
@@ -107,7 +121,30 @@ class RoleMatrixTest {
                 new Case("POST", "/workspaces/{ws}/access/{principal}/rotate_key", Needs.ADMIN, 200,
                         f -> target.apply(f) + "/rotate_key", empty),
                 new Case("POST", "/workspaces/{ws}/access/{principal}/revoke_key", Needs.ADMIN, 200,
-                        f -> target.apply(f) + "/revoke_key", empty));
+                        f -> target.apply(f) + "/revoke_key", empty),
+                new Case("POST", "/workspaces/{ws}/variables", Needs.EDITOR, 201, f -> ws.apply(f) + "/variables",
+                        f -> Map.of("name", TestServer.uniqueName("v"), "value", "x")),
+                new Case("GET", "/workspaces/{ws}/variables", Needs.VIEWER, 200, f -> ws.apply(f) + "/variables", none),
+                new Case("GET", "/variables/{var}", Needs.VIEWER, 200, f -> "/variables/" + f.variable(), none),
+                new Case("PATCH", "/variables/{var}", Needs.EDITOR, 200, f -> "/variables/" + f.variable(),
+                        f -> Map.of("value", "y")),
+                new Case("DELETE", "/variables/{var}", Needs.EDITOR, 200, f -> "/variables/" + f.variable(), none),
+                new Case("POST", "/workspaces/{ws}/invitations", Needs.ADMIN, 201, f -> ws.apply(f) + "/invitations",
+                        f -> Map.of("email", "inv-" + UUID.randomUUID() + "@example.com", "role", "viewer")),
+                new Case("GET", "/workspaces/{ws}/invitations", Needs.ADMIN, 200, f -> ws.apply(f) + "/invitations", none),
+                new Case("GET", "/invitations/{inv}", Needs.ADMIN, 200, f -> "/invitations/" + f.invitation(), none),
+                new Case("POST", "/invitations/{inv}/resend", Needs.ADMIN, 200,
+                        f -> "/invitations/" + f.invitation() + "/resend", empty),
+                new Case("DELETE", "/invitations/{inv}", Needs.ADMIN, 200, f -> "/invitations/" + f.invitation(), none),
+                // Only the invitee (outsider@) may accept; to anyone else the invitation does not exist.
+                new Case("POST", "/invitations/{inv}/accept", Needs.SIGNED_IN, 200,
+                        f -> "/invitations/" + f.invitation() + "/accept", empty,
+                        who -> switch (who) {
+                            case OUTSIDER -> 200;
+                            case ADMIN, EDITOR, VIEWER -> 404;
+                            default -> 401;
+                        }),
+                new Case("GET", "/operations/{op}", Needs.VIEWER, 200, f -> "/operations/" + f.operation(), none));
     }
 
     @Test
@@ -131,7 +168,7 @@ class RoleMatrixTest {
     }
 
     private void check(Case c, Who who) {
-        var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-") : fixture();
+        var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-") : fixture();
         var headers = c.method().equals("GET") ? Map.<String, String>of()
                 : Map.of("Idempotency-Key", UUID.randomUUID().toString());
         var response = clients.get(who).send(c.method(), c.path().apply(fixture), c.body().apply(fixture), headers);
@@ -139,6 +176,9 @@ class RoleMatrixTest {
     }
 
     private static int expected(Case c, Who who) {
+        if (c.special() != null) {
+            return c.special().apply(who);
+        }
         if (c.needs() == Needs.ANYONE) {
             return c.success();
         }

@@ -43,8 +43,7 @@ class RestartTest {
 
     @Test
     void signingKeysRotateWithoutLoggingAnyoneOut() throws Exception {
-        try (var server = TestServer.start(c -> new Config(c.host(), c.port(), c.dataDir(), c.store(), c.publicUrl(),
-                c.accessTokenLifetime(), c.sessionLifetime(), Duration.ofMinutes(5), c.maxBodyBytes(), c.smtp(), c.clock()))) {
+        try (var server = TestServer.start(c -> c.withSigningKeyRotation(Duration.ofMinutes(5)))) {
             var before = server.emailLogin("rotation@example.com");
             String oldToken = before.path("access_token").asText();
             String oldKid = SignedJWT.parse(oldToken).getHeader().getKeyID();

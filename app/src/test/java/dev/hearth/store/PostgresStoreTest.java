@@ -17,6 +17,17 @@ class PostgresStoreTest extends StoreContract {
     }
 
     @Override
+    protected byte[] everythingStored() throws Exception {
+        var dump = new ProcessBuilder(cluster.bin().resolve("pg_dump").toString(), "--data-only",
+                cluster.jdbc("hearth_store").replace("jdbc:postgresql://", "postgresql://hearth@")).start();
+        byte[] bytes = dump.getInputStream().readAllBytes();
+        if (dump.waitFor() != 0) {
+            throw new IllegalStateException("pg_dump failed: " + new String(dump.getErrorStream().readAllBytes()));
+        }
+        return bytes;
+    }
+
+    @Override
     protected long rowsNamed(String name) throws Exception {
         try (var c = DriverManager.getConnection(cluster.jdbc("hearth_store"), "hearth", "");
              var s = c.prepareStatement("SELECT COUNT(*) FROM workspaces WHERE name = ?")) {

@@ -12,6 +12,18 @@ class SqliteStoreTest extends StoreContract {
     }
 
     @Override
+    protected byte[] everythingStored() throws Exception {
+        var all = new java.io.ByteArrayOutputStream();
+        for (String file : new String[] {"hearth.db", "hearth.db-wal"}) {
+            var path = server.dataDir.resolve(file);
+            if (java.nio.file.Files.exists(path)) {
+                all.write(java.nio.file.Files.readAllBytes(path));
+            }
+        }
+        return all.toByteArray();
+    }
+
+    @Override
     protected long rowsNamed(String name) throws Exception {
         try (var c = DriverManager.getConnection("jdbc:sqlite:" + server.dataDir.resolve("hearth.db"));
              var s = c.prepareStatement("SELECT COUNT(*) FROM workspaces WHERE name = ?")) {

@@ -36,6 +36,9 @@ abstract class StoreContract {
     /** How many workspaces with this name the back end holds, read straight from it. */
     protected abstract long rowsNamed(String name) throws Exception;
 
+    /** Everything the back end has on disk or can dump, as bytes. */
+    protected abstract byte[] everythingStored() throws Exception;
+
     @BeforeAll
     void start() throws Exception {
         server = TestServer.start(store());
@@ -96,6 +99,18 @@ abstract class StoreContract {
             admins += a.path("role").asText().equals("admin") ? 1 : 0;
         }
         assertEquals(1, admins);
+    }
+
+    @Test
+    void secretValuesNeverReachTheStoreInPlaintext() throws Exception {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String secret = "plaintext-canary-" + UUID.randomUUID();
+        admin.create("/workspaces/" + ws + "/variables", Map.of("name", "canary", "value", secret));
+        admin.patch("/variables/canary?workspace=" + ws, Map.of("value", secret + "-changed"));
+        assertEquals(secret + "-changed", admin.get("/variables/canary?workspace=" + ws).path("variable").path("value").asText());
+        String stored = new String(everythingStored(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(stored.contains("canary"), "the dump holds the variable's row");
+        assertTrue(!stored.contains("plaintext-canary-"), "no plaintext value in the store");
     }
 
     @Test

@@ -30,9 +30,9 @@ public final class TestServer implements AutoCloseable {
     private Config config;
     private HearthServer server;
 
-    private TestServer(UnaryOperator<Config> customize) throws Exception {
-        dataDir = Files.createTempDirectory("hearth-test");
-        config = customize.apply(Config.defaults(dataDir).withPort(0).withClock(clock));
+    private TestServer(Path dataDir, int port, UnaryOperator<Config> customize) throws Exception {
+        this.dataDir = dataDir;
+        config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock));
         server = HearthServer.start(config);
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }
@@ -43,7 +43,16 @@ public final class TestServer implements AutoCloseable {
 
     public static TestServer start(UnaryOperator<Config> customize) {
         try {
-            return new TestServer(customize);
+            return new TestServer(Files.createTempDirectory("hearth-test"), 0, customize);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the server", e);
+        }
+    }
+
+    /** A server on an existing data directory and a given port (e.g. after another process died there). */
+    public static TestServer startOn(Path dataDir, int port, UnaryOperator<Config> customize) {
+        try {
+            return new TestServer(dataDir, port, customize);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the server", e);
         }

@@ -1,0 +1,144 @@
+package dev.hearth.operations;
+
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import dev.hearth.client.HearthClient;
+import dev.hearth.support.ChildServer;
+import dev.hearth.support.TestKinds;
+import dev.hearth.support.TestServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OperationsTest {
+    private TestServer server;
+    private HearthClient admin;
+    private String ws;
+
+    @BeforeAll
+    void start() {
+        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()));
+        admin = server.admin();
+        ws = TestServer.workspace(admin).path("id").asText();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private String begin(String kind, String input) throws Exception {
+        return server.server().operations().begin(kind, ws, "thing", Json.mapper().readTree(input)).id();
+    }
+
+    private JsonNode get(String id, int wait) {
+        return admin.get("/operations/" + id + "?wait=" + wait).path("operation");
+    }
+
+    @Test
+    void anOperationRunsReportsProgressAndSucceeds() throws Exception {
+        String id = begin("test.sleep", "{\"millis\": 600}");
+        var running = get(id, 0);
+        assertEquals("running", running.path("state").asText());
+        assertEquals("test.sleep", running.path("kind").asText());
+        assertEquals(ws, running.path("workspace").asText());
+        assertEquals("thing", running.path("resource").asText());
+        assertTrue(running.path("completed_at").isNull());
+        var done = get(id, 30);
+        assertEquals("succeeded", done.path("state").asText(), done.toString());
+        assertEquals("step 12 of 12", done.path("progress").asText());
+        assertTrue(done.path("error").isNull());
+        assertTrue(!done.path("completed_at").isNull());
+    }
+
+    @Test
+    void aFailureIsRecordedWithItsReason() throws Exception {
+        var failed = get(begin("test.sleep", "{\"millis\": 100, \"fail\": true}"), 30);
+        assertEquals("failed", failed.path("state").asText());
+        assertEquals("test_failure", failed.path("error").path("code").asText());
+        assertEquals("asked to fail", failed.path("error").path("message").asText());
+    }
+
+    @Test
+    void onlyMembersOfTheWorkspaceSeeAnOperation() throws Exception {
+        String id = begin("test.sleep", "{\"millis\": 100}");
+        assertError(server.emailUser("stranger@example.com").send("GET", "/operations/" + id, null, Map.of()),
+                404, "not_found");
+        admin.create("/workspaces/" + ws + "/access", Map.of("email", "watcher@example.com", "role", "viewer"));
+        assertEquals(200, server.emailUser("watcher@example.com").send("GET", "/operations/" + id, null, Map.of()).status());
+        assertError(admin.send("GET", "/operations/00000000000000000000000000o", null, Map.of()), 404, "not_found");
+        for (String wait : new String[] {"61", "-1", "soon"}) {
+            assertError(admin.send("GET", "/operations/" + id + "?wait=" + wait, null, Map.of()), 400, "invalid_request");
+        }
+    }
+
+    @Test
+    void workLeftRunningByAStoppedServerIsFailedOrResumed() throws Exception {
+        String lost = begin("test.sleep", "{\"millis\": 5000}");
+        String resumed = begin("test.resumable", "{\"millis\": 500}");
+        server.restart();
+        admin = server.admin();
+        var failed = get(lost, 0);
+        assertEquals("failed", failed.path("state").asText(), failed.toString());
+        assertEquals("interrupted", failed.path("error").path("code").asText());
+        assertEquals("succeeded", get(resumed, 30).path("state").asText());
+    }
+
+    @Test
+    void workLeftByAKilledServerIsRecovered(@TempDir Path dataDir) throws Exception {
+        for (String kind : List.of("test.sleep", "test.resumable")) {
+            Path dir = Files.createDirectories(dataDir.resolve(kind));
+            int port = freePort();
+            String id = killMidOperation(dir, port, kind);
+            try (var restarted = TestServer.startOn(dir, port, c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()))) {
+                var op = restarted.admin().get("/operations/" + id + "?wait=30").path("operation");
+                if (kind.equals("test.sleep")) {
+                    assertEquals("failed", op.path("state").asText(), op.toString());
+                    assertEquals("interrupted", op.path("error").path("code").asText());
+                } else {
+                    assertEquals("succeeded", op.path("state").asText(), op.toString());
+                }
+            }
+        }
+    }
+
+    /** Starts a server in a child process, waits for it to begin an operation, and kills it with SIGKILL. */
+    private static String killMidOperation(Path dataDir, int port, String kind) throws Exception {
+        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), kind));
+        var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("operation ")) {
+                    child.destroyForcibly().waitFor();
+                    return line.substring("operation ".length());
+                }
+            }
+        }
+        throw new AssertionError("the child server never began its operation (exit " + child.waitFor() + ")");
+    }
+
+    private static int freePort() throws Exception {
+        try (var s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
