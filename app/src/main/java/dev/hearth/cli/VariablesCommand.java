@@ -6,12 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code hearth variables}: named secrets that computers reference. */
 @Command(name = "variables", aliases = "vars", description = "Manage a workspace's variables (secrets).")
@@ -22,23 +24,21 @@ final class VariablesCommand {
     @Mixin
     WorkspaceOption workspace;
 
-    /** Exactly one source of the value. */
-    static final class Source {
-        @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE")
-        String value;
+    @Spec
+    CommandSpec spec;
 
-        @Option(names = "--from-file", paramLabel = "FILE")
-        Path file;
-
-        @Option(names = "--stdin", description = "read the value from standard input")
-        boolean stdin;
-    }
-
-    @Command(name = "set", description = "Create a variable, or change its value.")
+    @Command(name = "set", description = "Create a variable, or change its value (from VALUE, --from-file or --stdin).")
     int set(@Parameters(index = "0", paramLabel = "NAME") String name,
-            @ArgGroup(exclusive = true, multiplicity = "1") Source source) throws IOException {
-        String value = source.value != null ? source.value
-                : source.file != null ? Files.readString(source.file)
+            @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE") String given,
+            @Option(names = "--from-file", paramLabel = "FILE") Path file,
+            @Option(names = "--stdin", description = "read the value from standard input") boolean stdin)
+            throws IOException {
+        int sources = (given != null ? 1 : 0) + (file != null ? 1 : 0) + (stdin ? 1 : 0);
+        if (sources != 1) {
+            throw new ParameterException(spec.commandLine(), "give the value once: VALUE, --from-file FILE or --stdin");
+        }
+        String value = given != null ? given
+                : file != null ? Files.readString(file)
                 : new String(cli.context.in().readAllBytes(), StandardCharsets.UTF_8);
         var client = cli.client();
         String ws = workspace.required();

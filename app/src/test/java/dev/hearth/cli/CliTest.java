@@ -36,7 +36,8 @@ class CliTest {
 
     @BeforeAll
     void start() {
-        server = TestServer.start();
+        server = TestServer.start(c -> c.withOperations(java.time.Duration.ofSeconds(2),
+                dev.hearth.support.TestKinds.all()));
     }
 
     @AfterAll
@@ -119,6 +120,64 @@ class CliTest {
         var after = cli(env, "me");
         assertEquals(1, after.code());
         assertTrue(after.err().contains("not signed in"), after.err());
+    }
+
+    @Test
+    void variablesFromArgumentsFilesAndStdin() throws Exception {
+        cli(asAdmin(), "workspaces", "create", "cli-vars");
+        assertEquals(0, cli(asAdmin(), "variables", "set", "token", "abc123", "-w", "cli-vars").code());
+        Path file = config.resolve("value.txt");
+        Files.writeString(file, "from a file");
+        assertEquals(0, cli(asAdmin(), "variables", "set", "filed", "--from-file", file.toString(), "-w", "cli-vars").code());
+        var piped = cli(asAdmin(), new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8)),
+                "variables", "set", "piped", "--stdin", "-w", "cli-vars");
+        assertEquals(0, piped.code(), piped.err());
+        assertEquals(0, cli(asAdmin(), "variables", "set", "token", "changed", "-w", "cli-vars").code(), "set again updates");
+
+        assertEquals("changed", cli(asAdmin(), "variables", "get", "token", "-w", "cli-vars").out().strip());
+        assertEquals("from a file", cli(asAdmin(), "variables", "get", "filed", "-w", "cli-vars").out().strip());
+        assertEquals("from stdin", cli(asAdmin(), "variables", "get", "piped", "-w", "cli-vars").out().strip());
+        var list = cli(asAdmin(), "variables", "list", "-w", "cli-vars");
+        assertTrue(list.out().startsWith("NAME"), list.out());
+        assertEquals(4, list.out().lines().count(), list.out());
+        assertTrue(!list.out().contains("changed"), "lists never print values");
+        assertEquals(0, cli(asAdmin(), "variables", "delete", "token", "-w", "cli-vars").code());
+        assertEquals(1, cli(asAdmin(), "variables", "get", "token", "-w", "cli-vars").code());
+        var both = cli(asAdmin(), "variables", "set", "x", "v", "--stdin", "-w", "cli-vars");
+        assertEquals(2, both.code(), "one source of the value only");
+    }
+
+    @Test
+    void invitationsFromCreateToAccept() throws Exception {
+        cli(asAdmin(), "workspaces", "create", "cli-invites");
+        var created = cli(asAdmin(), "--json", "invitations", "create", "guest@example.com", "--role", "viewer", "-w", "cli-invites");
+        assertEquals(0, created.code(), created.err());
+        String id = Json.mapper().readTree(created.out()).path("invitation").path("id").asText();
+        var list = cli(asAdmin(), "invitations", "list", "-w", "cli-invites");
+        assertTrue(list.out().lines().anyMatch(l -> l.startsWith(id) && l.contains("guest@example.com") && l.contains("pending")),
+                list.out());
+        var guest = Map.of("HEARTH_URL", server.baseUrl(), "HEARTH_TOKEN",
+                server.emailLogin("guest@example.com").path("access_token").asText());
+        var accepted = cli(guest, "invitations", "accept", id);
+        assertEquals(0, accepted.code(), accepted.err());
+        assertTrue(accepted.out().contains("accepted"), accepted.out());
+        assertTrue(cli(guest, "me").out().lines().anyMatch(l -> l.startsWith("cli-invites") && l.endsWith("viewer")));
+    }
+
+    @Test
+    void operationsAreFollowedToTheirEnd() throws Exception {
+        String ws = server.admin().create("/workspaces", Map.of("name", "cli-ops")).path("workspace").path("id").asText();
+        String ok = server.server().operations().begin("test.sleep", ws, "thing",
+                Json.mapper().readTree("{\"millis\": 400}")).id();
+        var followed = cli(asAdmin(), "operations", "get", ok, "--wait");
+        assertEquals(0, followed.code(), followed.err());
+        assertTrue(followed.err().contains("test.sleep: step"), "progress is shown: " + followed.err());
+        assertTrue(followed.out().contains("succeeded"), followed.out());
+        String bad = server.server().operations().begin("test.sleep", ws, "thing",
+                Json.mapper().readTree("{\"millis\": 50, \"fail\": true}")).id();
+        var failed = cli(asAdmin(), "operations", "get", bad, "--wait");
+        assertEquals(1, failed.code());
+        assertTrue(failed.out().contains("asked to fail"), failed.out());
     }
 
     @Test
