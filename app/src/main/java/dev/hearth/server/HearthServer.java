@@ -25,7 +25,12 @@ import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
 import dev.hearth.server.store.Database;
+import dev.hearth.server.computers.ComputerService;
+import dev.hearth.server.computers.ComputerStore;
+import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.images.Images;
+import dev.hearth.server.sandbox.RunscRuntime;
 import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
 import dev.hearth.server.invitations.InvitationStore;
@@ -72,6 +77,7 @@ public final class HearthServer implements AutoCloseable {
     private final Optional<Path> adminKeyFile;
     private final Operations operations;
     private final VariableService variables;
+    private final ComputerService computers;
     private final InvitationMail invitationMail;
 
     private HearthServer(Config config) throws Exception {
@@ -96,12 +102,15 @@ public final class HearthServer implements AutoCloseable {
                 baseUrl + "/auth/token");
         var variableStore = new VariableStore();
         variables = new VariableService(jdbi, variableStore, new Keyring(config.encryptionKeyFile()), clock);
-        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore, List.of(variables.contents()), clock);
+        var operationStore = new OperationStore();
+        operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
+        var computerStore = new ComputerStore();
+        computers = computers(config, jdbi, computerStore, clock);
+        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
+                List.of(variables.contents(), computers.contents()), clock);
         var mailer = mailer(config);
         var login = new EmailLogin(jdbi, authStore, access, tokens, mailer, clock, config.sessionLifetime());
         var idempotency = new Idempotency(jdbi, new IdempotencyStore(), clock);
-        var operationStore = new OperationStore();
-        operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
         var invitationStore = new InvitationStore();
         invitationMail = new InvitationMail(jdbi, invitationStore, mailer, clock, config.mailRetry(), baseUrl,
                 id -> jdbi.withHandle(h -> workspaceStore.findLive(h, id)).map(Workspace::name).orElse(id));
@@ -116,6 +125,7 @@ public final class HearthServer implements AutoCloseable {
         VariablesApi.register(router, variables, variableStore);
         InvitationsApi.register(router, invitations, invitationStore);
         OperationsApi.register(router, operations, operationStore);
+        ComputersApi.register(router, computers, computerStore);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
@@ -123,6 +133,7 @@ public final class HearthServer implements AutoCloseable {
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         jetty.start();
+        computers.reconcile();
         operations.start(database.dialect() == Database.Dialect.SQLITE);
         invitationMail.start();
 
@@ -152,6 +163,20 @@ public final class HearthServer implements AutoCloseable {
         connector.setPort(config.port());
         jetty.addConnector(connector);
         return connector;
+    }
+
+    private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, java.time.Clock clock)
+            throws IOException {
+        Path dataDir = config.dataDir().toAbsolutePath();
+        var unavailable = RunscRuntime.unavailableReason("runsc");
+        Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
+        if (unavailable.isEmpty()) {
+            runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc"))));
+        } else {
+            LOG.warn("computers are unavailable: {}", unavailable.get());
+        }
+        return new ComputerService(jdbi, store, variables, new Images(Files.createDirectories(dataDir.resolve("images"))),
+                runtime, unavailable.orElse(""), operations, dataDir, clock);
     }
 
     private static Mailer mailer(Config config) {

@@ -31,7 +31,7 @@ class RoleMatrixTest {
     enum Needs { ANYONE, SIGNED_IN, VIEWER, EDITOR, ADMIN }
 
     /** A fresh workspace for one call, and a principal, variable, invitation (to outsider@) and operation in it. */
-    record Fixture(String ws, String target, String variable, String invitation, String operation) {
+    record Fixture(String ws, String target, String variable, String invitation, String operation, String computer) {
     }
 
     /** One route: what it needs, the request to make, and the status a permitted caller gets. */
@@ -68,6 +68,11 @@ class RoleMatrixTest {
 
     @AfterAll
     void stop() throws Exception {
+        if (computerWorkspace != null) {
+            var admin = clients.get(Who.ADMIN);
+            admin.get("/workspaces/" + computerWorkspace + "/computers").path("computers")
+                    .forEach(c -> admin.delete("/computers/" + c.path("id").asText()));
+        }
         server.close();
     }
 
@@ -84,7 +89,36 @@ class RoleMatrixTest {
                 Map.of("email", "outsider@example.com", "role", "viewer")).path("invitation").path("id").asText();
         String operation = server.server().operations().begin("test.sleep", ws, null,
                 dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50)).id();
-        return new Fixture(ws, target, variable, invitation, operation);
+        return new Fixture(ws, target, variable, invitation, operation, "-");
+    }
+
+    private String computerWorkspace;
+
+    /**
+     * Computer routes share one workspace and one computer (sandboxes are not free); a permitted
+     * DELETE removes it, so it is made again when missing.
+     */
+    private Fixture computerFixture() {
+        var admin = clients.get(Who.ADMIN);
+        if (computerWorkspace == null) {
+            computerWorkspace = TestServer.workspace(admin).path("id").asText();
+            admin.create("/workspaces/" + computerWorkspace + "/access", Map.of("email", "editor@example.com", "role", "editor"));
+            admin.create("/workspaces/" + computerWorkspace + "/access", Map.of("email", "viewer@example.com", "role", "viewer"));
+        }
+        var existing = admin.get("/workspaces/" + computerWorkspace + "/computers").path("computers");
+        String shared = null;
+        for (var c : existing) {
+            if (c.path("name").asText().equals("shared")) {
+                shared = c.path("id").asText();
+            } else {
+                admin.delete("/computers/" + c.path("id").asText());
+            }
+        }
+        if (shared == null) {
+            shared = admin.create("/workspaces/" + computerWorkspace + "/computers",
+                    Map.of("name", "shared", "image", "hearth/busybox")).path("computer").path("id").asText();
+        }
+        return new Fixture(computerWorkspace, "-", "-", "-", "-", shared);
     }
 
     private List<Case> cases() {
@@ -144,7 +178,16 @@ class RoleMatrixTest {
                             case ADMIN, EDITOR, VIEWER -> 404;
                             default -> 401;
                         }),
-                new Case("GET", "/operations/{op}", Needs.VIEWER, 200, f -> "/operations/" + f.operation(), none));
+                new Case("GET", "/operations/{op}", Needs.VIEWER, 200, f -> "/operations/" + f.operation(), none),
+                new Case("POST", "/workspaces/{ws}/computers", Needs.EDITOR, 201, f -> ws.apply(f) + "/computers",
+                        f -> Map.of("name", TestServer.uniqueName("c"), "image", "hearth/busybox")),
+                new Case("GET", "/workspaces/{ws}/computers", Needs.VIEWER, 200, f -> ws.apply(f) + "/computers", none),
+                new Case("GET", "/computers/{cmp}", Needs.VIEWER, 200, f -> "/computers/" + f.computer(), none),
+                new Case("PATCH", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(),
+                        f -> Map.of("protected", false)),
+                new Case("DELETE", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(), none),
+                new Case("POST", "/computers/{cmp}/exec", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/exec",
+                        f -> Map.of("command", List.of("true"))));
     }
 
     @Test
@@ -168,7 +211,13 @@ class RoleMatrixTest {
     }
 
     private void check(Case c, Who who) {
-        var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-") : fixture();
+        boolean computers = c.template().contains("computers") || c.template().contains("{cmp}");
+        if (computers) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(
+                    dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        }
+        var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-", "-")
+                : computers ? computerFixture() : fixture();
         var headers = c.method().equals("GET") ? Map.<String, String>of()
                 : Map.of("Idempotency-Key", UUID.randomUUID().toString());
         var response = clients.get(who).send(c.method(), c.path().apply(fixture), c.body().apply(fixture), headers);

@@ -134,6 +134,15 @@ class ApiReferenceTest {
         String failing = server.server().operations().begin("test.sleep", ws, null,
                 dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50).put("fail", true)).id();
         conforms("Operation", admin.get("/operations/" + failing + "?wait=30").path("operation"));
+
+        if (dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty()) {
+            var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "doc-box", "image", "hearth/busybox",
+                    "env", Map.of("A", "1"), "ports", List.of(Map.of("target", 8080)))).path("computer");
+            conforms("Computer", computer);
+            conforms("Exec result", admin.post("/computers/" + computer.path("id").asText() + "/exec",
+                    Map.of("command", List.of("true"))));
+            conforms("Computer", admin.delete("/computers/" + computer.path("id").asText()).path("computer"));
+        }
     }
 
     private void conforms(String object, JsonNode value) {

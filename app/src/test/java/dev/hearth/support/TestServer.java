@@ -119,6 +119,32 @@ public final class TestServer implements AutoCloseable {
         throw new AssertionError("no sign-in mail to " + email + " in the outbox");
     }
 
+    /** Deletes the sandboxes and network namespaces that computers of this data directory left running. */
+    public static void removeSandboxes(Path dataDir) throws Exception {
+        Path root = dataDir.resolve("runsc");
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-q").start();
+        for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
+            if (!id.isBlank()) {
+                new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
+            }
+        }
+        Path computers = dataDir.resolve("computers");
+        if (Files.isDirectory(computers)) {
+            try (var dirs = Files.list(computers)) {
+                for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
+                    var m = Pattern.compile("/var/run/netns/(hearth-\\d+)").matcher(Files.readString(config));
+                    if (m.find()) {
+                        new ProcessBuilder("ip", "link", "del", m.group(1).replace("hearth-", "hv")).start().waitFor();
+                        new ProcessBuilder("ip", "netns", "del", m.group(1)).start().waitFor();
+                    }
+                }
+            }
+        }
+    }
+
     /** A workspace created by {@code client}, with a unique name. */
     public static JsonNode workspace(HearthClient client) {
         return client.create("/workspaces", Map.of("name", uniqueName("ws"))).path("workspace");
@@ -131,6 +157,7 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() throws Exception {
         server.close();
+        removeSandboxes(dataDir);
         try (Stream<Path> walk = Files.walk(dataDir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -16,7 +16,10 @@ public enum Action {
     /** Reading a secret's value (variables' values, later connection passwords). */
     SECRET_READ(Role.EDITOR),
     INVITATION_MANAGE(Role.ADMIN),
-    OPERATION_READ(Role.VIEWER);
+    OPERATION_READ(Role.VIEWER),
+    COMPUTER_READ(Role.VIEWER),
+    COMPUTER_WRITE(Role.EDITOR),
+    COMPUTER_EXEC(Role.EDITOR);
 
     private final Role minimum;
 

@@ -14,8 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +31,7 @@ public final class Operations implements AutoCloseable {
     private final OperationStore store;
     private final Clock clock;
     private final Duration lease;
-    private final Map<String, OperationKind> kinds;
+    private final Map<String, OperationKind> kinds = new ConcurrentHashMap<>();
     private final String owner = Ids.next();
     private final ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("operation-", 0).factory());
     private final ScheduledExecutorService heartbeat =
@@ -47,7 +45,12 @@ public final class Operations implements AutoCloseable {
         this.store = store;
         this.clock = clock;
         this.lease = lease;
-        this.kinds = kinds.stream().collect(Collectors.toUnmodifiableMap(OperationKind::name, Function.identity()));
+        kinds.forEach(this::register);
+    }
+
+    /** Adds a kind of work; features register theirs before {@link #start}. */
+    public void register(OperationKind kind) {
+        kinds.put(kind.name(), kind);
     }
 
     /**

@@ -1,0 +1,570 @@
+package dev.hearth.server.computers;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.Validate;
+import dev.hearth.server.computers.Computer.Port;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.images.Image;
+import dev.hearth.server.images.Images;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.operations.Operations;
+import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.store.Constraints;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.store.Page;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.variables.VariableService;
+import dev.hearth.server.workspaces.Contents;
+import dev.hearth.server.workspaces.Workspace;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The rules of computers: create from an image (pulling it in an operation when needed), exec with
+ * the environment resolved at call time, protect, delete, and reconcile with the runtime on start.
+ * Changes to one computer are serialized; different computers proceed in parallel.
+ */
+public final class ComputerService {
+    private static final Logger LOG = LoggerFactory.getLogger(ComputerService.class);
+    public static final int OUTPUT_CAP = 1 << 20;
+    public static final String CREATE_KIND = "computer.create";
+    static final String ROUTER = "localhost:7301";
+    // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
+    static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
+            "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
+
+    public record PortRequest(Integer target, Integer published, String protocol) {
+    }
+
+    public record ResourcesRequest(Double cpus, Integer memoryMb) {
+    }
+
+    public record CreateComputer(String name, String image, JsonNode env, List<PortRequest> ports,
+                                 @JsonProperty("protected") Boolean protectedFlag, ResourcesRequest resources) {
+    }
+
+    public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag) {
+    }
+
+    /** A create's answer: the computer, and the operation to follow when it is not ready yet. */
+    public record Created(ComputerView computer, Optional<Operation> operation) {
+    }
+
+    private final Jdbi jdbi;
+    private final ComputerStore store;
+    private final VariableService variables;
+    private final Images images;
+    private final Optional<Runtime> runtime;
+    private final String unavailable;
+    private final Operations operations;
+    private final Path computersDir;
+    private final Path toolsDir;
+    private final Clock clock;
+    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+
+    public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
+                           Optional<Runtime> runtime, String unavailable, Operations operations, Path dataDir, Clock clock) {
+        this.jdbi = jdbi;
+        this.store = store;
+        this.variables = variables;
+        this.images = images;
+        this.runtime = runtime;
+        this.unavailable = unavailable;
+        this.operations = operations;
+        this.computersDir = dataDir.resolve("computers");
+        this.toolsDir = dataDir.resolve("tools");
+        this.clock = clock;
+        operations.register(new CreateKind(this));
+    }
+
+    public Contents contents() {
+        return new Contents() {
+            @Override
+            public String noun() {
+                return "computers";
+            }
+
+            @Override
+            public long count(Handle h, String workspace) {
+                return store.countLive(h, workspace);
+            }
+        };
+    }
+
+    // ---- create
+
+    public Created create(Workspace workspace, CreateComputer request) {
+        var runsc = runtime();
+        String name = Validate.dnsLabel("name", request.name());
+        String image = Validate.required("image", request.image());
+        Images.invalid(image).ifPresent(problem -> {
+            throw ApiException.invalidField("image", problem);
+        });
+        var env = EnvValue.parse(request.env(), false);
+        var ports = ports(request.ports());
+        var resources = resources(request.resources());
+        Instant now = now();
+        var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, image, null, env, ports,
+                resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), 1, null, null,
+                null, null, now, now, null, null, null));
+        if (Images.isLocal(image)) {
+            return new Created(view(provision(computer.id()), workspace), Optional.empty());
+        }
+        var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
+        return new Created(view(computer, workspace), Optional.of(op));
+    }
+
+    /** Inserts with the lowest free network slot; a racing create that took it makes us try the next. */
+    private Computer insert(Computer draft) {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try {
+                return jdbi.inTransaction(h -> {
+                    var slot = freeSlot(store.slotsInUse(h));
+                    var c = new Computer(draft.id(), draft.workspace(), draft.name(), draft.state(), draft.image(), null,
+                            draft.env(), draft.ports(), draft.cpus(), draft.memoryMb(), draft.protectedFlag(), 1, slot,
+                            null, null, null, draft.createdAt(), draft.updatedAt(), null, null, null);
+                    store.insert(h, c);
+                    return c;
+                });
+            } catch (JdbiException e) {
+                if (!Constraints.isUniqueViolation(e)) {
+                    throw e;
+                }
+                boolean nameTaken = jdbi.withHandle(h -> store.find(h, draft.workspace(), draft.name()))
+                        .filter(c -> c.deletedAt() == null).isPresent();
+                if (nameTaken) {
+                    throw ApiException.conflict("a computer named " + draft.name() + " already exists in this workspace");
+                }
+            }
+        }
+        throw new ApiException(ErrorCode.CONFLICT, "could not find a free network slot; retry");
+    }
+
+    private static Slot freeSlot(Set<Integer> used) {
+        for (int i = Slot.FIRST; i <= Slot.LAST; i++) {
+            if (Slot.usable(i) && !used.contains(i)) {
+                return new Slot(i);
+            }
+        }
+        throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "every network slot is in use");
+    }
+
+    /** Pulls (or builds) the image and starts the computer; on failure it is marked failed with the reason. */
+    Computer provision(String computerId) {
+        return locked(computerId, () -> {
+            var computer = jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
+            if (computer.deletedAt() != null) {
+                return computer;
+            }
+            try {
+                return start(computer, images.resolve(computer.image()));
+            } catch (Images.PullFailure e) {
+                return fail(computer, "image_pull_failed", e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("computer {} did not start", computerId, e);
+                return fail(computer, "start_failed", e.getMessage());
+            }
+        });
+    }
+
+    private Computer start(Computer computer, Image image) {
+        var runsc = runtime();
+        try {
+            Path dir = Files.createDirectories(computersDir.resolve(computer.id()));
+            Path data = Files.createDirectories(dir.resolve("data"));
+            ensureTools();
+            runsc.prepareNetwork(computer.slot());
+            var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
+            String cwd = image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
+            var spec = new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
+                    environment(computer, image, Map.of()), cwd, data, toolsDir, computer.slot(),
+                    (long) computer.memoryMb() << 20, computer.cpus(), 1024);
+            runsc.start(spec, dir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Instant now = now();
+        var ready = computer.with(Computer.READY, image.digest(), computer.generation(), null, now, now);
+        jdbi.useTransaction(h -> store.update(h, ready));
+        return ready;
+    }
+
+    private Computer fail(Computer computer, String code, String message) {
+        var failed = computer.with(Computer.FAILED, computer.imageDigest(), computer.generation(),
+                new Operation.Error(code, message), now(), computer.lastStartedAt());
+        jdbi.useTransaction(h -> store.update(h, failed));
+        return failed;
+    }
+
+    private void ensureTools() throws java.io.IOException {
+        Path busybox = toolsDir.resolve("busybox");
+        if (!Files.exists(busybox)) {
+            Files.createDirectories(toolsDir);
+            Path tmp = toolsDir.resolve("busybox.tmp");
+            Files.copy(Path.of("/bin/busybox"), tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, busybox, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** The process environment: the image's, the computer's literals and secrets, then the call's. */
+    private Map<String, String> environment(Computer computer, Image image, Map<String, String> extra) {
+        var env = new LinkedHashMap<String, String>();
+        for (String kv : image.config().env()) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                env.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        env.putIfAbsent("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+        computer.env().forEach((name, value) -> {
+            switch (value) {
+                case EnvValue.Literal l -> env.put(name, l.value());
+                case EnvValue.Secret s -> variables.valueOf(computer.workspace(), s.variable()).ifPresent(v -> env.put(name, v));
+            }
+        });
+        env.putAll(extra);
+        return env;
+    }
+
+    // ---- read
+
+    public Page<ComputerView> list(Workspace workspace, PageRequest page) {
+        var rows = jdbi.withHandle(h -> store.page(h, workspace.id(), page));
+        return Page.of(rows, page.limit(), Computer::id).map(c -> view(c, workspace));
+    }
+
+    public ComputerView get(Workspace workspace, String ref) {
+        return view(find(workspace, ref), workspace);
+    }
+
+    private Computer find(Workspace workspace, String ref) {
+        return jdbi.withHandle(h -> store.find(h, workspace.id(), ref))
+                .orElseThrow(() -> ApiException.notFound("computer " + ref));
+    }
+
+    // ---- update and delete
+
+    public ComputerView update(Workspace workspace, String ref, UpdateComputer request) {
+        var computer = find(workspace, ref);
+        requireLive(computer);
+        String name = request.name() == null ? computer.name() : Validate.dnsLabel("name", request.name());
+        var env = new LinkedHashMap<>(computer.env());
+        EnvValue.parse(request.env(), true).forEach((k, v) -> {
+            if (v == null) {
+                env.remove(k);
+            } else {
+                env.put(k, v);
+            }
+        });
+        if (env.size() > EnvValue.MAX_VARIABLES) {
+            throw ApiException.invalidField("env", "at most " + EnvValue.MAX_VARIABLES + " variables");
+        }
+        boolean protect = request.protectedFlag() == null ? computer.protectedFlag() : request.protectedFlag();
+        var updated = new Computer(computer.id(), computer.workspace(), name, computer.state(), computer.image(),
+                computer.imageDigest(), env, computer.ports(), computer.cpus(), computer.memoryMb(), protect,
+                computer.generation(), computer.slot(), computer.parent(), computer.fromCheckpoint(), computer.error(),
+                computer.createdAt(), now(), computer.lastStartedAt(), computer.lastActiveAt(), null);
+        try {
+            jdbi.useTransaction(h -> store.update(h, updated));
+        } catch (JdbiException e) {
+            if (Constraints.isUniqueViolation(e)) {
+                throw ApiException.conflict("a computer named " + name + " already exists in this workspace");
+            }
+            throw e;
+        }
+        return view(updated, workspace);
+    }
+
+    /** Stops the sandbox and removes its network, overlay and /data. Refused while protected. */
+    public ComputerView delete(Workspace workspace, String ref) {
+        var computer = find(workspace, ref);
+        if (computer.deletedAt() != null) {
+            return view(computer, workspace);
+        }
+        if (computer.protectedFlag()) {
+            throw new ApiException(ErrorCode.PROTECTED, "computer " + computer.name()
+                    + " is protected; PATCH {\"protected\": false} first");
+        }
+        var deleted = locked(computer.id(), () -> {
+            runtime.ifPresent(r -> {
+                r.delete(computer.sandboxId());
+                r.removeNetwork(computer.slot());
+            });
+            deleteTree(computersDir.resolve(computer.id()));
+            Instant now = now();
+            var gone = new Computer(computer.id(), computer.workspace(), computer.name(), computer.state(),
+                    computer.image(), computer.imageDigest(), computer.env(), computer.ports(), computer.cpus(),
+                    computer.memoryMb(), false, computer.generation(), computer.slot(), computer.parent(),
+                    computer.fromCheckpoint(), computer.error(), computer.createdAt(), now, computer.lastStartedAt(),
+                    computer.lastActiveAt(), now);
+            jdbi.useTransaction(h -> store.update(h, gone));
+            return gone;
+        });
+        Thread.ofVirtual().start(() -> images.collectGarbage(jdbi.withHandle(store::digestsInUse)));
+        return view(deleted, workspace);
+    }
+
+    // ---- exec
+
+    public ExecApi.Result exec(Workspace workspace, String ref, ExecApi.Request request) {
+        var runsc = runtime();
+        var computer = find(workspace, ref);
+        requireLive(computer);
+        var command = Validate.required("command", request.command());
+        if (command.isEmpty() || command.size() > 4096 || command.stream().anyMatch(a -> a == null)) {
+            throw ApiException.invalidField("command", "an array of 1 to 4096 strings: argv[0] and its arguments");
+        }
+        var extra = callEnv(request.env());
+        String cwd = request.cwd() == null ? null : request.cwd();
+        if (cwd != null && !cwd.startsWith("/")) {
+            throw ApiException.invalidField("cwd", "must be an absolute path");
+        }
+        int timeout = Validate.range("timeout_seconds", request.timeoutSeconds(), 1, 3600, 60);
+        if (!computer.state().equals(Computer.READY)) {
+            throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + ", not ready");
+        }
+        var missing = variables.missing(computer.workspace(), secretNames(computer));
+        if (!missing.isEmpty()) {
+            throw new ApiException(ErrorCode.VARIABLE_MISSING, "computer " + computer.name() + " references deleted "
+                    + "variables " + String.join(", ", missing) + "; create them again or detach them with "
+                    + "PATCH {\"env\": {NAME: null}}", Map.of("variables", List.copyOf(missing)));
+        }
+        Exec.Result result;
+        try {
+            var image = images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
+                    new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
+            var env = environment(computer, image, extra);
+            String dir = cwd != null ? cwd : image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
+            byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
+            result = runsc.exec(computer.sandboxId(), new Exec.Request(command, env, dir, stdin, Duration.ofSeconds(timeout)),
+                    computersDir.resolve(computer.id()).resolve("exec"), OUTPUT_CAP);
+        } catch (Commands.Failure | Images.PullFailure e) {
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the runtime could not run the command: " + e.getMessage());
+        }
+        jdbi.useTransaction(h -> store.touch(h, computer.id(), now()));
+        return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
+                new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
+                result.durationMillis());
+    }
+
+    private static Map<String, String> callEnv(Map<String, String> env) {
+        if (env == null) {
+            return Map.of();
+        }
+        for (var e : env.entrySet()) {
+            if (!EnvValue.NAME.matcher(e.getKey()).matches() || e.getValue() == null) {
+                throw ApiException.invalidField("env." + e.getKey(), "names are letters, digits and _; values strings");
+            }
+        }
+        return env;
+    }
+
+    private static Set<String> secretNames(Computer computer) {
+        var names = new HashSet<String>();
+        computer.env().values().forEach(v -> {
+            if (v instanceof EnvValue.Secret s) {
+                names.add(s.variable());
+            }
+        });
+        return names;
+    }
+
+    // ---- reconcile
+
+    /**
+     * Makes what runs match the store after a start: running sandboxes of ready computers are
+     * adopted, ready computers whose sandbox died are started again, and sandboxes, networks and
+     * directories no live computer owns are removed.
+     */
+    public void reconcile() {
+        if (runtime.isEmpty()) {
+            return;
+        }
+        var runsc = runtime.get();
+        var live = jdbi.withHandle(store::live);
+        var owned = new HashSet<String>();
+        for (var c : live) {
+            owned.add(c.sandboxId());
+            if (!c.state().equals(Computer.READY)) {
+                continue;
+            }
+            var state = runsc.state(c.sandboxId());
+            if (state.filter("running"::equals).isPresent()) {
+                LOG.info("adopted running computer {} ({})", c.name(), c.id());
+                continue;
+            }
+            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
+            runsc.delete(c.sandboxId());
+            provision(c.id());
+        }
+        for (String orphan : runsc.sandboxes()) {
+            if (!owned.contains(orphan)) {
+                LOG.warn("removing sandbox {}, which no computer owns", orphan);
+                runsc.delete(orphan);
+            }
+        }
+        var liveIds = new HashSet<String>();
+        var liveSlots = new HashSet<Slot>();
+        live.forEach(c -> {
+            liveIds.add(c.id());
+            liveSlots.add(c.slot());
+        });
+        for (var slot : runsc.networks()) {
+            if (!liveSlots.contains(slot)) {
+                LOG.warn("removing network {}, which no computer owns", slot.netns());
+                runsc.removeNetwork(slot);
+            }
+        }
+        removeOrphanDirectories(liveIds);
+    }
+
+    private void removeOrphanDirectories(Set<String> liveIds) {
+        if (!Files.isDirectory(computersDir)) {
+            return;
+        }
+        try (var dirs = Files.list(computersDir)) {
+            for (Path dir : dirs.toList()) {
+                if (!liveIds.contains(dir.getFileName().toString())) {
+                    LOG.warn("removing {}, which no computer owns", dir);
+                    deleteTree(dir);
+                }
+            }
+        } catch (java.io.IOException e) {
+            LOG.warn("cannot list {}", computersDir, e);
+        }
+    }
+
+    // ---- helpers
+
+    private Runtime runtime() {
+        return runtime.orElseThrow(() -> new ApiException(ErrorCode.RUNTIME_UNAVAILABLE,
+                "computers are not available on this server: " + unavailable));
+    }
+
+    private static void requireLive(Computer computer) {
+        if (computer.deletedAt() != null) {
+            throw ApiException.conflict("computer " + computer.name() + " is deleted");
+        }
+    }
+
+    private <T> T locked(String computerId, java.util.function.Supplier<T> work) {
+        var lock = locks.computeIfAbsent(computerId, id -> new ReentrantLock());
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<Port> ports(List<PortRequest> requested) {
+        var ports = new ArrayList<Port>();
+        var published = new HashSet<Integer>();
+        for (var p : requested == null ? List.<PortRequest>of() : requested) {
+            int target = Validate.range("ports.target", Validate.required("ports.target", p.target()), 1, 65535, 0);
+            int pub = Validate.range("ports.published", p.published(), 1, 65535, target);
+            String protocol = p.protocol() == null ? "http1" : p.protocol();
+            if (!protocol.equals("http1")) {
+                throw ApiException.invalidField("ports.protocol", "only http1 is supported");
+            }
+            if (!published.add(pub)) {
+                throw ApiException.invalidField("ports.published", "port " + pub + " is published twice");
+            }
+            ports.add(new Port(target, pub, protocol));
+        }
+        if (ports.size() > 32) {
+            throw ApiException.invalidField("ports", "at most 32 ports");
+        }
+        return ports;
+    }
+
+    private static ComputerView.Resources resources(ResourcesRequest r) {
+        int cores = java.lang.Runtime.getRuntime().availableProcessors();
+        double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
+        if (!(cpus >= 0.1 && cpus <= cores)) {
+            throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");
+        }
+        int memory = Validate.range("resources.memory_mb", r == null ? null : r.memoryMb(), 64, 65536, 512);
+        return new ComputerView.Resources(cpus, memory);
+    }
+
+    ComputerView view(Computer c, Workspace workspace) {
+        var missing = variables.missing(c.workspace(), secretNames(c));
+        var envVars = new ArrayList<ComputerView.EnvVar>();
+        c.env().forEach((name, v) -> envVars.add(switch (v) {
+            case EnvValue.Literal l -> new ComputerView.EnvVar(name, "literal", false);
+            case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
+        }));
+        String host = c.name() + "--" + workspace.name();
+        var ports = c.ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(), p.protocol(),
+                "http://" + (p.published() == 80 ? host : c.name() + "-" + p.published() + "--" + workspace.name())
+                        + "." + ROUTER)).toList();
+        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), null, c.image(), c.imageDigest(), ports,
+                "http://" + host + "." + ROUTER, List.copyOf(c.env().keySet()), envVars,
+                new ComputerView.Resources(c.cpus(), c.memoryMb()), c.generation(), c.protectedFlag(), c.parent(),
+                c.fromCheckpoint(), c.error(), c.createdAt(), c.updatedAt(), c.lastStartedAt(), c.lastActiveAt(),
+                c.deletedAt());
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** {@code computer.create}: pull the image and start; repeatable, so resumed after a crash. */
+    private record CreateKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {
+        @Override
+        public String name() {
+            return CREATE_KIND;
+        }
+
+        @Override
+        public boolean resumable() {
+            return true;
+        }
+
+        @Override
+        public void run(Work work) throws Failure {
+            work.progress("pulling and unpacking the image");
+            var computer = service.provision(work.resource());
+            if (computer.state().equals(Computer.FAILED)) {
+                throw new Failure(computer.error().code(), computer.error().message());
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.hearth.server.computers;
+
+import static dev.hearth.server.store.Times.instant;
+import static dev.hearth.server.store.Times.millis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.hearth.api.Json;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.store.PageRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Persists computers. A deleted computer keeps its row and frees its name and network slot. */
+public final class ComputerStore {
+
+    public void insert(Handle h, Computer c) {
+        h.createUpdate("""
+                INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
+                    protected, generation, slot, parent, from_checkpoint, created_at, updated_at)
+                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :gen, :slot,
+                    :parent, :fromCheckpoint, :at, :at)""")
+                .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state())
+                .bind("image", c.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(c.env()))
+                .bind("ports", json(c.ports())).bind("cpus", c.cpus()).bind("mem", c.memoryMb())
+                .bind("protected", c.protectedFlag()).bind("gen", c.generation()).bind("slot", c.slot().index())
+                .bind("parent", c.parent()).bind("fromCheckpoint", c.fromCheckpoint())
+                .bind("at", millis(c.createdAt())).execute();
+    }
+
+    public Optional<Computer> find(Handle h, String id) {
+        return h.createQuery("SELECT * FROM computers WHERE id = :id").bind("id", id).map(ComputerStore::computer).findOne();
+    }
+
+    /** By id (deleted too), or by live name within a workspace. */
+    public Optional<Computer> find(Handle h, String workspace, String idOrName) {
+        return h.createQuery("""
+                SELECT * FROM computers WHERE workspace = :w AND (id = :v OR (name = :v AND deleted_at IS NULL))
+                ORDER BY CASE WHEN id = :v THEN 0 ELSE 1 END LIMIT 1""")
+                .bind("w", workspace).bind("v", idOrName).map(ComputerStore::computer).findOne();
+    }
+
+    public Optional<String> workspaceOf(Handle h, String idOrName, Optional<String> workspace) {
+        if (workspace.isPresent()) {
+            return find(h, workspace.get(), idOrName).map(Computer::workspace);
+        }
+        return h.createQuery("SELECT workspace FROM computers WHERE id = :id").bind("id", idOrName)
+                .mapTo(String.class).findOne();
+    }
+
+    public List<Computer> page(Handle h, String workspace, PageRequest page) {
+        return h.createQuery("""
+                SELECT * FROM computers WHERE workspace = :w AND deleted_at IS NULL AND id > :after
+                ORDER BY id LIMIT :n""")
+                .bind("w", workspace).bind("after", page.after().orElse("")).bind("n", page.limit() + 1)
+                .map(ComputerStore::computer).list();
+    }
+
+    /** Every live computer, for reconciling with what runs. */
+    public List<Computer> live(Handle h) {
+        return h.createQuery("SELECT * FROM computers WHERE deleted_at IS NULL ORDER BY id").map(ComputerStore::computer).list();
+    }
+
+    public Set<Integer> slotsInUse(Handle h) {
+        return new TreeSet<>(h.createQuery("SELECT slot FROM computers WHERE deleted_at IS NULL").mapTo(Integer.class).list());
+    }
+
+    public long countLive(Handle h, String workspace) {
+        return h.createQuery("SELECT COUNT(*) FROM computers WHERE workspace = :w AND deleted_at IS NULL")
+                .bind("w", workspace).mapTo(Long.class).one();
+    }
+
+    public void update(Handle h, Computer c) {
+        h.createUpdate("""
+                UPDATE computers SET name = :name, state = :state, image_digest = :digest, env = :env, ports = :ports,
+                    protected = :protected, generation = :gen, error = :error, updated_at = :at,
+                    last_started_at = :started, last_active_at = :active, deleted_at = :deleted
+                WHERE id = :id""")
+                .bind("id", c.id()).bind("name", c.name()).bind("state", c.state()).bind("digest", c.imageDigest())
+                .bind("env", EnvValue.store(c.env())).bind("ports", json(c.ports())).bind("protected", c.protectedFlag())
+                .bind("gen", c.generation()).bind("error", c.error() == null ? null : json(c.error()))
+                .bind("at", millis(c.updatedAt())).bind("started", millis(c.lastStartedAt()))
+                .bind("active", millis(c.lastActiveAt())).bind("deleted", millis(c.deletedAt())).execute();
+    }
+
+    public void touch(Handle h, String id, Instant at) {
+        h.createUpdate("UPDATE computers SET last_active_at = :at WHERE id = :id").bind("id", id).bind("at", millis(at)).execute();
+    }
+
+    public Set<String> digestsInUse(Handle h) {
+        return new TreeSet<>(h.createQuery("SELECT DISTINCT image_digest FROM computers WHERE deleted_at IS NULL "
+                + "AND image_digest IS NOT NULL").mapTo(String.class).list());
+    }
+
+    private static String json(Object value) {
+        try {
+            return Json.mapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
+        try {
+            String error = rs.getString("error");
+            return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
+                    rs.getString("image"), rs.getString("image_digest"), EnvValue.load(rs.getString("env")),
+                    Json.mapper().readValue(rs.getString("ports"), new TypeReference<List<Computer.Port>>() { }),
+                    rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), rs.getInt("generation"),
+                    new Slot(rs.getInt("slot")), rs.getString("parent"), rs.getString("from_checkpoint"),
+                    error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
+                    instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "last_started_at"),
+                    instant(rs, "last_active_at"), instant(rs, "deleted_at"));
+        } catch (JsonProcessingException e) {
+            throw new SQLException("computer " + rs.getString("id") + " holds malformed JSON", e);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.hearth.server.computers;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hearth.server.operations.Operation;
+import java.time.Instant;
+import java.util.List;
+
+/** The Computer of the wire. */
+public record ComputerView(String id, String workspace, String name, String state, String pending, String image,
+                           String imageDigest, List<PortView> ports, String url, List<String> envKeys,
+                           List<EnvVar> envVars, Resources resources, int generation,
+                           @JsonProperty("protected") boolean protectedFlag, String parent, String fromCheckpoint,
+                           Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
+                           Instant lastActiveAt, Instant deletedAt) {
+
+    public record PortView(int published, int target, String protocol, String url) {
+    }
+
+    /** How an environment variable is set: {@code literal} or {@code secret}, and whether its variable is missing. */
+    public record EnvVar(String name, String source, boolean missing) {
+    }
+
+    public record Resources(double cpus, int memoryMb) {
+    }
+}

@@ -1,0 +1,41 @@
+package dev.hearth.server.computers;
+
+import static dev.hearth.server.access.Action.COMPUTER_EXEC;
+import static dev.hearth.server.access.Action.COMPUTER_READ;
+import static dev.hearth.server.access.Action.COMPUTER_WRITE;
+
+import dev.hearth.server.computers.ComputerService.CreateComputer;
+import dev.hearth.server.computers.ComputerService.UpdateComputer;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/** HTTP routes of computers: translation only. */
+public final class ComputersApi {
+    private ComputersApi() {
+    }
+
+    public static void register(Router router, ComputerService service, ComputerStore store) {
+        Scope.Locator locator = store::workspaceOf;
+        router.create("/workspaces/{ws}/computers", Scope.workspace(COMPUTER_WRITE), ex -> {
+            var created = service.create(ex.workspace(), ex.body(CreateComputer.class));
+            var body = new LinkedHashMap<String, Object>();
+            body.put("computer", created.computer());
+            body.put("operations", created.operation().map(op -> List.of(op.id())).orElse(List.of()));
+            return Reply.status(created.operation().isPresent() ? 202 : 201, body);
+        });
+        router.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
+                ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))));
+        router.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+                ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))));
+        router.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+                ex -> Reply.ok(Reply.one("computer", service.update(ex.workspace(), ex.param("cmp"),
+                        ex.body(UpdateComputer.class)))));
+        router.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+                ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
+        router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC),
+                ex -> Reply.ok(service.exec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class))));
+    }
+}

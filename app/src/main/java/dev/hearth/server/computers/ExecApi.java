@@ -1,0 +1,20 @@
+package dev.hearth.server.computers;
+
+import java.util.List;
+import java.util.Map;
+
+/** Wire records of exec. */
+public final class ExecApi {
+    private ExecApi() {
+    }
+
+    /** {@code POST /computers/{cmp}/exec}. */
+    public record Request(List<String> command, Map<String, String> env, String cwd, String stdin,
+                          Integer timeoutSeconds) {
+    }
+
+    /** The JSON answer. Output beyond the cap is dropped and {@code truncated} set. */
+    public record Result(int exitCode, String stdout, String stderr, boolean timedOut, boolean truncated,
+                         long durationMs) {
+    }
+}

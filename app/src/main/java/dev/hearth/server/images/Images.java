@@ -1,0 +1,234 @@
+package dev.hearth.server.images;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.store.Ids;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * OCI images on this host: pulled with skopeo into an OCI layout, unpacked once per manifest digest
+ * with umoci, shared read-only by every computer using them. {@code hearth/busybox} is built
+ * locally from busybox-static, so nothing needs a registry.
+ */
+public final class Images {
+    public static final String BUILTIN = "hearth/busybox";
+    private static final Duration PULL = Duration.ofMinutes(10);
+    private static final Duration QUICK = Duration.ofSeconds(60);
+    private static final Pattern TRANSPORT = Pattern.compile("^(docker://|oci:|oci-archive:|docker-archive:)\\S+$");
+    private static final Pattern BARE = Pattern.compile("^[a-z0-9][a-z0-9._/:@-]{0,254}$");
+
+    /** A reference that cannot be pulled, with the reason. */
+    public static final class PullFailure extends RuntimeException {
+        public PullFailure(String message) {
+            super(message);
+        }
+    }
+
+    private final Path dir;
+
+    public Images(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Checks a reference's form: a skopeo transport reference, or a bare registry name (docker://). */
+    public static Optional<String> invalid(String reference) {
+        if (reference.equals(BUILTIN) || TRANSPORT.matcher(reference).matches() || BARE.matcher(reference).matches()) {
+            return Optional.empty();
+        }
+        return Optional.of("must be hearth/busybox, a registry name like docker.io/library/alpine:3, or a skopeo "
+                + "reference (docker://, oci:, oci-archive:, docker-archive:)");
+    }
+
+    /** Whether the image is made here rather than pulled, so a computer of it can start at once. */
+    public static boolean isLocal(String reference) {
+        return reference.equals(BUILTIN);
+    }
+
+    /** Pulls (or builds) and unpacks the image; the digest decides whether it is unpacked anew. */
+    public Image resolve(String reference) {
+        if (reference.equals(BUILTIN)) {
+            return builtin();
+        }
+        Path work = tempDir("pull-");
+        Path layout = work.resolve("layout");
+        try {
+            var copy = new ArrayList<>(List.of("skopeo", "copy", "--quiet"));
+            if (plainHttpRegistry(reference)) {
+                copy.add("--src-tls-verify=false");
+            }
+            copy.addAll(List.of(source(reference), "oci:" + layout + ":image"));
+            var result = Commands.run(copy, PULL);
+            if (!result.ok()) {
+                throw new PullFailure("cannot pull " + reference + ": " + result.stderr().strip());
+            }
+            return unpack(reference, layout);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private static String source(String reference) {
+        return TRANSPORT.matcher(reference).matches() ? reference : "docker://" + reference;
+    }
+
+    /** Registries on this machine's loopback speak plain HTTP (the test registry does). */
+    private static boolean plainHttpRegistry(String reference) {
+        String name = reference.startsWith("docker://") ? reference.substring(9) : reference;
+        return name.startsWith("127.") || name.startsWith("localhost:") || name.startsWith("localhost/");
+    }
+
+    private synchronized Image builtin() {
+        Path marker = dir.resolve("builtin-digest");
+        try {
+            if (Files.exists(marker)) {
+                var image = load(BUILTIN, Files.readString(marker).strip());
+                if (image.isPresent()) {
+                    return image.get();
+                }
+            }
+            Path work = tempDir("builtin-");
+            try {
+                Path layout = work.resolve("layout");
+                buildBusybox(layout, work.resolve("bundle"));
+                var image = unpack(BUILTIN, layout);
+                Files.writeString(marker, image.digest());
+                return image;
+            } finally {
+                deleteTree(work);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void buildBusybox(Path layout, Path bundle) throws IOException {
+        {
+            Commands.check(List.of("umoci", "init", "--layout", layout.toString()), QUICK);
+            Commands.check(List.of("umoci", "new", "--image", layout + ":image"), QUICK);
+            Commands.check(List.of("umoci", "unpack", "--image", layout + ":image", bundle.toString()), QUICK);
+            Path rootfs = bundle.resolve("rootfs");
+            for (String d : List.of("bin", "sbin", "usr/bin", "usr/sbin", "etc", "tmp", "root", "data", "proc", "sys", "dev")) {
+                Files.createDirectories(rootfs.resolve(d));
+            }
+            Files.copy(Path.of("/bin/busybox"), rootfs.resolve("bin/busybox"), StandardCopyOption.REPLACE_EXISTING);
+            Commands.check(List.of("chroot", rootfs.toString(), "/bin/busybox", "--install", "-s"), QUICK);
+            Files.writeString(rootfs.resolve("etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+            Files.writeString(rootfs.resolve("etc/group"), "root:x:0:\n");
+            Commands.check(List.of("umoci", "repack", "--image", layout + ":image", bundle.toString()), QUICK);
+            Commands.check(List.of("umoci", "config", "--image", layout + ":image",
+                    "--config.env", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "--config.workingdir", "/"), QUICK);
+        }
+    }
+
+    /** Unpacks the layout's image under its manifest digest, unless that digest is here already. */
+    private Image unpack(String reference, Path layout) {
+        try {
+            JsonNode index = Json.mapper().readTree(layout.resolve("index.json").toFile());
+            String digest = index.path("manifests").get(0).path("digest").asText();
+            var existing = load(reference, digest);
+            if (existing.isPresent()) {
+                return existing.get();
+            }
+            Path target = dir.resolve(digest.replace(':', '-'));
+            Path staging = tempDir("unpack-");
+            Commands.check(List.of("umoci", "raw", "unpack", "--image", layout + ":image", staging.resolve("rootfs").toString()), PULL);
+            // Unprivileged and bind-mounted readers alike must traverse the shared rootfs.
+            staging.toFile().setExecutable(true, false);
+            staging.toFile().setReadable(true, false);
+            Files.writeString(staging.resolve("config.json"), Json.mapper().writeValueAsString(config(layout, digest)));
+            try {
+                Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException raced) {
+                deleteTree(staging);
+            }
+            return load(reference, digest).orElseThrow();
+        } catch (IOException | Commands.Failure e) {
+            throw new PullFailure("cannot unpack " + reference + ": " + e.getMessage());
+        }
+    }
+
+    private static Image.Config config(Path layout, String manifestDigest) throws IOException {
+        JsonNode manifest = Json.mapper().readTree(blob(layout, manifestDigest).toFile());
+        JsonNode config = Json.mapper().readTree(blob(layout, manifest.path("config").path("digest").asText()).toFile())
+                .path("config");
+        return new Image.Config(strings(config.path("Entrypoint")), strings(config.path("Cmd")),
+                strings(config.path("Env")), config.path("WorkingDir").asText(""));
+    }
+
+    private static Path blob(Path layout, String digest) {
+        String[] parts = digest.split(":", 2);
+        return layout.resolve("blobs").resolve(parts[0]).resolve(parts[1]);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        var list = new ArrayList<String>();
+        array.forEach(n -> list.add(n.asText()));
+        return List.copyOf(list);
+    }
+
+    /** An image unpacked here already, by the digest a computer recorded. */
+    public Optional<Image> unpacked(String reference, String digest) {
+        try {
+            return digest == null ? Optional.empty() : load(reference, digest);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Optional<Image> load(String reference, String digest) throws IOException {
+        Path target = dir.resolve(digest.replace(':', '-'));
+        if (!Files.isDirectory(target.resolve("rootfs")) || !Files.exists(target.resolve("config.json"))) {
+            return Optional.empty();
+        }
+        var config = Json.mapper().readValue(target.resolve("config.json").toFile(), Image.Config.class);
+        return Optional.of(new Image(reference, digest, target.resolve("rootfs"), config));
+    }
+
+    /** Removes unpacked images no computer uses any more (the built-in one is kept). */
+    public void collectGarbage(Set<String> digestsInUse) {
+        try (Stream<Path> entries = Files.list(dir)) {
+            String builtin = Files.exists(dir.resolve("builtin-digest")) ? Files.readString(dir.resolve("builtin-digest")).strip() : "";
+            for (Path p : entries.filter(Files::isDirectory).toList()) {
+                String digest = p.getFileName().toString().replaceFirst("-", ":");
+                if (digest.startsWith("sha256:") && !digestsInUse.contains(digest) && !digest.equals(builtin)) {
+                    deleteTree(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Path tempDir(String prefix) {
+        try {
+            Files.createDirectories(dir.resolve("tmp"));
+            return Files.createDirectory(dir.resolve("tmp").resolve(prefix + Ids.next()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.hearth.server.sandbox;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs host commands (ip, runsc, skopeo, umoci) to completion, with a time limit. */
+public final class Commands {
+    /** What a finished command said. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        public boolean ok() {
+            return exitCode == 0;
+        }
+    }
+
+    /** A host command that failed; the message carries what it printed. */
+    public static final class Failure extends RuntimeException {
+        public Failure(String message) {
+            super(message);
+        }
+    }
+
+    private Commands() {
+    }
+
+    public static Result run(List<String> command, Duration limit) {
+        try {
+            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            var stderr = new StringBuilder();
+            var err = Thread.ofVirtual().start(() -> {
+                try {
+                    stderr.append(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException ignored) {
+                    // the process is gone; what it printed so far is kept
+                }
+            });
+            String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new Failure(String.join(" ", command) + " did not finish in " + limit);
+            }
+            err.join();
+            return new Result(process.exitValue(), stdout, stderr.toString());
+        } catch (IOException e) {
+            throw new Failure("cannot run " + command.getFirst() + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failure("interrupted while running " + command.getFirst());
+        }
+    }
+
+    /** Runs and requires exit code 0. */
+    public static String check(List<String> command, Duration limit) {
+        var result = run(command, limit);
+        if (!result.ok()) {
+            throw new Failure(String.join(" ", command) + " failed (exit " + result.exitCode() + "): "
+                    + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+}

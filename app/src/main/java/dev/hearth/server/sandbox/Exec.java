@@ -1,0 +1,20 @@
+package dev.hearth.server.sandbox;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** One command to run in a sandbox, and what came of it. */
+public final class Exec {
+    private Exec() {
+    }
+
+    /** A command: argv, extra environment, working directory, stdin bytes and a time limit. */
+    public record Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout) {
+    }
+
+    /** The outcome: exit code, captured output (capped), and whether the time limit killed it. */
+    public record Result(int exitCode, byte[] stdout, byte[] stderr, boolean truncated, boolean timedOut,
+                         long durationMillis) {
+    }
+}

@@ -1,0 +1,386 @@
+package dev.hearth.server.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Computers as gVisor sandboxes driven through the runsc command line: one network namespace and
+ * veth pair per computer, a generated OCI bundle over a shared read-only image rootfs, the
+ * writable layer in a per-computer overlay directory, /data bind-mounted from the host.
+ */
+public final class RunscRuntime implements Runtime {
+    private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
+    private static final Duration QUICK = Duration.ofSeconds(30);
+    // runsc before release-20240807 refuses --network=sandbox in any netns on kernels >= 6.11 (gVisor #10704).
+    private static final String NETNS_BUG = "cannot run with network enabled in root network namespace";
+    private static final List<String> CAPABILITIES = List.of("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER",
+            "CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
+            "CAP_NET_RAW", "CAP_SYS_CHROOT", "CAP_MKNOD", "CAP_AUDIT_WRITE", "CAP_SETFCAP");
+
+    private final String runsc;
+    private final Path root;
+    private volatile boolean maskProcSysNet;
+
+    public RunscRuntime(String runsc, Path root) {
+        this.runsc = runsc;
+        this.root = root;
+        this.maskProcSysNet = needsNetnsWorkaround(Commands.run(List.of(runsc, "--version"), QUICK).stdout());
+    }
+
+    /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
+    public static Optional<String> unavailableReason(String runsc) {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of("computers need hearth serve to run as root (network namespaces, cgroups)");
+        }
+        try {
+            Commands.check(List.of(runsc, "--version"), QUICK);
+            return Optional.empty();
+        } catch (Commands.Failure e) {
+            return Optional.of("runsc is not usable: " + e.getMessage() + " (./run-tests installs it)");
+        }
+    }
+
+    /** Builds dated before 2024-08-07 have the bug; newer ones (and unknown ones) are tried as they are. */
+    static boolean needsNetnsWorkaround(String version) {
+        var m = Pattern.compile("(20\\d{6})").matcher(version);
+        return m.find() && Integer.parseInt(m.group(1)) < 20240807;
+    }
+
+    @Override
+    public void prepareNetwork(Slot slot) {
+        mark(slot, true);
+        String ns = slot.netns();
+        if (!Commands.run(List.of("ip", "netns", "list"), QUICK).stdout().lines().anyMatch(l -> l.split(" ")[0].equals(ns))) {
+            Commands.check(List.of("ip", "netns", "add", ns), QUICK);
+        }
+        if (!Commands.run(List.of("ip", "-n", ns, "link", "show", "eth0"), QUICK).ok()) {
+            // A host end left from an earlier namespace of this slot (veth pairs are freed lazily) goes first.
+            Commands.run(List.of("ip", "link", "del", slot.hostVeth()), QUICK);
+            Commands.check(List.of("ip", "link", "add", slot.hostVeth(), "type", "veth", "peer", "name", slot.peerVeth()), QUICK);
+            Commands.check(List.of("ip", "link", "set", slot.peerVeth(), "netns", ns), QUICK);
+            Commands.check(List.of("ip", "-n", ns, "link", "set", slot.peerVeth(), "name", "eth0"), QUICK);
+            Commands.check(List.of("ip", "addr", "replace", slot.hostAddress() + "/30", "dev", slot.hostVeth()), QUICK);
+            Commands.check(List.of("ip", "link", "set", slot.hostVeth(), "up"), QUICK);
+            Commands.check(List.of("ip", "-n", ns, "link", "set", "eth0", "up"), QUICK);
+            Commands.check(List.of("ip", "-n", ns, "link", "set", "lo", "up"), QUICK);
+        }
+    }
+
+    /** runsc moves eth0's address into its netstack and strips it; put it back before every start. */
+    private void readdress(Slot slot) {
+        Commands.check(List.of("ip", "-n", slot.netns(), "addr", "replace", slot.sandboxAddress() + "/30", "dev", "eth0"), QUICK);
+        Commands.check(List.of("ip", "-n", slot.netns(), "route", "replace", "default", "via", slot.hostAddress()), QUICK);
+    }
+
+    @Override
+    public void removeNetwork(Slot slot) {
+        Commands.run(List.of("ip", "link", "del", slot.hostVeth()), QUICK);
+        Commands.run(List.of("ip", "netns", "del", slot.netns()), QUICK);
+        mark(slot, false);
+    }
+
+    @Override
+    public void start(SandboxSpec spec, Path stateDir) {
+        try {
+            Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
+            Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
+            // The main process's environment may hold secrets: the bundle is for root's eyes only.
+            Path config = bundle.resolve("config.json");
+            Files.deleteIfExists(config);
+            Files.createFile(config, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(config, Json.mapper().writeValueAsString(ociSpec(spec)));
+            readdress(spec.network());
+            var result = run(spec, bundle, overlay, stateDir);
+            if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
+                LOG.info("this runsc needs the /proc/sys/net mask for --network=sandbox (gVisor #10704); using it");
+                maskProcSysNet = true;
+                readdress(spec.network());
+                result = run(spec, bundle, overlay, stateDir);
+            }
+            if (!result.ok()) {
+                throw new Commands.Failure("runsc run failed: " + lastLines(stateDir.resolve("runsc.log"), result.stderr()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Commands.Result run(SandboxSpec spec, Path bundle, Path overlay, Path stateDir) {
+        var command = new ArrayList<String>();
+        if (maskProcSysNet) {
+            command.addAll(List.of("unshare", "-m", "sh", "-c",
+                    "mount -t tmpfs -o size=4k hearth /proc/sys/net && exec \"$@\"", "runsc"));
+        }
+        command.addAll(List.of(runsc, "--root", root.toString(), "--log", stateDir.resolve("runsc.log").toString(),
+                "--network=sandbox", "--net-disconnect-ok", "--overlay2=root:dir=" + overlay,
+                "run", "--detach", "--bundle", bundle.toString(), spec.sandboxId()));
+        // A detached run keeps its caller's stdout open: give it none (Commands uses pipes, so use files).
+        try {
+            Path out = stateDir.resolve("runsc-run.out");
+            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(out.toFile()).redirectErrorStream(true).start();
+            if (!process.waitFor(QUICK.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new Commands.Failure("runsc run did not finish in " + QUICK);
+            }
+            return new Commands.Result(process.exitValue(), "", Files.readString(out));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Commands.Failure("interrupted while starting a sandbox");
+        }
+    }
+
+    private ObjectNode ociSpec(SandboxSpec spec) {
+        var m = Json.mapper();
+        var s = m.createObjectNode().put("ociVersion", "1.0.2").put("hostname", spec.hostname());
+        s.set("process", process(spec.args(), spec.env(), spec.cwd()));
+        s.putObject("root").put("path", spec.rootfs().toString()).put("readonly", false);
+        ArrayNode mounts = s.putArray("mounts");
+        mounts.addObject().put("destination", "/proc").put("type", "proc").put("source", "proc");
+        mounts.addObject().put("destination", "/dev").put("type", "tmpfs").put("source", "tmpfs");
+        mounts.addObject().put("destination", "/sys").put("type", "sysfs").put("source", "sysfs").putArray("options").add("ro");
+        mounts.addObject().put("destination", "/data").put("type", "bind").put("source", spec.dataDir().toString())
+                .putArray("options").add("rbind").add("rw");
+        mounts.addObject().put("destination", "/.hearth").put("type", "bind").put("source", spec.toolsDir().toString())
+                .putArray("options").add("rbind").add("ro");
+        var linux = s.putObject("linux");
+        var namespaces = linux.putArray("namespaces");
+        for (String type : List.of("pid", "ipc", "uts", "mount")) {
+            namespaces.addObject().put("type", type);
+        }
+        namespaces.addObject().put("type", "network").put("path", "/var/run/netns/" + spec.network().netns());
+        var resources = linux.putObject("resources");
+        resources.putObject("memory").put("limit", spec.memoryBytes());
+        resources.putObject("cpu").put("quota", Math.round(spec.cpus() * 100_000)).put("period", 100_000);
+        resources.putObject("pids").put("limit", spec.pids());
+        linux.put("cgroupsPath", "/hearth/" + spec.sandboxId());
+        return s;
+    }
+
+    private static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
+        var m = Json.mapper();
+        var p = m.createObjectNode().put("terminal", false).put("cwd", cwd);
+        p.putObject("user").put("uid", 0).put("gid", 0);
+        var argv = p.putArray("args");
+        args.forEach(argv::add);
+        var envArray = p.putArray("env");
+        env.forEach((k, v) -> envArray.add(k + "=" + v));
+        var caps = p.putObject("capabilities");
+        for (String set : List.of("bounding", "effective", "permitted")) {
+            var list = caps.putArray(set);
+            CAPABILITIES.forEach(list::add);
+        }
+        return p;
+    }
+
+    @Override
+    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap) {
+        long started = System.nanoTime();
+        Path processFile = null;
+        Path pidFile = null;
+        try {
+            Files.createDirectories(scratchDir);
+            String id = dev.hearth.server.store.Ids.next();
+            // The environment may hold secrets: it goes in a 0600 file, never on a command line.
+            processFile = Files.createFile(scratchDir.resolve("exec-" + id + ".json"),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(processFile, Json.mapper().writeValueAsString(
+                    process(request.command(), request.env(), request.cwd())));
+            pidFile = scratchDir.resolve("exec-" + id + ".pid");
+            var process = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
+                    pidFile.toString(), "--process", processFile.toString(), sandboxId).start();
+            var out = capture(process.getInputStream(), outputCap);
+            var err = capture(process.getErrorStream(), outputCap);
+            feed(process, request.stdin());
+            boolean finished = process.waitFor(request.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                kill(sandboxId, pidFile);
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+            int code = process.waitFor();
+            out.join();
+            err.join();
+            return new Exec.Result(code, out.bytes(), err.bytes(), out.truncated() || err.truncated(), !finished,
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Commands.Failure("interrupted while running a command");
+        } finally {
+            deleteQuietly(processFile);
+            deleteQuietly(pidFile);
+        }
+    }
+
+    // Stops, then kills, a process and every descendant: runsc kill --pid reaches one process only,
+    // and a surviving child would keep the output pipes (and the caller) open.
+    private static final String KILL_TREE = """
+            t() { echo $1; for c in $(/.hearth/busybox ps -o pid,ppid | /.hearth/busybox awk -v p=$1 '$2==p{print $1}'); do t $c; done; }
+            /.hearth/busybox kill -STOP $(t $1) 2>/dev/null; /.hearth/busybox kill -KILL $(t $1) 2>/dev/null; true""";
+
+    private void kill(String sandboxId, Path pidFile) throws IOException {
+        if (Files.exists(pidFile)) {
+            String pid = Files.readString(pidFile).strip();
+            Commands.run(List.of(runsc, "--root", root.toString(), "exec", sandboxId, "/.hearth/busybox", "sh", "-c",
+                    KILL_TREE, "kill-tree", pid), QUICK);
+            Commands.run(List.of(runsc, "--root", root.toString(), "kill", "--pid", pid, sandboxId, "KILL"), QUICK);
+        }
+    }
+
+    private static void feed(Process process, byte[] stdin) {
+        Thread.ofVirtual().start(() -> {
+            try (var in = process.getOutputStream()) {
+                if (stdin != null) {
+                    in.write(stdin);
+                }
+            } catch (IOException ignored) {
+                // the command exited without reading all of its input; that is its business
+            }
+        });
+    }
+
+    /** Reads a stream to its end on a virtual thread, keeping at most {@code cap} bytes. */
+    private static final class Capture {
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private volatile boolean truncated;
+        private Thread thread;
+
+        byte[] bytes() {
+            return kept.toByteArray();
+        }
+
+        boolean truncated() {
+            return truncated;
+        }
+
+        void join() throws InterruptedException {
+            thread.join();
+        }
+    }
+
+    private static Capture capture(InputStream in, int cap) {
+        var capture = new Capture();
+        capture.thread = Thread.ofVirtual().start(() -> {
+            byte[] buffer = new byte[8192];
+            try (in) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    int room = cap - capture.kept.size();
+                    capture.kept.write(buffer, 0, Math.max(0, Math.min(room, n)));
+                    if (n > room) {
+                        capture.truncated = true;
+                    }
+                }
+            } catch (IOException ignored) {
+                // the stream closed under us: keep what arrived
+            }
+        });
+        return capture;
+    }
+
+    @Override
+    public Optional<String> state(String sandboxId) {
+        var result = Commands.run(List.of(runsc, "--root", root.toString(), "state", sandboxId), QUICK);
+        if (!result.ok()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Json.mapper().readTree(result.stdout()).path("status").asText());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void delete(String sandboxId) {
+        var result = Commands.run(List.of(runsc, "--root", root.toString(), "delete", "--force", sandboxId), QUICK);
+        if (!result.ok() && state(sandboxId).isPresent()) {
+            throw new Commands.Failure("runsc delete " + sandboxId + " failed: " + result.stderr().strip());
+        }
+    }
+
+    @Override
+    public Set<String> sandboxes() {
+        var ids = new TreeSet<String>();
+        var result = Commands.run(List.of(runsc, "--root", root.toString(), "list", "--format=json"), QUICK);
+        try {
+            JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
+            list.forEach(c -> ids.add(c.path("id").asText()));
+        } catch (IOException e) {
+            throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
+        }
+        return ids;
+    }
+
+    /** The slots whose networks this runtime made (a marker per slot beside its runsc root). */
+    @Override
+    public Set<Slot> networks() {
+        var result = new java.util.LinkedHashSet<Slot>();
+        try (var markers = Files.list(Files.createDirectories(networksDir()))) {
+            markers.forEach(m -> result.add(new Slot(Integer.parseInt(m.getFileName().toString()))));
+        } catch (IOException | NumberFormatException e) {
+            LOG.warn("cannot list network markers in {}", networksDir(), e);
+        }
+        return result;
+    }
+
+    private Path networksDir() {
+        return root.resolveSibling("networks");
+    }
+
+    private void mark(Slot slot, boolean present) {
+        try {
+            Path marker = Files.createDirectories(networksDir()).resolve(String.valueOf(slot.index()));
+            if (present) {
+                Files.writeString(marker, slot.netns());
+            } else {
+                Files.deleteIfExists(marker);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String lastLines(Path log, String fallback) {
+        try {
+            var lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size())) + "\n" + fallback.strip();
+        } catch (IOException e) {
+            return fallback.strip();
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            if (p != null) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException ignored) {
+            // a leftover scratch file in the computer's own directory is removed with it
+        }
+    }
+}

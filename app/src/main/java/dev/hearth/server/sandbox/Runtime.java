@@ -1,0 +1,34 @@
+package dev.hearth.server.sandbox;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The narrow interface to whatever runs computers: gVisor's runsc on this host today, an
+ * orchestrator's driver tomorrow. Sandbox ids are fixed-length and new for every generation.
+ */
+public interface Runtime {
+    /** Sets up the slot's network namespace and veth pair, if not there already. */
+    void prepareNetwork(Slot slot);
+
+    /** Removes the slot's namespace and veth pair. */
+    void removeNetwork(Slot slot);
+
+    /** Starts a sandbox detached; returns when its main process runs. */
+    void start(SandboxSpec spec, java.nio.file.Path stateDir);
+
+    /** Runs a command in a running sandbox and waits for it. */
+    Exec.Result exec(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int outputCap);
+
+    /** Whether the sandbox exists and its state ("running", "stopped", ...). */
+    Optional<String> state(String sandboxId);
+
+    /** Stops and forgets a sandbox; nothing if it does not exist. */
+    void delete(String sandboxId);
+
+    /** Every sandbox this runtime knows of. */
+    Set<String> sandboxes();
+
+    /** Every slot with a network namespace or host veth on this host. */
+    Set<Slot> networks();
+}

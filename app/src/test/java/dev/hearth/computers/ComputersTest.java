@@ -1,0 +1,303 @@
+package dev.hearth.computers;
+
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Computers as real gVisor sandboxes (needs root and runsc, which ./run-tests installs). */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ComputersTest {
+    private TestServer server;
+    private HearthClient admin;
+    private String ws;
+
+    @BeforeAll
+    void start() {
+        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        server = TestServer.start();
+        admin = server.admin();
+        ws = TestServer.workspace(admin).path("id").asText();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private JsonNode create(String name, Map<String, Object> extra) {
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", "hearth/busybox"));
+        body.putAll(extra);
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertEquals(201, r.status(), () -> r.body().toString());
+        return r.body().path("computer");
+    }
+
+    private HearthClient.Response exec(String computer, Map<String, Object> body) {
+        return admin.send("POST", "/computers/" + computer + "/exec", body, Map.of());
+    }
+
+    private JsonNode run(String computer, String script) {
+        var r = exec(computer, Map.of("command", List.of("sh", "-c", script)));
+        assertEquals(200, r.status(), () -> r.body().toString());
+        return r.body();
+    }
+
+    @Test
+    void aComputerFromTheBuiltInImageRunsCommands() {
+        var c = create("runner", Map.of("env", Map.of("GREETING", "hello")));
+        assertEquals("ready", c.path("state").asText());
+        assertTrue(c.path("image_digest").asText().startsWith("sha256:"));
+        assertEquals(1, c.path("generation").asInt());
+        assertFalse(c.path("last_started_at").isNull());
+        assertEquals(List.of("GREETING"), List.of(c.path("env_keys").get(0).asText()));
+        String id = c.path("id").asText();
+
+        var out = run(id, "echo $GREETING; echo oops >&2; exit 3");
+        assertEquals(3, out.path("exit_code").asInt());
+        assertEquals("hello\n", out.path("stdout").asText());
+        assertEquals("oops\n", out.path("stderr").asText());
+        assertFalse(out.path("timed_out").asBoolean());
+
+        var stdin = exec(id, Map.of("command", List.of("wc", "-c"), "stdin", "twelve bytes")).body();
+        assertEquals("12", stdin.path("stdout").asText().strip());
+        var envCwd = exec(id, Map.of("command", List.of("sh", "-c", "echo $EXTRA; pwd"), "env", Map.of("EXTRA", "x1"),
+                "cwd", "/tmp")).body();
+        assertEquals("x1\n/tmp\n", envCwd.path("stdout").asText());
+        assertFalse(admin.get("/computers/" + id).path("computer").path("last_active_at").isNull());
+    }
+
+    @Test
+    void aTimeoutKillsTheWholeProcessTree() {
+        String id = create("sleeper", Map.of()).path("id").asText();
+        var out = exec(id, Map.of("command", List.of("sh", "-c", "sleep 301 & sleep 302; echo never"), "timeout_seconds", 1)).body();
+        assertTrue(out.path("timed_out").asBoolean(), out.toString());
+        assertEquals("", out.path("stdout").asText());
+        assertFalse(run(id, "ps").path("stdout").asText().contains("sleep 30"), "no process of the timed-out command survives");
+    }
+
+    @Test
+    void manyConcurrentExecsOnOneComputer() throws Exception {
+        String id = create("busy", Map.of()).path("id").asText();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var calls = new ArrayList<Callable<JsonNode>>();
+            for (int i = 0; i < 20; i++) {
+                int n = i;
+                calls.add(() -> run(id, "echo " + n + "; exit " + n));
+            }
+            var results = pool.invokeAll(calls);
+            for (int i = 0; i < 20; i++) {
+                var r = results.get(i).get();
+                assertEquals(i, r.path("exit_code").asInt());
+                assertEquals(i + "\n", r.path("stdout").asText());
+            }
+        }
+    }
+
+    @Test
+    void largeOutputIsCappedInJson() {
+        String id = create("chatty", Map.of()).path("id").asText();
+        var out = run(id, "head -c 3000000 /dev/zero | tr '\\\\0' a");
+        assertTrue(out.path("truncated").asBoolean());
+        assertEquals(1 << 20, out.path("stdout").asText().length());
+    }
+
+    @Test
+    void secretsComeFromVariablesAndAMissingOneStopsExec() {
+        String varId = admin.create("/workspaces/" + ws + "/variables", Map.of("name", "api-token", "value", "first"))
+                .path("variable").path("id").asText();
+        var c = create("secretive", Map.of("env", Map.of("TOKEN", Map.of("secret", "api-token"), "PLAIN", "p")));
+        String id = c.path("id").asText();
+        assertEquals("secret", envVar(c, "TOKEN").path("source").asText());
+        assertEquals("literal", envVar(c, "PLAIN").path("source").asText());
+        assertEquals("first\n", run(id, "echo $TOKEN").path("stdout").asText());
+        assertFalse(c.toString().contains("first"), "secret values never appear in computer responses");
+
+        admin.delete("/variables/" + varId);
+        var refused = exec(id, Map.of("command", List.of("true")));
+        assertError(refused, 409, "variable_missing");
+        assertEquals("api-token", refused.body().path("error").path("details").path("variables").get(0).asText());
+        var seen = admin.get("/computers/" + id).path("computer");
+        assertTrue(envVar(seen, "TOKEN").path("missing").asBoolean());
+        assertFalse(envVar(seen, "PLAIN").path("missing").asBoolean());
+
+        admin.create("/workspaces/" + ws + "/variables", Map.of("name", "api-token", "value", "second"));
+        assertEquals("second\n", run(id, "echo $TOKEN").path("stdout").asText(), "picked up without a restart");
+
+        admin.delete("/variables/api-token?workspace=" + ws);
+        var detached = new LinkedHashMap<String, Object>();
+        detached.put("TOKEN", null);
+        admin.patch("/computers/" + id, Map.of("env", detached));
+        assertEquals("[]\np\n", run(id, "echo \"[$TOKEN]\"; echo $PLAIN").path("stdout").asText());
+    }
+
+    private static JsonNode envVar(JsonNode computer, String name) {
+        for (var v : computer.path("env_vars")) {
+            if (v.path("name").asText().equals(name)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no env var " + name + " in " + computer);
+    }
+
+    @Test
+    void dataSurvivesARestartOfHearthAndRunningComputersAreAdopted() throws Exception {
+        String id = create("keeper", Map.of()).path("id").asText();
+        run(id, "echo kept > /data/file; sleep 1000 > /dev/null 2>&1 &");
+        server.restart();
+        admin = server.admin();
+        assertEquals("kept\n", run(id, "cat /data/file").path("stdout").asText());
+        assertTrue(run(id, "ps").path("stdout").asText().contains("sleep 1000"), "adopted, not restarted");
+        assertEquals(1, admin.get("/computers/" + id).path("computer").path("generation").asInt());
+    }
+
+    @Test
+    void aComputerWhoseSandboxDiedIsStartedAgainAndOrphansAreRemoved() throws Exception {
+        var c = create("phoenix", Map.of());
+        String id = c.path("id").asText();
+        run(id, "echo still-here > /data/f");
+        Path root = server.dataDir.resolve("runsc");
+        new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id + "-0001").start().waitFor();
+        Path stray = Files.createDirectories(server.dataDir.resolve("computers").resolve("00000000000000000000000000s"));
+        server.restart();
+        admin = server.admin();
+        assertEquals("still-here\n", run(id, "cat /data/f").path("stdout").asText());
+        assertFalse(Files.exists(stray));
+    }
+
+    @Test
+    void protectedComputersRefuseDeleteAndDeleteRemovesEverything() throws Exception {
+        var c = create("guarded", Map.of("protected", true));
+        String id = c.path("id").asText();
+        assertError(admin.send("DELETE", "/computers/" + id, null, Map.of()), 409, "protected");
+        admin.patch("/computers/" + id, Map.of("protected", false));
+        var deleted = admin.delete("/computers/" + id).path("computer");
+        assertFalse(deleted.path("deleted_at").isNull());
+        assertFalse(Files.exists(server.dataDir.resolve("computers").resolve(id)));
+        var list = new String(new ProcessBuilder("runsc", "--root", server.dataDir.resolve("runsc").toString(), "list", "-q")
+                .start().getInputStream().readAllBytes());
+        assertFalse(list.contains(id));
+        admin.get("/workspaces/" + ws + "/computers").path("computers")
+                .forEach(x -> assertFalse(x.path("id").asText().equals(id)));
+        assertError(exec(id, Map.of("command", List.of("true"))), 409, "conflict");
+    }
+
+    @Test
+    void aWorkspaceWithComputersCannotBeDeleted() {
+        String other = TestServer.workspace(admin).path("id").asText();
+        String id = admin.create("/workspaces/" + other + "/computers", Map.of("name", "holder", "image", "hearth/busybox"))
+                .path("computer").path("id").asText();
+        assertError(admin.send("DELETE", "/workspaces/" + other, null, Map.of()), 409, "not_empty");
+        admin.delete("/computers/" + id);
+        assertEquals(200, admin.send("DELETE", "/workspaces/" + other, null, Map.of()).status());
+    }
+
+    @Test
+    void otherWorkspacesSeeNothing() {
+        String id = create("private-box", Map.of()).path("id").asText();
+        var stranger = server.emailUser("computer-stranger@example.com");
+        assertError(stranger.send("GET", "/computers/" + id, null, Map.of()), 404, "not_found");
+        assertError(stranger.send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("true")), Map.of()),
+                404, "not_found");
+    }
+
+    @Test
+    void anImageThatCannotBePulledFailsTheCreateClearly() {
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers",
+                Map.of("name", "unpullable", "image", "oci:/nonexistent/layout:tag"),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertEquals(202, r.status(), r.body().toString());
+        String op = r.body().path("operations").get(0).asText();
+        var done = admin.get("/operations/" + op + "?wait=60").path("operation");
+        assertEquals("failed", done.path("state").asText());
+        assertEquals("image_pull_failed", done.path("error").path("code").asText());
+        var c = admin.get("/computers/" + r.body().path("computer").path("id").asText()).path("computer");
+        assertEquals("failed", c.path("state").asText());
+        assertEquals("image_pull_failed", c.path("error").path("code").asText());
+    }
+
+    @Test
+    void anOciImageIsPulledAndItsEntrypointRuns(@TempDir Path tmp) throws Exception {
+        Path layout = tmp.resolve("layout");
+        Path bundle = tmp.resolve("bundle");
+        sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
+                + " && umoci unpack --image " + layout + ":v1 " + bundle
+                + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
+                + " && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
+                + " && umoci repack --image " + layout + ":v1 " + bundle
+                + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
+                + " --config.cmd 'echo from-entrypoint > /data/marker; exec sleep 100000' --config.env PATH=/bin");
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "pulled", "image", "oci:" + layout + ":v1"),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertEquals(202, r.status(), r.body().toString());
+        assertEquals("creating", r.body().path("computer").path("state").asText());
+        var done = admin.get("/operations/" + r.body().path("operations").get(0).asText() + "?wait=60").path("operation");
+        assertEquals("succeeded", done.path("state").asText(), done.toString());
+        String id = r.body().path("computer").path("id").asText();
+        var c = admin.get("/computers/" + id).path("computer");
+        assertEquals("ready", c.path("state").asText());
+        assertEquals("from-entrypoint\n", run(id, "cat /data/marker").path("stdout").asText());
+    }
+
+    @Test
+    void badInputIsRefusedClearly() {
+        var bodies = new ArrayList<Map<String, Object>>();
+        bodies.add(Map.of("name", "Bad Name", "image", "hearth/busybox"));
+        bodies.add(Map.of("name", "x", "image", "!!not an image"));
+        bodies.add(Map.of("name", "x"));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "resources", Map.of("memory_mb", -1)));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "resources", Map.of("memory_mb", 10_000_000)));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "resources", Map.of("cpus", 0)));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "resources", Map.of("cpus", 1000)));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "env", Map.of("1BAD", "v")));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "env", Map.of("K", Map.of("secret", "Not_A_Label"))));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "env", Map.of("K", 5)));
+        var huge = new LinkedHashMap<String, Object>();
+        for (int i = 0; i < 300; i++) {
+            huge.put("V" + i, "x");
+        }
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "env", huge));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "ports", List.of(Map.of("target", 70000))));
+        bodies.add(Map.of("name", "x", "image", "hearth/busybox", "ports", List.of(Map.of("target", 80), Map.of("target", 80))));
+        for (var body : bodies) {
+            assertError(admin.send("POST", "/workspaces/" + ws + "/computers", body,
+                    Map.of("Idempotency-Key", UUID.randomUUID().toString())), 400, "invalid_request");
+        }
+        String id = create("picky", Map.of()).path("id").asText();
+        for (var body : List.<Map<String, Object>>of(Map.of("command", List.of()), Map.of("command", List.of("true"), "timeout_seconds", 0),
+                Map.of("command", List.of("true"), "cwd", "relative"), Map.of())) {
+            assertError(exec(id, body), 400, "invalid_request");
+        }
+        var dup = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "picky", "image", "hearth/busybox"),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertError(dup, 409, "conflict");
+    }
+
+    private static void sh(String script) throws Exception {
+        var p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+    }
+}
