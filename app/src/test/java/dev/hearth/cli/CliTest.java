@@ -181,6 +181,28 @@ class CliTest {
     }
 
     @Test
+    void computersAndExec() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        cli(asAdmin(), "workspaces", "create", "cli-computers");
+        var created = cli(asAdmin(), "computers", "create", "box", "-w", "cli-computers", "--env", "WHO=world");
+        assertEquals(0, created.code(), created.err());
+        assertTrue(created.out().lines().anyMatch(l -> l.startsWith("box") && l.contains("ready")), created.out());
+        var hello = cli(asAdmin(), "exec", "-w", "cli-computers", "box", "--", "sh", "-c", "echo hello $WHO; echo warn >&2; exit 7");
+        assertEquals(7, hello.code(), "the command's exit code");
+        assertEquals("hello world\n", hello.out());
+        assertEquals("warn\n", hello.err());
+        var piped = cli(asAdmin(), new ByteArrayInputStream("abc".getBytes(StandardCharsets.UTF_8)),
+                "exec", "-w", "cli-computers", "--stdin", "box", "--", "wc", "-c");
+        assertEquals("3", piped.out().strip());
+        assertTrue(cli(asAdmin(), "computers", "list", "-w", "cli-computers").out().contains("box"));
+        assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--protected").code());
+        assertEquals(1, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code(), "protected");
+        assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--no-protected").code());
+        assertEquals(0, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code());
+    }
+
+    @Test
     void errorsAreOneLineWithTheCode() {
         var missing = cli(asAdmin(), "workspaces", "get", "no-such-workspace");
         assertEquals(1, missing.code());

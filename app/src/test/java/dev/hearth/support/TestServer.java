@@ -125,7 +125,7 @@ public final class TestServer implements AutoCloseable {
         if (!Files.isDirectory(root)) {
             return;
         }
-        var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-q").start();
+        var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
         for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
             if (!id.isBlank()) {
                 new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();

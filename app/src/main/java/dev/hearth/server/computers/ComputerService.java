@@ -86,6 +86,8 @@ public final class ComputerService {
     private final Path toolsDir;
     private final Clock clock;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    // last_active_at is written once a second, not by each exec: a write per exec cost milliseconds.
+    private final Map<String, Instant> activity = new ConcurrentHashMap<>();
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
                            Optional<Runtime> runtime, String unavailable, Operations operations, Path dataDir, Clock clock) {
@@ -100,6 +102,25 @@ public final class ComputerService {
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
         operations.register(new CreateKind(this));
+        Thread.ofVirtual().name("computer-activity").start(this::flushActivity);
+    }
+
+    private void flushActivity() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(1000);
+                for (var id : List.copyOf(activity.keySet())) {
+                    var at = activity.remove(id);
+                    if (at != null) {
+                        jdbi.useTransaction(h -> store.touch(h, id, at));
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("recording computer activity failed; will retry", e);
+            }
+        }
     }
 
     public Contents contents() {
@@ -366,7 +387,7 @@ public final class ComputerService {
         } catch (Commands.Failure | Images.PullFailure e) {
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the runtime could not run the command: " + e.getMessage());
         }
-        jdbi.useTransaction(h -> store.touch(h, computer.id(), now()));
+        activity.put(computer.id(), now());
         return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
                 new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
                 result.durationMillis());

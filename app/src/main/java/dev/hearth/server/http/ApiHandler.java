@@ -113,17 +113,29 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
+    // A client still sending a refused body gets a reset, not the 413, unless we read the body first.
+    private static final long DRAIN_LIMIT = 16L << 20;
+
     private byte[] readBody(Request request) throws IOException {
-        long declared = request.getLength();
-        if (declared > maxBodyBytes) {
-            throw tooLarge();
-        }
         try (InputStream in = Content.Source.asInputStream(request)) {
+            if (request.getLength() > maxBodyBytes) {
+                drain(in);
+                throw tooLarge();
+            }
             byte[] bytes = in.readNBytes((int) maxBodyBytes + 1);
             if (bytes.length > maxBodyBytes) {
+                drain(in);
                 throw tooLarge();
             }
             return bytes;
+        }
+    }
+
+    private static void drain(InputStream in) throws IOException {
+        long left = DRAIN_LIMIT;
+        byte[] sink = new byte[64 * 1024];
+        for (int n = in.read(sink); n > 0 && left > 0; n = in.read(sink)) {
+            left -= n;
         }
     }
 

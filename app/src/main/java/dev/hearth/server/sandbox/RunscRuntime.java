@@ -209,11 +209,19 @@ public final class RunscRuntime implements Runtime {
             Files.writeString(processFile, Json.mapper().writeValueAsString(
                     process(request.command(), request.env(), request.cwd())));
             pidFile = scratchDir.resolve("exec-" + id + ".pid");
-            var process = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
-                    pidFile.toString(), "--process", processFile.toString(), sandboxId).start();
+            var builder = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
+                    pidFile.toString(), "--process", processFile.toString(), sandboxId);
+            boolean hasInput = request.stdin() != null && request.stdin().length > 0;
+            if (!hasInput) {
+                // runsc forwards an open stdin pipe until it closes: no input costs ~9 ms less as /dev/null.
+                builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            }
+            var process = builder.start();
             var out = capture(process.getInputStream(), outputCap);
             var err = capture(process.getErrorStream(), outputCap);
-            feed(process, request.stdin());
+            if (hasInput) {
+                feed(process, request.stdin());
+            }
             boolean finished = process.waitFor(request.timeout().toMillis(), TimeUnit.MILLISECONDS);
             if (!finished) {
                 kill(sandboxId, pidFile);
@@ -252,8 +260,12 @@ public final class RunscRuntime implements Runtime {
         }
     }
 
+    // Pipe I/O blocks its carrier; on a two-core host, virtual threads stuck in it delayed every
+    // exec by tens of milliseconds, so the pipes get platform threads of their own.
+    private static final Thread.Builder PIPES = Thread.ofPlatform().daemon().name("exec-pipe-", 0);
+
     private static void feed(Process process, byte[] stdin) {
-        Thread.ofVirtual().start(() -> {
+        PIPES.start(() -> {
             try (var in = process.getOutputStream()) {
                 if (stdin != null) {
                     in.write(stdin);
@@ -285,7 +297,7 @@ public final class RunscRuntime implements Runtime {
 
     private static Capture capture(InputStream in, int cap) {
         var capture = new Capture();
-        capture.thread = Thread.ofVirtual().start(() -> {
+        capture.thread = PIPES.start(() -> {
             byte[] buffer = new byte[8192];
             try (in) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {

@@ -1,0 +1,151 @@
+package dev.hearth.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hearth computers}: sandboxed computers in a workspace. */
+@Command(name = "computers", aliases = "cmp", description = "Manage computers (gVisor sandboxes).")
+final class ComputersCommand {
+    @ParentCommand
+    Cli cli;
+
+    @Mixin
+    WorkspaceOption workspace;
+
+    @Command(name = "create", description = "Create a computer; waits until it is ready unless --no-wait.")
+    int create(@Parameters(paramLabel = "NAME") String name,
+               @Option(names = "--image", defaultValue = "hearth/busybox", description = "image reference (default ${DEFAULT-VALUE})") String image,
+               @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
+               @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
+               @Option(names = "--port", paramLabel = "TARGET[:PUBLISHED]") List<String> ports,
+               @Option(names = "--cpus") Double cpus,
+               @Option(names = "--memory-mb") Integer memoryMb,
+               @Option(names = "--protected") boolean protect,
+               @Option(names = "--no-wait") boolean noWait) {
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", image));
+        body.put("env", env(env, secrets));
+        body.put("ports", ports(ports));
+        body.put("protected", protect);
+        var resources = new LinkedHashMap<String, Object>();
+        if (cpus != null) {
+            resources.put("cpus", cpus);
+        }
+        if (memoryMb != null) {
+            resources.put("memory_mb", memoryMb);
+        }
+        body.put("resources", resources);
+        var client = cli.client();
+        var answer = client.create("/workspaces/" + workspace.required() + "/computers", body);
+        if (!noWait && answer.path("operations").size() > 0) {
+            OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
+            answer = client.get("/computers/" + answer.path("computer").path("id").asText());
+        }
+        show(answer);
+        return answer.path("computer").path("state").asText().equals("failed") ? 1 : 0;
+    }
+
+    @Command(name = "list", description = "List computers.")
+    int list() {
+        var answer = Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/computers", "computers");
+        cli.print(answer, () -> table(answer.path("computers")));
+        return 0;
+    }
+
+    @Command(name = "get", description = "Show a computer.")
+    int get(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().get(path(name)));
+        return 0;
+    }
+
+    @Command(name = "update", description = "Change a computer's env, name or protection.")
+    int update(@Parameters(paramLabel = "NAME") String name,
+               @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
+               @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
+               @Option(names = "--unset", paramLabel = "NAME", description = "remove an env var") List<String> unset,
+               @Option(names = "--rename", paramLabel = "NEW_NAME") String rename,
+               @Option(names = "--protected", negatable = true) Boolean protect) {
+        var body = new LinkedHashMap<String, Object>();
+        var changes = env(env, secrets);
+        if (unset != null) {
+            unset.forEach(n -> changes.put(n, null));
+        }
+        if (!changes.isEmpty()) {
+            body.put("env", changes);
+        }
+        if (rename != null) {
+            body.put("name", rename);
+        }
+        if (protect != null) {
+            body.put("protected", protect);
+        }
+        show(cli.client().patch(path(name), body));
+        return 0;
+    }
+
+    @Command(name = "delete", description = "Delete a computer, its /data included.")
+    int delete(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().delete(path(name)));
+        return 0;
+    }
+
+    private String path(String name) {
+        return "/computers/" + name + "?workspace=" + workspace.required();
+    }
+
+    static Map<String, Object> env(List<String> literals, List<String> secrets) {
+        var env = new LinkedHashMap<String, Object>();
+        for (String kv : literals == null ? List.<String>of() : literals) {
+            env.put(key(kv), kv.substring(kv.indexOf('=') + 1));
+        }
+        for (String kv : secrets == null ? List.<String>of() : secrets) {
+            env.put(key(kv), Map.of("secret", kv.substring(kv.indexOf('=') + 1)));
+        }
+        return env;
+    }
+
+    private static String key(String kv) {
+        int eq = kv.indexOf('=');
+        if (eq < 1) {
+            throw new IllegalArgumentException("expected NAME=VALUE, got " + kv);
+        }
+        return kv.substring(0, eq);
+    }
+
+    private static List<Map<String, Object>> ports(List<String> ports) {
+        var list = new ArrayList<Map<String, Object>>();
+        for (String p : ports == null ? List.<String>of() : ports) {
+            String[] parts = p.split(":", 2);
+            try {
+                var port = new LinkedHashMap<String, Object>(Map.of("target", Integer.parseInt(parts[0])));
+                if (parts.length == 2) {
+                    port.put("published", Integer.parseInt(parts[1]));
+                }
+                list.add(port);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--port takes TARGET or TARGET:PUBLISHED, got " + p);
+            }
+        }
+        return list;
+    }
+
+    private void show(JsonNode answer) {
+        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("computer"))));
+    }
+
+    private void table(Iterable<JsonNode> rows) {
+        var table = new Table("NAME", "ID", "STATE", "IMAGE", "URL", "ERROR");
+        rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(), c.path("state").asText(),
+                c.path("image").asText(), c.path("url").asText(),
+                c.path("error").isNull() ? "-" : c.path("error").path("message").asText()));
+        table.print(cli.out());
+    }
+}

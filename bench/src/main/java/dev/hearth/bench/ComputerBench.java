@@ -1,0 +1,174 @@
+package dev.hearth.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.Json;
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Computers against raw runsc, in the same run on the same bundle shape: create-to-first-exec
+ * (Hearth: POST computer + POST exec; raw: netns + veth, runsc run --detach, runsc exec) and exec
+ * round trip (Hearth's exec route against runsc exec on the same sandbox), then density: idle
+ * computers created until the target, each answering an exec, with the host memory they took.
+ * Needs root and runsc. Arguments: {@code [rounds=10] [density=50]}.
+ */
+public final class ComputerBench {
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int density = args.length > 1 ? Integer.parseInt(args[1]) : 50;
+        Path dataDir = Files.createTempDirectory("hearth-bench");
+        try (var hearth = HearthServer.start(Config.defaults(dataDir).withPort(0))) {
+            var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+            String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
+            var template = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "template", "image", "hearth/busybox"))
+                    .path("computer");
+            Path templateBundle = dataDir.resolve("computers").resolve(template.path("id").asText()).resolve("bundle/config.json");
+
+            var hearthCreate = new ArrayList<Double>();
+            var rawCreate = new ArrayList<Double>();
+            for (int i = 0; i < rounds; i++) {
+                rawCreate.add(rawCreateToFirstExec(dataDir, templateBundle, i));
+                long t = System.nanoTime();
+                String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "c" + i, "image", "hearth/busybox"))
+                        .path("computer").path("id").asText();
+                admin.post("/computers/" + id + "/exec", Map.of("command", List.of("/bin/true")));
+                hearthCreate.add((System.nanoTime() - t) / 1e6);
+                admin.delete("/computers/" + id);
+            }
+
+            String sandbox = template.path("id").asText() + "-0001";
+            String root = dataDir.resolve("runsc").toString();
+            var hearthExec = new ArrayList<Double>();
+            var rawExec = new ArrayList<Double>();
+            for (int i = 0; i < rounds * 3; i++) {
+                long t = System.nanoTime();
+                run("runsc", "--root", root, "exec", sandbox, "/bin/true");
+                rawExec.add((System.nanoTime() - t) / 1e6);
+                t = System.nanoTime();
+                admin.post("/computers/" + template.path("id").asText() + "/exec", Map.of("command", List.of("/bin/true")));
+                hearthExec.add((System.nanoTime() - t) / 1e6);
+            }
+
+            System.out.println("| measurement | raw runsc (median ms) | hearth (median ms) | ratio |");
+            System.out.println("|---|---|---|---|");
+            row("create to first exec", rawCreate, hearthCreate);
+            row("exec round trip (/bin/true)", rawExec, hearthExec);
+            density(admin, ws, density);
+            TestCleanup.removeSandboxes(dataDir);
+        }
+    }
+
+    private static double rawCreateToFirstExec(Path dataDir, Path templateBundle, int i) throws Exception {
+        Path dir = Files.createDirectories(dataDir.resolve("raw").resolve("r" + i));
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.createDirectories(dir.resolve("overlay"));
+        String ns = "hbench-" + i;
+        String id = String.format("rawbench%04d", i);
+        var spec = (ObjectNode) Json.mapper().readTree(templateBundle.toFile());
+        for (var ns1 : spec.path("linux").path("namespaces")) {
+            if (ns1.path("type").asText().equals("network")) {
+                ((ObjectNode) ns1).put("path", "/var/run/netns/" + ns);
+            }
+        }
+        for (var m : spec.path("mounts")) {
+            if (m.path("destination").asText().equals("/data")) {
+                ((ObjectNode) m).put("source", data.toString());
+            }
+        }
+        ((ObjectNode) spec.path("linux")).put("cgroupsPath", "/hearth-bench/" + id);
+        Path bundle = Files.createDirectories(dir.resolve("bundle"));
+        Files.writeString(bundle.resolve("config.json"), spec.toString());
+        String root = dataDir.resolve("runsc").toString();
+        int block = 16_000 - i;
+        String host = "169.254." + ((block * 4 + 1) >> 8) + "." + ((block * 4 + 1) & 255);
+        String guest = "169.254." + ((block * 4 + 2) >> 8) + "." + ((block * 4 + 2) & 255);
+
+        long t = System.nanoTime();
+        run("ip", "netns", "add", ns);
+        run("ip", "link", "add", "hbv" + i, "type", "veth", "peer", "name", "hbp" + i);
+        run("ip", "link", "set", "hbp" + i, "netns", ns);
+        run("ip", "-n", ns, "link", "set", "hbp" + i, "name", "eth0");
+        run("ip", "addr", "add", host + "/30", "dev", "hbv" + i);
+        run("ip", "link", "set", "hbv" + i, "up");
+        run("ip", "-n", ns, "addr", "add", guest + "/30", "dev", "eth0");
+        run("ip", "-n", ns, "link", "set", "eth0", "up");
+        run("ip", "-n", ns, "link", "set", "lo", "up");
+        run("ip", "-n", ns, "route", "add", "default", "via", host);
+        run("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=4k bench /proc/sys/net && exec \"$@\"", "runsc",
+                "runsc", "--root", root, "--network=sandbox", "--net-disconnect-ok",
+                "--overlay2=root:dir=" + dir.resolve("overlay"), "run", "--detach", "--bundle", bundle.toString(), id);
+        run("runsc", "--root", root, "exec", id, "/bin/true");
+        double ms = (System.nanoTime() - t) / 1e6;
+        run("runsc", "--root", root, "delete", "--force", id);
+        run("ip", "link", "del", "hbv" + i);
+        run("ip", "netns", "del", ns);
+        return ms;
+    }
+
+    private static void density(HearthClient admin, String ws, int target) throws Exception {
+        long before = memAvailableKb();
+        var ids = new ArrayList<String>();
+        for (int i = 0; i < target; i++) {
+            ids.add(admin.create("/workspaces/" + ws + "/computers", Map.of("name", "idle" + i, "image", "hearth/busybox",
+                    "resources", Map.of("memory_mb", 64))).path("computer").path("id").asText());
+        }
+        Thread.sleep(3000);
+        int answering = 0;
+        for (String id : ids) {
+            answering += admin.post("/computers/" + id + "/exec", Map.of("command", List.of("/bin/true"))).path("exit_code").asInt() == 0 ? 1 : 0;
+        }
+        long used = before - memAvailableKb();
+        System.out.printf("%nDensity: %d idle computers created, %d answered an exec; host MemAvailable dropped %.0f MiB "
+                + "(%.1f MiB each); load average %s%n", target, answering, used / 1024.0, used / 1024.0 / target,
+                Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        for (String id : ids) {
+            admin.delete("/computers/" + id);
+        }
+    }
+
+    private static long memAvailableKb() throws Exception {
+        return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemAvailable"))
+                .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElseThrow();
+    }
+
+    private static void row(String what, List<Double> raw, List<Double> hearth) {
+        double r = median(raw);
+        double h = median(hearth);
+        System.out.printf("| %s | %.1f | %.1f | %.2f (+%.1f ms) |%n", what, r, h, h / r, h - r);
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        return v[v.length / 2];
+    }
+
+    static void run(String... command) throws Exception {
+        var p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed");
+        }
+    }
+
+    /** Removes what the bench's server left running. */
+    static final class TestCleanup {
+        static void removeSandboxes(Path dataDir) throws Exception {
+            var list = new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "list", "-quiet").start();
+            for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
+                if (!id.isBlank()) {
+                    new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "delete", "--force", id)
+                            .start().waitFor();
+                }
+            }
+        }
+    }
+}
