@@ -57,21 +57,31 @@ final class ExecCommand implements Callable<Integer> {
         if (stdin) {
             body.put("stdin", new String(cli.context.in().readAllBytes(), StandardCharsets.UTF_8));
         }
-        var result = cli.client().post("/computers/" + computer + "/exec?workspace=" + workspace.required(), body);
+        String path = "/computers/" + computer + "/exec?workspace=" + workspace.required();
         if (cli.json) {
+            var result = cli.client().post(path, body);
             cli.print(result, () -> { });
             return result.path("exit_code").asInt();
         }
-        cli.out().print(result.path("stdout").asText());
-        cli.out().flush();
-        cli.context.err().print(result.path("stderr").asText());
-        if (result.path("timed_out").asBoolean()) {
-            cli.context.err().println("hearth: the command timed out and was killed");
-        }
-        if (result.path("truncated").asBoolean()) {
-            cli.context.err().println("hearth: output passed 1 MiB and was cut");
-        }
-        cli.context.err().flush();
-        return result.path("exit_code").asInt();
+        // Output streams as it is produced (NDJSON), uncapped.
+        var exit = new int[] {-1};
+        cli.client().streamLines("POST", path, body, line -> {
+            if (line.has("stdout")) {
+                cli.out().print(line.path("stdout").asText());
+                cli.out().flush();
+            } else if (line.has("stderr")) {
+                cli.context.err().print(line.path("stderr").asText());
+                cli.context.err().flush();
+            } else if (line.has("exit_code")) {
+                exit[0] = line.path("exit_code").asInt();
+                if (line.path("timed_out").asBoolean()) {
+                    cli.context.err().println("hearth: the command timed out and was killed");
+                }
+            } else if (line.has("error")) {
+                throw new dev.hearth.client.ApiError(503, line.path("error").path("code").asText(),
+                        line.path("error").path("message").asText(), null, null);
+            }
+        });
+        return exit[0];
     }
 }

@@ -89,6 +89,32 @@ public final class HearthClient {
         return exchange(request.build());
     }
 
+    /**
+     * Sends a request whose answer is NDJSON and hands each line to {@code lines} as it arrives;
+     * an error answer throws {@link ApiError}.
+     */
+    public void streamLines(String method, String path, Object body, java.util.function.Consumer<JsonNode> lines) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
+        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        request.header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
+        try {
+            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+            try (var stream = response.body()) {
+                if (response.statusCode() >= 400) {
+                    String text = String.join("\n", stream.toList());
+                    throw ApiError.from(response.statusCode(), text.isEmpty() ? null : parse(text.getBytes()));
+                }
+                stream.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Sends a request exactly as built, without a token (for sign-in calls). */
     public Response exchange(HttpRequest request) {
         try {

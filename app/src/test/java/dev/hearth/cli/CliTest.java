@@ -195,6 +195,8 @@ class CliTest {
         var piped = cli(asAdmin(), new ByteArrayInputStream("abc".getBytes(StandardCharsets.UTF_8)),
                 "exec", "-w", "cli-computers", "--stdin", "box", "--", "wc", "-c");
         assertEquals("3", piped.out().strip());
+        var big = cli(asAdmin(), "exec", "-w", "cli-computers", "box", "--", "sh", "-c", "head -c 1500000 /dev/zero | tr '\\0' z");
+        assertEquals(1_500_000, big.out().length(), "the CLI streams, so nothing is capped");
         assertTrue(cli(asAdmin(), "computers", "list", "-w", "cli-computers").out().contains("box"));
         assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--protected").code());
         assertEquals(1, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code(), "protected");

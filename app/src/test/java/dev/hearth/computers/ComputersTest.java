@@ -130,6 +130,57 @@ class ComputersTest {
     }
 
     @Test
+    void streamingExecDeliversEverythingInOrderUncapped() throws Exception {
+        String id = create("streamer", Map.of()).path("id").asText();
+        var lines = new ArrayList<JsonNode>();
+        admin.streamLines("POST", "/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
+                "echo first; echo oops >&2; head -c 2000000 /dev/zero | tr '\\0' b; exit 5")), lines::add);
+        var last = lines.getLast();
+        assertEquals(5, last.path("exit_code").asInt(), last.toString());
+        var out = new StringBuilder();
+        var err = new StringBuilder();
+        lines.forEach(l -> {
+            out.append(l.path("stdout").asText(""));
+            err.append(l.path("stderr").asText(""));
+        });
+        assertTrue(out.toString().startsWith("first\n"));
+        assertEquals(6 + 2_000_000, out.length(), "streaming is never capped");
+        assertEquals("oops\n", err.toString());
+        var refused = new ArrayList<JsonNode>();
+        var missing = org.junit.jupiter.api.Assertions.assertThrows(dev.hearth.client.ApiError.class, () ->
+                admin.streamLines("POST", "/computers/" + id + "/exec", Map.of("command", List.of()), refused::add));
+        assertEquals("invalid_request", missing.code(), "errors before output keep their status");
+    }
+
+    @Test
+    void aClientThatHangsUpKillsItsCommand() throws Exception {
+        String id = create("hangup", Map.of()).path("id").asText();
+        var uri = java.net.URI.create(server.baseUrl());
+        String token = ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
+                server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
+        String body = "{\"command\": [\"sh\", \"-c\", \"while true; do echo tick-tock; sleep 0.1; done\"]}";
+        try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            socket.getOutputStream().write(("POST /v1/computers/" + id + "/exec HTTP/1.1\r\nHost: x\r\n"
+                    + "Authorization: Bearer " + token + "\r\nAccept: application/x-ndjson\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream()));
+            for (String line = in.readLine(); line != null && !line.contains("tick-tock"); line = in.readLine()) {
+                // headers, then the first output
+            }
+        }
+        String ps = "";
+        for (int i = 0; i < 50; i++) {
+            sleep(100);
+            ps = run(id, "ps").path("stdout").asText();
+            if (!ps.contains("while true")) {
+                break;
+            }
+        }
+        assertFalse(ps.contains("while true"), "the command of a client that went away is killed: " + ps);
+    }
+
+    @Test
     void secretsComeFromVariablesAndAMissingOneStopsExec() {
         String varId = admin.create("/workspaces/" + ws + "/variables", Map.of("name", "api-token", "value", "first"))
                 .path("variable").path("id").asText();

@@ -352,8 +352,38 @@ public final class ComputerService {
 
     // ---- exec
 
-    public ExecApi.Result exec(Workspace workspace, String ref, ExecApi.Request request) {
-        var runsc = runtime();
+    /** An exec checked and ready to run: run it for a JSON answer, or stream its output. */
+    public final class PreparedExec {
+        private final Computer computer;
+        private final Exec.Request request;
+
+        private PreparedExec(Computer computer, Exec.Request request) {
+            this.computer = computer;
+            this.request = request;
+        }
+
+        public ExecApi.Result run() {
+            var result = onRuntime(() -> runtime().exec(computer.sandboxId(), request, scratch(), OUTPUT_CAP));
+            activity.put(computer.id(), now());
+            return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
+                    new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
+                    result.durationMillis());
+        }
+
+        public Exec.Result stream(Exec.Sink sink) {
+            var result = onRuntime(() -> runtime().execStreaming(computer.sandboxId(), request, scratch(), sink));
+            activity.put(computer.id(), now());
+            return result;
+        }
+
+        private Path scratch() {
+            return computersDir.resolve(computer.id()).resolve("exec");
+        }
+    }
+
+    /** Checks an exec (input, state, missing variables) and resolves its environment, before any output. */
+    public PreparedExec prepareExec(Workspace workspace, String ref, ExecApi.Request request) {
+        runtime();
         var computer = find(workspace, ref);
         requireLive(computer);
         var command = Validate.required("command", request.command());
@@ -361,7 +391,7 @@ public final class ComputerService {
             throw ApiException.invalidField("command", "an array of 1 to 4096 strings: argv[0] and its arguments");
         }
         var extra = callEnv(request.env());
-        String cwd = request.cwd() == null ? null : request.cwd();
+        String cwd = request.cwd();
         if (cwd != null && !cwd.startsWith("/")) {
             throw ApiException.invalidField("cwd", "must be an absolute path");
         }
@@ -375,22 +405,20 @@ public final class ComputerService {
                     + "variables " + String.join(", ", missing) + "; create them again or detach them with "
                     + "PATCH {\"env\": {NAME: null}}", Map.of("variables", List.copyOf(missing)));
         }
-        Exec.Result result;
+        var image = onRuntime(() -> images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
+                new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here")));
+        String dir = cwd != null ? cwd : image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
+        byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
+        return new PreparedExec(computer, new Exec.Request(command, environment(computer, image, extra), dir, stdin,
+                Duration.ofSeconds(timeout)));
+    }
+
+    private static <T> T onRuntime(java.util.function.Supplier<T> call) {
         try {
-            var image = images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
-                    new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
-            var env = environment(computer, image, extra);
-            String dir = cwd != null ? cwd : image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
-            byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
-            result = runsc.exec(computer.sandboxId(), new Exec.Request(command, env, dir, stdin, Duration.ofSeconds(timeout)),
-                    computersDir.resolve(computer.id()).resolve("exec"), OUTPUT_CAP);
+            return call.get();
         } catch (Commands.Failure | Images.PullFailure e) {
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the runtime could not run the command: " + e.getMessage());
         }
-        activity.put(computer.id(), now());
-        return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
-                new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
-                result.durationMillis());
     }
 
     private static Map<String, String> callEnv(Map<String, String> env) {

@@ -35,7 +35,42 @@ public final class ComputersApi {
                         ex.body(UpdateComputer.class)))));
         router.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
-        router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC),
-                ex -> Reply.ok(service.exec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class))));
+        router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
+            var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
+            boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
+            return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out)) : Reply.ok(exec.run());
+        });
+    }
+
+    /**
+     * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
+     * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
+     */
+    private static void stream(ComputerService.PreparedExec exec, java.io.OutputStream out) throws java.io.IOException {
+        var lock = new Object();
+        try {
+            var result = exec.stream((stderr, text) -> {
+                synchronized (lock) {
+                    line(out, java.util.Map.of(stderr ? "stderr" : "stdout", text));
+                }
+            });
+            var end = new LinkedHashMap<String, Object>();
+            end.put("exit_code", result.exitCode());
+            end.put("timed_out", result.timedOut());
+            end.put("duration_ms", result.durationMillis());
+            synchronized (lock) {
+                line(out, end);
+            }
+        } catch (dev.hearth.server.http.ApiException e) {
+            synchronized (lock) {
+                line(out, java.util.Map.of("error", java.util.Map.of("code", e.code().code(), "message", e.getMessage())));
+            }
+        }
+    }
+
+    private static void line(java.io.OutputStream out, Object value) throws java.io.IOException {
+        out.write(dev.hearth.api.Json.mapper().writeValueAsBytes(value));
+        out.write('\n');
+        out.flush();
     }
 }

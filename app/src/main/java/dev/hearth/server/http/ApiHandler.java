@@ -178,6 +178,21 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
+    private static void writeStream(Response response, Callback callback, Reply reply, Reply.Stream stream,
+                                    String requestId) {
+        response.setStatus(reply.status());
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.getHeaders().put("X-Request-Id", requestId);
+        reply.headers().forEach(response.getHeaders()::put);
+        try (var out = Content.Sink.asOutputStream(response)) {
+            stream.writeTo(out);
+        } catch (IOException e) {
+            callback.failed(e);
+            return;
+        }
+        callback.succeeded();
+    }
+
     static Reply errorReply(ApiException e, String requestId) {
         var error = new LinkedHashMap<String, Object>();
         error.put("code", e.code().code());
@@ -192,6 +207,10 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     static void write(Response response, Callback callback, Reply reply, String requestId) {
+        if (reply.body() instanceof Reply.Stream stream) {
+            writeStream(response, callback, reply, stream, requestId);
+            return;
+        }
         byte[] bytes;
         try {
             bytes = Json.mapper().writeValueAsBytes(reply.body());

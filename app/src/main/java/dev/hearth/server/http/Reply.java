@@ -10,6 +10,20 @@ import java.util.Map;
  */
 public record Reply(int status, Object body, Object replayBody, Map<String, String> headers) {
 
+    /** A body written as it is produced (NDJSON exec output); never kept for idempotent replays. */
+    @FunctionalInterface
+    public interface Stream {
+        void writeTo(java.io.OutputStream out) throws java.io.IOException;
+    }
+
+    public static Reply stream(String contentType, Stream body) {
+        return new Reply(200, body, null, Map.of("Content-Type", contentType));
+    }
+
+    public boolean streaming() {
+        return body instanceof Stream;
+    }
+
     public static Reply ok(Object body) {
         return new Reply(200, body, body, Map.of());
     }

@@ -95,7 +95,7 @@ public final class Idempotency {
             jdbi.useTransaction(h -> store.release(h, scope));
             throw e;
         }
-        if (reply.status() >= 200 && reply.status() < 300) {
+        if (reply.status() >= 200 && reply.status() < 300 && !reply.streaming()) {
             String body = json(reply.replayBody());
             jdbi.useTransaction(h -> store.complete(h, scope, reply.status(), body));
         } else {

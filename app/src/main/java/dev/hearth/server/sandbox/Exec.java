@@ -13,6 +13,11 @@ public final class Exec {
     public record Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout) {
     }
 
+    /** Receives output as it arrives; throwing IOException means nobody listens any more. */
+    public interface Sink {
+        void output(boolean stderr, String text) throws java.io.IOException;
+    }
+
     /** The outcome: exit code, captured output (capped), and whether the time limit killed it. */
     public record Result(int exitCode, byte[] stdout, byte[] stderr, boolean truncated, boolean timedOut,
                          long durationMillis) {

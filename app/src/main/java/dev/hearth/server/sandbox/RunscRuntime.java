@@ -195,54 +195,127 @@ public final class RunscRuntime implements Runtime {
         return p;
     }
 
+    /** A started exec and the files it needs until it ends. */
+    private record Started(Process process, Path processFile, Path pidFile) {
+        void cleanUp() {
+            deleteQuietly(processFile);
+            deleteQuietly(pidFile);
+        }
+    }
+
+    private Started startExec(String sandboxId, Exec.Request request, Path scratchDir) throws IOException {
+        Files.createDirectories(scratchDir);
+        String id = dev.hearth.server.store.Ids.next();
+        // The environment may hold secrets: it goes in a 0600 file, never on a command line.
+        Path processFile = Files.createFile(scratchDir.resolve("exec-" + id + ".json"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(processFile, Json.mapper().writeValueAsString(
+                process(request.command(), request.env(), request.cwd())));
+        Path pidFile = scratchDir.resolve("exec-" + id + ".pid");
+        var builder = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
+                pidFile.toString(), "--process", processFile.toString(), sandboxId);
+        boolean hasInput = request.stdin() != null && request.stdin().length > 0;
+        if (!hasInput) {
+            // runsc forwards an open stdin pipe until it closes: no input costs ~9 ms less as /dev/null.
+            builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
+        var process = builder.start();
+        if (hasInput) {
+            feed(process, request.stdin());
+        }
+        return new Started(process, processFile, pidFile);
+    }
+
+    /** Waits out the time limit; past it, kills the process tree. Answers whether it finished in time. */
+    private boolean await(String sandboxId, Started started, Duration timeout) throws IOException, InterruptedException {
+        boolean finished = started.process().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!finished) {
+            kill(sandboxId, started.pidFile());
+            if (!started.process().waitFor(10, TimeUnit.SECONDS)) {
+                started.process().destroyForcibly();
+            }
+        }
+        return finished;
+    }
+
     @Override
     public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap) {
-        long started = System.nanoTime();
-        Path processFile = null;
-        Path pidFile = null;
+        long t0 = System.nanoTime();
+        Started started = null;
         try {
-            Files.createDirectories(scratchDir);
-            String id = dev.hearth.server.store.Ids.next();
-            // The environment may hold secrets: it goes in a 0600 file, never on a command line.
-            processFile = Files.createFile(scratchDir.resolve("exec-" + id + ".json"),
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(processFile, Json.mapper().writeValueAsString(
-                    process(request.command(), request.env(), request.cwd())));
-            pidFile = scratchDir.resolve("exec-" + id + ".pid");
-            var builder = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
-                    pidFile.toString(), "--process", processFile.toString(), sandboxId);
-            boolean hasInput = request.stdin() != null && request.stdin().length > 0;
-            if (!hasInput) {
-                // runsc forwards an open stdin pipe until it closes: no input costs ~9 ms less as /dev/null.
-                builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            }
-            var process = builder.start();
-            var out = capture(process.getInputStream(), outputCap);
-            var err = capture(process.getErrorStream(), outputCap);
-            if (hasInput) {
-                feed(process, request.stdin());
-            }
-            boolean finished = process.waitFor(request.timeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!finished) {
-                kill(sandboxId, pidFile);
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            }
-            int code = process.waitFor();
+            started = startExec(sandboxId, request, scratchDir);
+            var out = capture(started.process().getInputStream(), outputCap);
+            var err = capture(started.process().getErrorStream(), outputCap);
+            boolean finished = await(sandboxId, started, request.timeout());
+            int code = started.process().waitFor();
             out.join();
             err.join();
             return new Exec.Result(code, out.bytes(), err.bytes(), out.truncated() || err.truncated(), !finished,
-                    (System.nanoTime() - started) / 1_000_000);
+                    (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Commands.Failure("interrupted while running a command");
         } finally {
-            deleteQuietly(processFile);
-            deleteQuietly(pidFile);
+            if (started != null) {
+                started.cleanUp();
+            }
         }
+    }
+
+    @Override
+    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink) {
+        long t0 = System.nanoTime();
+        Started started = null;
+        try {
+            started = startExec(sandboxId, request, scratchDir);
+            var gone = new java.util.concurrent.atomic.AtomicBoolean();
+            var s = started;
+            Runnable hangUp = () -> {
+                if (gone.compareAndSet(false, true)) {
+                    try {
+                        kill(sandboxId, s.pidFile());
+                    } catch (IOException ignored) {
+                        // the process may be gone already
+                    }
+                }
+            };
+            var out = relay(started.process().getInputStream(), false, sink, hangUp);
+            var err = relay(started.process().getErrorStream(), true, sink, hangUp);
+            boolean finished = await(sandboxId, started, request.timeout());
+            int code = started.process().waitFor();
+            out.join();
+            err.join();
+            return new Exec.Result(code, new byte[0], new byte[0], false, !finished, (System.nanoTime() - t0) / 1_000_000);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Commands.Failure("interrupted while running a command");
+        } finally {
+            if (started != null) {
+                started.cleanUp();
+            }
+        }
+    }
+
+    /** Passes text to the sink as it arrives; when the sink fails, hangs up (kills the command). */
+    private static Thread relay(InputStream in, boolean stderr, Exec.Sink sink, Runnable hangUp) {
+        return PIPES.start(() -> {
+            char[] buffer = new char[8192];
+            try (var reader = new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8)) {
+                for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
+                    try {
+                        sink.output(stderr, new String(buffer, 0, n));
+                    } catch (IOException clientGone) {
+                        hangUp.run();
+                    }
+                }
+            } catch (IOException ignored) {
+                // the pipe closed with the process
+            }
+        });
     }
 
     // Stops, then kills, a process and every descendant: runsc kill --pid reaches one process only,

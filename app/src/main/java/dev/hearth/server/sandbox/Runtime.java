@@ -20,6 +20,12 @@ public interface Runtime {
     /** Runs a command in a running sandbox and waits for it. */
     Exec.Result exec(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int outputCap);
 
+    /**
+     * Runs a command and hands its output to {@code sink} as it arrives (text, per stream), with
+     * nothing capped. If the sink throws (the client went away) the command is killed.
+     */
+    Exec.Result execStreaming(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, Exec.Sink sink);
+
     /** Whether the sandbox exists and its state ("running", "stopped", ...). */
     Optional<String> state(String sandboxId);
 
