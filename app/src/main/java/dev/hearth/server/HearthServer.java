@@ -249,6 +249,7 @@ public final class HearthServer implements AutoCloseable {
     public void close() throws Exception {
         maintenance.shutdownNow();
         jetty.stop();
+        computers.close();
         invitationMail.close();
         operations.close();
         database.close();

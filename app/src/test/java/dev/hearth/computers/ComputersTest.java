@@ -244,6 +244,28 @@ class ComputersTest {
     }
 
     @Test
+    void aMainProcessThatDiesIsRestartedAndSaysSo() {
+        String id = create("fragile", Map.of()).path("id").asText();
+        run(id, "echo before > /data/f");
+        exec(id, Map.of("command", List.of("kill", "-TERM", "1")));
+        JsonNode c = null;
+        String seen = "";
+        for (int i = 0; i < 100; i++) {
+            sleep(100);
+            c = admin.get("/computers/" + id).path("computer");
+            var r = exec(id, Map.of("command", List.of("cat", "/data/f")));
+            seen = r.status() == 200 ? r.body().path("stdout").asText() : "";
+            if (!c.path("error").isNull() && seen.equals("before\n")) {
+                break;
+            }
+        }
+        assertEquals("restarted", c.path("error").path("code").asText(), c.toString());
+        assertTrue(c.path("error").path("message").asText().contains("main process exited"));
+        assertEquals("ready", c.path("state").asText());
+        assertEquals("before\n", seen, "/data is kept across the restart");
+    }
+
+    @Test
     void protectedComputersRefuseDeleteAndDeleteRemovesEverything() throws Exception {
         var c = create("guarded", Map.of("protected", true));
         String id = c.path("id").asText();

@@ -102,7 +102,95 @@ public final class ComputerService {
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
         operations.register(new CreateKind(this));
-        Thread.ofVirtual().name("computer-activity").start(this::flushActivity);
+        watchers.add(Thread.ofVirtual().name("computer-activity").start(this::flushActivity));
+        if (runtime.isPresent()) {
+            watchers.add(Thread.ofVirtual().name("computer-supervisor").start(this::supervise));
+        }
+    }
+
+    private final List<Thread> watchers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Stops watching computers; they keep running, and the next start adopts them. */
+    public void close() {
+        watchers.forEach(Thread::interrupt);
+        for (var t : watchers) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Restart bookkeeping of one computer: how often, and not before when. */
+    private record Restarts(int count, Instant notBefore, Instant lastAt) {
+    }
+
+    private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
+    static final Duration SUPERVISE_EVERY = Duration.ofSeconds(1);
+    static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
+    /**
+     * Watches ready computers; one whose main process died (its sandbox stopped or vanished) is
+     * started again, after 1 s, 2 s, 4 s ... up to a minute when it keeps dying, and says so in
+     * {@code error} and the log. A minute of running resets the backoff.
+     */
+    private void supervise() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(SUPERVISE_EVERY);
+                var states = runtime.get().sandboxes();
+                Instant now = clock.instant();
+                for (var c : jdbi.withHandle(store::live)) {
+                    if (c.state().equals(Computer.READY)) {
+                        check(c, states.get(c.sandboxId()), now);
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("supervising computers failed; will retry", e);
+            }
+        }
+    }
+
+    private void check(Computer c, String status, Instant now) {
+        var history = restarts.get(c.id());
+        if ("running".equals(status)) {
+            if (history != null && history.lastAt().plus(MAX_BACKOFF).isBefore(now)) {
+                restarts.remove(c.id());
+            }
+            return;
+        }
+        if (history != null && now.isBefore(history.notBefore())) {
+            return;
+        }
+        int count = history == null ? 1 : history.count() + 1;
+        Duration backoff = Duration.ofSeconds(1L << Math.min(6, count - 1));
+        restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff), now));
+        LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(), c.id(),
+                status == null ? "gone" : status, count);
+        restart(c.id(), count);
+    }
+
+    private void restart(String computerId, int count) {
+        locked(computerId, () -> {
+            var c = jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
+            if (c.deletedAt() != null || !c.state().equals(Computer.READY)) {
+                return null;
+            }
+            try {
+                var image = images.unpacked(c.image(), c.imageDigest()).orElseGet(() -> images.resolve(c.image()));
+                var started = start(c, image);
+                var noted = started.with(Computer.READY, started.imageDigest(), started.generation(),
+                        new Operation.Error("restarted", "the main process exited; restarted at " + now() + " (restart "
+                                + count + ")"), now(), started.lastStartedAt());
+                jdbi.useTransaction(h -> store.update(h, noted));
+            } catch (RuntimeException e) {
+                LOG.warn("restarting computer {} failed; will retry", computerId, e);
+            }
+            return null;
+        });
     }
 
     private void flushActivity() {
@@ -215,6 +303,17 @@ public final class ComputerService {
 
     private Computer start(Computer computer, Image image) {
         var runsc = runtime();
+        var existing = runsc.state(computer.sandboxId());
+        if (existing.filter("running"::equals).isPresent()) {
+            // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
+            var adopted = computer.with(Computer.READY, image.digest(), computer.generation(), computer.error(), now(),
+                    computer.lastStartedAt());
+            jdbi.useTransaction(h -> store.update(h, adopted));
+            return adopted;
+        }
+        if (existing.isPresent()) {
+            runsc.delete(computer.sandboxId());
+        }
         try {
             Path dir = Files.createDirectories(computersDir.resolve(computer.id()));
             Path data = Files.createDirectories(dir.resolve("data"));
@@ -468,10 +567,9 @@ public final class ComputerService {
                 continue;
             }
             LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
-            runsc.delete(c.sandboxId());
             provision(c.id());
         }
-        for (String orphan : runsc.sandboxes()) {
+        for (String orphan : runsc.sandboxes().keySet()) {
             if (!owned.contains(orphan)) {
                 LOG.warn("removing sandbox {}, which no computer owns", orphan);
                 runsc.delete(orphan);

@@ -409,16 +409,16 @@ public final class RunscRuntime implements Runtime {
     }
 
     @Override
-    public Set<String> sandboxes() {
-        var ids = new TreeSet<String>();
+    public Map<String, String> sandboxes() {
+        var states = new java.util.TreeMap<String, String>();
         var result = Commands.run(List.of(runsc, "--root", root.toString(), "list", "--format=json"), QUICK);
         try {
             JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
-            list.forEach(c -> ids.add(c.path("id").asText()));
+            list.forEach(c -> states.put(c.path("id").asText(), c.path("status").asText()));
         } catch (IOException e) {
             throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
         }
-        return ids;
+        return states;
     }
 
     /** The slots whose networks this runtime made (a marker per slot beside its runsc root). */

@@ -32,8 +32,8 @@ public interface Runtime {
     /** Stops and forgets a sandbox; nothing if it does not exist. */
     void delete(String sandboxId);
 
-    /** Every sandbox this runtime knows of. */
-    Set<String> sandboxes();
+    /** Every sandbox this runtime knows of, with its status ("running", "stopped", ...). */
+    java.util.Map<String, String> sandboxes();
 
     /** Every slot with a network namespace or host veth on this host. */
     Set<Slot> networks();
