@@ -316,10 +316,8 @@ class ComputersTest {
         assertEquals("image_pull_failed", c.path("error").path("code").asText());
     }
 
-    @Test
-    void anOciImageIsPulledAndItsEntrypointRuns(@TempDir Path tmp) throws Exception {
-        Path layout = tmp.resolve("layout");
-        Path bundle = tmp.resolve("bundle");
+    /** An OCI layout at {@code layout}:v1 with busybox whose entrypoint marks /data and stays up. */
+    private static void buildImage(Path layout, Path bundle) throws Exception {
         sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
                 + " && umoci unpack --image " + layout + ":v1 " + bundle
                 + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
@@ -327,6 +325,40 @@ class ComputersTest {
                 + " && umoci repack --image " + layout + ":v1 " + bundle
                 + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
                 + " --config.cmd 'echo from-entrypoint > /data/marker; exec sleep 100000' --config.env PATH=/bin");
+    }
+
+    @Test
+    void anImageFromARealRegistryIsPulledAndErrorsAreClear(@TempDir Path tmp) throws Exception {
+        buildImage(tmp.resolve("layout"), tmp.resolve("bundle"));
+        try (var registry = dev.hearth.support.Registry.start()) {
+            sh("skopeo copy --quiet --dest-tls-verify=false oci:" + tmp.resolve("layout") + ":v1 docker://"
+                    + registry.address + "/tools/busybox:1");
+            var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "from-registry",
+                    "image", registry.address + "/tools/busybox:1"), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+            assertEquals(202, r.status(), r.body().toString());
+            var done = admin.get("/operations/" + r.body().path("operations").get(0).asText() + "?wait=60").path("operation");
+            assertEquals("succeeded", done.path("state").asText(), done.toString());
+            String id = r.body().path("computer").path("id").asText();
+            var c = admin.get("/computers/" + id).path("computer");
+            String digest = new String(new ProcessBuilder("skopeo", "inspect", "--tls-verify=false", "--format", "{{.Digest}}",
+                    "docker://" + registry.address + "/tools/busybox:1").start().getInputStream().readAllBytes()).strip();
+            assertEquals(digest, c.path("image_digest").asText(), "image_digest is the manifest digest");
+            assertEquals("from-entrypoint\n", run(id, "cat /data/marker").path("stdout").asText());
+
+            for (String bad : List.of(registry.address + "/tools/none:1", "127.0.0.1:1/tools/busybox:1")) {
+                var failed = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", TestServer.uniqueName("bad"),
+                        "image", bad), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+                var op = admin.get("/operations/" + failed.body().path("operations").get(0).asText() + "?wait=60").path("operation");
+                assertEquals("image_pull_failed", op.path("error").path("code").asText(), op.toString());
+                assertTrue(op.path("error").path("message").asText().contains(bad), op.toString());
+            }
+        }
+    }
+
+    @Test
+    void anOciImageIsPulledAndItsEntrypointRuns(@TempDir Path tmp) throws Exception {
+        Path layout = tmp.resolve("layout");
+        buildImage(layout, tmp.resolve("bundle"));
         var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "pulled", "image", "oci:" + layout + ":v1"),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString()));
         assertEquals(202, r.status(), r.body().toString());
