@@ -29,7 +29,9 @@ import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.images.ImagesApi;
 import dev.hearth.server.sandbox.RunscRuntime;
 import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
@@ -78,6 +80,8 @@ public final class HearthServer implements AutoCloseable {
     private final Operations operations;
     private final VariableService variables;
     private final ComputerService computers;
+    private final ImageStore imageStore = new ImageStore();
+    private Images images;
     private final InvitationMail invitationMail;
 
     private HearthServer(Config config) throws Exception {
@@ -126,6 +130,7 @@ public final class HearthServer implements AutoCloseable {
         InvitationsApi.register(router, invitations, invitationStore);
         OperationsApi.register(router, operations, operationStore);
         ComputersApi.register(router, computers, computerStore);
+        ImagesApi.register(router, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
@@ -175,8 +180,9 @@ public final class HearthServer implements AutoCloseable {
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
-        return new ComputerService(jdbi, store, variables, new Images(Files.createDirectories(dataDir.resolve("images"))),
-                runtime, unavailable.orElse(""), operations, dataDir, clock);
+        images = new Images(Files.createDirectories(dataDir.resolve("images")));
+        return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
+                dataDir, clock);
     }
 
     private static Mailer mailer(Config config) {

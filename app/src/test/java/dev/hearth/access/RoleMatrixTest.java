@@ -187,7 +187,15 @@ class RoleMatrixTest {
                         f -> Map.of("protected", false)),
                 new Case("DELETE", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(), none),
                 new Case("POST", "/computers/{cmp}/exec", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/exec",
-                        f -> Map.of("command", List.of("true"))));
+                        f -> Map.of("command", List.of("true"))),
+                new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",
+                        f -> Map.of("reference", "oci:/nonexistent/layout:" + UUID.randomUUID())),
+                new Case("GET", "/workspaces/{ws}/images", Needs.VIEWER, 200, f -> ws.apply(f) + "/images", none),
+                new Case("DELETE", "/workspaces/{ws}/images/{img}", Needs.EDITOR, 200, f -> {
+                    String ref = "oci:/nonexistent/layout:" + UUID.randomUUID();
+                    var img = clients.get(Who.ADMIN).create(ws.apply(f) + "/images", Map.of("reference", ref)).path("image");
+                    return ws.apply(f) + "/images/" + img.path("id").asText();
+                }, none));
     }
 
     @Test

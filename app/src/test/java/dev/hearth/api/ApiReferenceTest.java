@@ -142,6 +142,10 @@ class ApiReferenceTest {
             conforms("Exec result", admin.post("/computers/" + computer.path("id").asText() + "/exec",
                     Map.of("command", List.of("true"))));
             conforms("Computer", admin.delete("/computers/" + computer.path("id").asText()).path("computer"));
+            var image = admin.create("/workspaces/" + ws + "/images", Map.of("reference", "oci:/nonexistent:x"));
+            conforms("Image", image.path("image"));
+            admin.get("/operations/" + image.path("operations").get(0).asText() + "?wait=30");
+            conforms("Image", admin.get("/workspaces/" + ws + "/images").path("images").get(0));
         }
     }
 

@@ -202,6 +202,13 @@ class CliTest {
         assertEquals(1, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code(), "protected");
         assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--no-protected").code());
         assertEquals(0, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code());
+
+        var pulled = cli(asAdmin(), "images", "pull", "hearth/busybox", "-w", "cli-computers");
+        assertEquals(0, pulled.code(), pulled.err());
+        assertTrue(cli(asAdmin(), "images", "list", "-w", "cli-computers").out().lines()
+                .anyMatch(l -> l.startsWith("hearth/busybox") && l.contains("ready") && l.contains("sha256:")));
+        assertEquals(0, cli(asAdmin(), "images", "rm", "hearth/busybox", "-w", "cli-computers").code());
+        assertEquals(1, cli(asAdmin(), "images", "list", "-w", "cli-computers").out().lines().count(), "only the header");
     }
 
     @Test

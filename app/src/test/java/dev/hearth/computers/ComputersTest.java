@@ -345,6 +345,28 @@ class ComputersTest {
             assertEquals(digest, c.path("image_digest").asText(), "image_digest is the manifest digest");
             assertEquals("from-entrypoint\n", run(id, "cat /data/marker").path("stdout").asText());
 
+            // Pulled ahead of time, the same reference makes a computer at once (201), and the image lists.
+            var pulled = admin.create("/workspaces/" + ws + "/images", Map.of("reference", registry.address + "/tools/busybox:1"));
+            var pull = admin.get("/operations/" + pulled.path("operations").get(0).asText() + "?wait=60").path("operation");
+            assertEquals("succeeded", pull.path("state").asText(), pull.toString());
+            JsonNode listed = null;
+            for (var image : admin.get("/workspaces/" + ws + "/images").path("images")) {
+                if (image.path("reference").asText().equals(registry.address + "/tools/busybox:1")) {
+                    listed = image;
+                }
+            }
+            assertEquals(digest, listed.path("digest").asText());
+            assertEquals("ready", listed.path("state").asText());
+            var quick = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "quick",
+                    "image", registry.address + "/tools/busybox:1"), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+            assertEquals(201, quick.status(), quick.body().toString());
+            assertEquals("ready", quick.body().path("computer").path("state").asText());
+            admin.delete("/workspaces/" + ws + "/images/" + listed.path("id").asText());
+            admin.get("/workspaces/" + ws + "/images").path("images").forEach(i ->
+                    assertFalse(i.path("reference").asText().contains("/tools/busybox"), "forgotten"));
+            assertEquals("from-entrypoint\n", run(quick.body().path("computer").path("id").asText(), "cat /data/marker")
+                    .path("stdout").asText(), "an image in use stays unpacked after it is forgotten");
+
             for (String bad : List.of(registry.address + "/tools/none:1", "127.0.0.1:1/tools/busybox:1")) {
                 var failed = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", TestServer.uniqueName("bad"),
                         "image", bad), Map.of("Idempotency-Key", UUID.randomUUID().toString()));

@@ -89,10 +89,14 @@ public final class ComputerService {
     // last_active_at is written once a second, not by each exec: a write per exec cost milliseconds.
     private final Map<String, Instant> activity = new ConcurrentHashMap<>();
 
+    private final dev.hearth.server.images.ImageStore pulledImages;
+
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
-                           Optional<Runtime> runtime, String unavailable, Operations operations, Path dataDir, Clock clock) {
+                           dev.hearth.server.images.ImageStore pulledImages, Optional<Runtime> runtime, String unavailable,
+                           Operations operations, Path dataDir, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
+        this.pulledImages = pulledImages;
         this.variables = variables;
         this.images = images;
         this.runtime = runtime;
@@ -241,7 +245,7 @@ public final class ComputerService {
         var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, image, null, env, ports,
                 resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), 1, null, null,
                 null, null, now, now, null, null, null));
-        if (Images.isLocal(image)) {
+        if (Images.isLocal(image) || pulled(workspace.id(), image).isPresent()) {
             return new Created(view(provision(computer.id()), workspace), Optional.empty());
         }
         var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
@@ -291,7 +295,8 @@ public final class ComputerService {
                 return computer;
             }
             try {
-                return start(computer, images.resolve(computer.image()));
+                var image = pulled(computer.workspace(), computer.image()).orElseGet(() -> pull(computer));
+                return start(computer, image);
             } catch (Images.PullFailure e) {
                 return fail(computer, "image_pull_failed", e.getMessage());
             } catch (RuntimeException e) {
@@ -299,6 +304,33 @@ public final class ComputerService {
                 return fail(computer, "start_failed", e.getMessage());
             }
         });
+    }
+
+    /** The image if this workspace pulled the reference already and it is unpacked here. */
+    private Optional<Image> pulled(String workspace, String reference) {
+        return jdbi.withHandle(h -> pulledImages.find(h, workspace, reference))
+                .filter(i -> i.state().equals("ready") && i.digest() != null)
+                .flatMap(i -> images.unpacked(reference, i.digest()));
+    }
+
+    /** Pulls for a computer and remembers the reference in the workspace's images. */
+    private Image pull(Computer computer) {
+        var image = images.resolve(computer.image());
+        if (!Images.isLocal(computer.image())) {
+            jdbi.useTransaction(h -> {
+                var record = pulledImages.begin(h, new dev.hearth.server.images.WorkspaceImage(Ids.next(),
+                        computer.workspace(), computer.image(), "pulling", null, null, now(), null));
+                pulledImages.finish(h, record.id(), "ready", image.digest(), null, now());
+            });
+        }
+        return image;
+    }
+
+    /** Digests that must stay unpacked: those of live computers and of the workspaces' pulled images. */
+    public Set<String> digestsInUse() {
+        var keep = new HashSet<>(jdbi.withHandle(store::digestsInUse));
+        keep.addAll(jdbi.withHandle(pulledImages::digests));
+        return keep;
     }
 
     private Computer start(Computer computer, Image image) {
@@ -445,7 +477,7 @@ public final class ComputerService {
             jdbi.useTransaction(h -> store.update(h, gone));
             return gone;
         });
-        Thread.ofVirtual().start(() -> images.collectGarbage(jdbi.withHandle(store::digestsInUse)));
+        Thread.ofVirtual().start(() -> images.collectGarbage(digestsInUse()));
         return view(deleted, workspace);
     }
 

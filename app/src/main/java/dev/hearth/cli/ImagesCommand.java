@@ -1,0 +1,71 @@
+package dev.hearth.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hearth images}: pull images ahead of time, list and remove them. */
+@Command(name = "images", description = "Manage a workspace's images.")
+final class ImagesCommand {
+    @ParentCommand
+    Cli cli;
+
+    @Mixin
+    WorkspaceOption workspace;
+
+    @Command(name = "pull", description = "Pull an image so computers of it start at once; waits unless --no-wait.")
+    int pull(@Parameters(paramLabel = "REFERENCE") String reference, @Option(names = "--no-wait") boolean noWait) {
+        var client = cli.client();
+        var answer = client.create("/workspaces/" + workspace.required() + "/images", Map.of("reference", reference));
+        if (!noWait) {
+            var op = OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
+            if (op.path("operation").path("state").asText().equals("failed")) {
+                throw new IllegalArgumentException(op.path("operation").path("error").path("message").asText());
+            }
+            answer = Cli.everyPage(client, "/workspaces/" + workspace.required() + "/images", "images");
+            for (var image : answer.path("images")) {
+                if (image.path("reference").asText().equals(reference)) {
+                    answer = Json.mapper().createObjectNode().set("image", image);
+                }
+            }
+        }
+        var shown = answer;
+        cli.print(shown, () -> table(Json.mapper().createArrayNode().add(shown.path("image"))));
+        return 0;
+    }
+
+    @Command(name = "list", description = "List the workspace's images.")
+    int list() {
+        var answer = Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/images", "images");
+        cli.print(answer, () -> table(answer.path("images")));
+        return 0;
+    }
+
+    @Command(name = "rm", description = "Forget an image; its files go once no computer uses it.")
+    int rm(@Parameters(paramLabel = "REFERENCE") String reference) {
+        var answer = cli.client().delete("/workspaces/" + workspace.required() + "/images/" + idOf(reference));
+        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("image"))));
+        return 0;
+    }
+
+    private String idOf(String reference) {
+        for (var image : Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/images", "images").path("images")) {
+            if (image.path("reference").asText().equals(reference)) {
+                return image.path("id").asText();
+            }
+        }
+        return reference;
+    }
+
+    private void table(Iterable<JsonNode> rows) {
+        var table = new Table("REFERENCE", "STATE", "DIGEST", "PULLED");
+        rows.forEach(i -> table.row(i.path("reference").asText(), i.path("state").asText(), i.path("digest").asText("-"),
+                i.path("pulled_at").asText("-")));
+        table.print(cli.out());
+    }
+}
