@@ -104,8 +104,8 @@ class OperationsTest {
     void workLeftByAKilledServerIsRecovered(@TempDir Path dataDir) throws Exception {
         for (String kind : List.of("test.sleep", "test.resumable")) {
             Path dir = Files.createDirectories(dataDir.resolve(kind));
-            int port = freePort();
-            String id = killMidOperation(dir, port, kind);
+            int port = ChildServer.freePort();
+            String id = ChildServer.startAndKill(dir, port, kind);
             try (var restarted = TestServer.startOn(dir, port, c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()))) {
                 var op = restarted.admin().get("/operations/" + id + "?wait=30").path("operation");
                 if (kind.equals("test.sleep")) {
@@ -115,30 +115,6 @@ class OperationsTest {
                     assertEquals("succeeded", op.path("state").asText(), op.toString());
                 }
             }
-        }
-    }
-
-    /** Starts a server in a child process, waits for it to begin an operation, and kills it with SIGKILL. */
-    private static String killMidOperation(Path dataDir, int port, String kind) throws Exception {
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), kind));
-        var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
-            for (String line = out.readLine(); line != null; line = out.readLine()) {
-                if (line.startsWith("operation ")) {
-                    child.destroyForcibly().waitFor();
-                    return line.substring("operation ".length());
-                }
-            }
-        }
-        throw new AssertionError("the child server never began its operation (exit " + child.waitFor() + ")");
-    }
-
-    private static int freePort() throws Exception {
-        try (var s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }
