@@ -33,6 +33,7 @@ import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.images.ImagesApi;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.Subreaper;
 import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
 import dev.hearth.server.invitations.InvitationStore;
@@ -176,6 +177,7 @@ public final class HearthServer implements AutoCloseable {
         var unavailable = RunscRuntime.unavailableReason("runsc");
         Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
+            Subreaper.start();
             runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc"))));
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
