@@ -185,7 +185,7 @@ public final class ComputerService {
             }
             try {
                 var image = images.unpacked(c.image(), c.imageDigest()).orElseGet(() -> images.resolve(c.image()));
-                var started = start(c, image);
+                var started = start(c, image, false);
                 var noted = started.with(Computer.READY, started.imageDigest(), started.generation(),
                         new Operation.Error("restarted", "the main process exited; restarted at " + now() + " (restart "
                                 + count + ")"), now(), started.lastStartedAt());
@@ -246,7 +246,7 @@ public final class ComputerService {
                 resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), 1, null, null,
                 null, null, now, now, null, null, null));
         if (Images.isLocal(image) || pulled(workspace.id(), image).isPresent()) {
-            return new Created(view(provision(computer.id()), workspace), Optional.empty());
+            return new Created(view(provision(computer.id(), true), workspace), Optional.empty());
         }
         var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
         return new Created(view(computer, workspace), Optional.of(op));
@@ -289,6 +289,11 @@ public final class ComputerService {
 
     /** Pulls (or builds) the image and starts the computer; on failure it is marked failed with the reason. */
     Computer provision(String computerId) {
+        return provision(computerId, false);
+    }
+
+    /** {@code fresh}: created just now, so no sandbox of it can exist and the runtime need not be asked. */
+    private Computer provision(String computerId, boolean fresh) {
         return locked(computerId, () -> {
             var computer = jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
             if (computer.deletedAt() != null) {
@@ -296,7 +301,7 @@ public final class ComputerService {
             }
             try {
                 var image = pulled(computer.workspace(), computer.image()).orElseGet(() -> pull(computer));
-                return start(computer, image);
+                return start(computer, image, fresh);
             } catch (Images.PullFailure e) {
                 return fail(computer, "image_pull_failed", e.getMessage());
             } catch (RuntimeException e) {
@@ -333,9 +338,9 @@ public final class ComputerService {
         return keep;
     }
 
-    private Computer start(Computer computer, Image image) {
+    private Computer start(Computer computer, Image image, boolean fresh) {
         var runsc = runtime();
-        var existing = runsc.state(computer.sandboxId());
+        var existing = fresh ? Optional.<String>empty() : runsc.state(computer.sandboxId());
         if (existing.filter("running"::equals).isPresent()) {
             // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
             var adopted = computer.with(Computer.READY, image.digest(), computer.generation(), computer.error(), now(),
@@ -530,7 +535,8 @@ public final class ComputerService {
         if (!computer.state().equals(Computer.READY)) {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + ", not ready");
         }
-        var missing = variables.missing(computer.workspace(), secretNames(computer));
+        var secrets = secretNames(computer);
+        var missing = secrets.isEmpty() ? Set.<String>of() : variables.missing(computer.workspace(), secrets);
         if (!missing.isEmpty()) {
             throw new ApiException(ErrorCode.VARIABLE_MISSING, "computer " + computer.name() + " references deleted "
                     + "variables " + String.join(", ", missing) + "; create them again or detach them with "

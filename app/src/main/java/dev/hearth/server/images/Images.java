@@ -38,6 +38,8 @@ public final class Images {
     }
 
     private final Path dir;
+    // Unpacked images never change: their config is read from disk once per digest.
+    private final java.util.Map<String, Image> loaded = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Images(Path dir) {
         this.dir = dir;
@@ -189,12 +191,18 @@ public final class Images {
     }
 
     private Optional<Image> load(String reference, String digest) throws IOException {
+        var known = loaded.get(digest);
+        if (known != null && Files.isDirectory(known.rootfs())) {
+            return Optional.of(new Image(reference, digest, known.rootfs(), known.config()));
+        }
         Path target = dir.resolve(digest.replace(':', '-'));
         if (!Files.isDirectory(target.resolve("rootfs")) || !Files.exists(target.resolve("config.json"))) {
             return Optional.empty();
         }
         var config = Json.mapper().readValue(target.resolve("config.json").toFile(), Image.Config.class);
-        return Optional.of(new Image(reference, digest, target.resolve("rootfs"), config));
+        var image = new Image(reference, digest, target.resolve("rootfs"), config);
+        loaded.put(digest, image);
+        return Optional.of(image);
     }
 
     /** Removes unpacked images no computer uses any more (the built-in one is kept). */
@@ -204,6 +212,7 @@ public final class Images {
             for (Path p : entries.filter(Files::isDirectory).toList()) {
                 String digest = p.getFileName().toString().replaceFirst("-", ":");
                 if (digest.startsWith("sha256:") && !digestsInUse.contains(digest) && !digest.equals(builtin)) {
+                    loaded.remove(digest);
                     deleteTree(p);
                 }
             }
