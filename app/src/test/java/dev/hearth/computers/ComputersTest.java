@@ -256,10 +256,14 @@ class ComputersTest {
         Path root = server.dataDir.resolve("runsc");
         new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id + "-0001").start().waitFor();
         Path stray = Files.createDirectories(server.dataDir.resolve("computers").resolve("00000000000000000000000000s"));
+        Path strayCgroup = Path.of("/sys/fs/cgroup/pids/hearth/00000000000000000000000000s-0001");
+        Files.createDirectories(strayCgroup);
         server.restart();
         admin = server.admin();
         assertEquals("still-here\n", run(id, "cat /data/f").path("stdout").asText());
         assertFalse(Files.exists(stray));
+        assertFalse(Files.exists(strayCgroup), "an orphan cgroup is removed");
+        assertTrue(Files.exists(Path.of("/sys/fs/cgroup/pids/hearth/" + id + "-0001")), "a live one is kept");
     }
 
     @Test

@@ -626,6 +626,10 @@ public final class ComputerService {
             }
         }
         removeOrphanDirectories(liveIds);
+        int cgroups = runsc.pruneCgroups(owned);
+        if (cgroups > 0) {
+            LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
+        }
     }
 
     private void removeOrphanDirectories(Set<String> liveIds) {

@@ -421,6 +421,34 @@ public final class RunscRuntime implements Runtime {
         return states;
     }
 
+    /**
+     * Sandboxes killed outright leave their cgroups (/sys/fs/cgroup/CONTROLLER/hearth/ID). rmdir only
+     * removes a cgroup with no processes, so one still in use (by any instance) is never touched.
+     */
+    @Override
+    public int pruneCgroups(Set<String> keep) {
+        int removed = 0;
+        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
+            for (Path controller : controllers) {
+                Path parent = controller.resolve("hearth");
+                if (!Files.isDirectory(parent)) {
+                    continue;
+                }
+                try (var groups = Files.newDirectoryStream(parent)) {
+                    for (Path group : groups) {
+                        if (Files.isDirectory(group) && !keep.contains(group.getFileName().toString())
+                                && group.toFile().delete()) {
+                            removed++;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot prune cgroups", e);
+        }
+        return removed;
+    }
+
     /** The slots whose networks this runtime made (a marker per slot beside its runsc root). */
     @Override
     public Set<Slot> networks() {

@@ -35,6 +35,9 @@ public interface Runtime {
     /** Every sandbox this runtime knows of, with its status ("running", "stopped", ...). */
     java.util.Map<String, String> sandboxes();
 
+    /** Removes cgroups left by sandboxes not in {@code keep}; answers how many went. */
+    int pruneCgroups(Set<String> keep);
+
     /** Every slot with a network namespace or host veth on this host. */
     Set<Slot> networks();
 }
