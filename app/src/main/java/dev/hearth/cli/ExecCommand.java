@@ -38,10 +38,22 @@ final class ExecCommand implements Callable<Integer> {
     @Option(names = "--stdin", description = "send standard input to the command")
     boolean stdin;
 
+    @Option(names = {"-i", "--interactive"}, description = "keep standard input open (with -t)")
+    boolean interactive;
+
+    @Option(names = {"-t", "--tty"}, description = "run on a terminal: an interactive shell (hearth exec -it box -- sh)")
+    boolean tty;
+
     @Override
     public Integer call() throws Exception {
         if (command == null || command.isEmpty()) {
             throw new IllegalArgumentException("give the command after --, e.g. hearth exec box -- ls /");
+        }
+        if (tty) {
+            var client = cli.client();
+            String token = cli.credentials().orElseThrow().token(client).orElseThrow();
+            return new TerminalSession(cli.out(), cli.context.in()).run(client.baseUrl(), token, computer,
+                    workspace.required(), command);
         }
         var body = new LinkedHashMap<String, Object>(Map.of("command", command));
         var extra = ComputersCommand.env(env, null);

@@ -135,7 +135,9 @@ public final class HearthServer implements AutoCloseable {
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
-        jetty.setHandler(new ApiHandler(router, authenticator, authorizer, idempotency, config.maxBodyBytes()));
+        var webSockets = org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(jetty);
+        webSockets.setIdleTimeout(java.time.Duration.ofHours(1));
+        jetty.setHandler(new ApiHandler(router, authenticator, authorizer, idempotency, config.maxBodyBytes(), webSockets));
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         jetty.start();

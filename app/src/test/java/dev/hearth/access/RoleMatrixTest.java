@@ -186,6 +186,8 @@ class RoleMatrixTest {
                 new Case("PATCH", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(),
                         f -> Map.of("protected", false)),
                 new Case("DELETE", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(), none),
+                // A permitted caller without a WebSocket upgrade is told to upgrade (400).
+                new Case("GET", "/computers/{cmp}/exec", Needs.EDITOR, 400, f -> "/computers/" + f.computer() + "/exec", none),
                 new Case("POST", "/computers/{cmp}/exec", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/exec",
                         f -> Map.of("command", List.of("true"))),
                 new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",

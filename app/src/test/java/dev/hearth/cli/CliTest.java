@@ -197,6 +197,27 @@ class CliTest {
         assertEquals("3", piped.out().strip());
         var big = cli(asAdmin(), "exec", "-w", "cli-computers", "box", "--", "sh", "-c", "head -c 1500000 /dev/zero | tr '\\0' z");
         assertEquals(1_500_000, big.out().length(), "the CLI streams, so nothing is capped");
+        // Typed a moment after start, as a person would: busybox sh drops input that arrives while it
+        // sets up its line editor (noted; a real terminal types after the prompt).
+        var typed = new java.io.SequenceInputStream(new java.io.InputStream() {
+            private boolean waited;
+
+            @Override
+            public int read() {
+                if (!waited) {
+                    waited = true;
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return -1;
+            }
+        }, new ByteArrayInputStream("echo tty-$((6*7)); exit 5\n".getBytes(StandardCharsets.UTF_8)));
+        var shell = cli(asAdmin(), typed, "exec", "-it", "-w", "cli-computers", "box", "--", "/bin/sh");
+        assertEquals(5, shell.code(), shell.err());
+        assertTrue(shell.out().contains("tty-42"), shell.out());
         assertTrue(cli(asAdmin(), "computers", "list", "-w", "cli-computers").out().contains("box"));
         assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--protected").code());
         assertEquals(1, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code(), "protected");

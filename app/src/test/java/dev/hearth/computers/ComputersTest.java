@@ -153,6 +153,50 @@ class ComputersTest {
     }
 
     @Test
+    void anInteractiveTerminalWithResize() throws Exception {
+        String id = create("tty", Map.of()).path("id").asText();
+        String token = ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
+                server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
+        var output = new StringBuffer();
+        var end = new java.util.concurrent.CompletableFuture<String>();
+        var ws = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                .buildAsync(java.net.URI.create(server.baseUrl().replace("http://", "ws://") + "/computers/" + id + "/exec"),
+                        new java.net.http.WebSocket.Listener() {
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onBinary(java.net.http.WebSocket w,
+                                    java.nio.ByteBuffer data, boolean last) {
+                                output.append(java.nio.charset.StandardCharsets.UTF_8.decode(data));
+                                w.request(1);
+                                return null;
+                            }
+
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                    CharSequence data, boolean last) {
+                                end.complete(data.toString());
+                                w.request(1);
+                                return null;
+                            }
+                        }).join();
+        ws.sendText("{\"command\": [\"/bin/sh\"], \"cols\": 100, \"rows\": 30}", true).join();
+        ws.sendBinary(java.nio.ByteBuffer.wrap("stty size\n".getBytes()), true).join();
+        awaitOutput(output, "30 100");
+        ws.sendText("{\"resize\": {\"cols\": 120, \"rows\": 40}}", true).join();
+        ws.sendBinary(java.nio.ByteBuffer.wrap("stty size; echo $TERM\n".getBytes()), true).join();
+        awaitOutput(output, "40 120");
+        awaitOutput(output, "xterm-256color");
+        ws.sendBinary(java.nio.ByteBuffer.wrap("exit 3\n".getBytes()), true).join();
+        assertEquals("{\"exit_code\":3}", end.get(20, java.util.concurrent.TimeUnit.SECONDS));
+    }
+
+    private static void awaitOutput(StringBuffer output, String expected) {
+        for (int i = 0; i < 100 && !output.toString().contains(expected); i++) {
+            sleep(100);
+        }
+        assertTrue(output.toString().contains(expected), "terminal said: " + output);
+    }
+
+    @Test
     void aClientThatHangsUpKillsItsCommand() throws Exception {
         String id = create("hangup", Map.of()).path("id").asText();
         var uri = java.net.URI.create(server.baseUrl());

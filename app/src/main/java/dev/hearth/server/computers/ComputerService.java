@@ -512,6 +512,12 @@ public final class ComputerService {
             return result;
         }
 
+        public dev.hearth.server.sandbox.Terminal terminal(int columns, int rows) {
+            var terminal = onRuntime(() -> runtime().execTerminal(computer.sandboxId(), request, scratch(), columns, rows));
+            activity.put(computer.id(), now());
+            return terminal;
+        }
+
         private Path scratch() {
             return computersDir.resolve(computer.id()).resolve("exec");
         }

@@ -35,6 +35,12 @@ public final class ComputersApi {
                         ex.body(UpdateComputer.class)))));
         router.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
+        // The same route as a WebSocket: an interactive terminal (hearth exec -it).
+        router.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
+            service.get(ex.workspace(), ex.param("cmp"));
+            return Reply.upgrade((request, response, callback) ->
+                    new TerminalEndpoint(service, ex.workspace(), ex.param("cmp")));
+        });
         router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");

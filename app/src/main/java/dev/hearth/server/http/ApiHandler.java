@@ -43,9 +43,11 @@ public final class ApiHandler extends Handler.Abstract {
     private final Authorizer authorizer;
     private final Idempotency idempotency;
     private final long maxBodyBytes;
+    private final org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets;
 
     public ApiHandler(Router router, Authenticator authenticator, Authorizer authorizer, Idempotency idempotency,
-                      long maxBodyBytes) {
+                      long maxBodyBytes, org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets) {
+        this.webSockets = webSockets;
         this.router = router;
         this.authenticator = authenticator;
         this.authorizer = authorizer;
@@ -65,6 +67,14 @@ public final class ApiHandler extends Handler.Abstract {
             LOG.error("request {} {} {} failed", requestId, request.getMethod(), request.getHttpURI().getPath(), e);
             reply = errorReply(new ApiException(ErrorCode.INTERNAL,
                     "internal error; quote request id " + requestId + " when reporting it"), requestId);
+        }
+        if (reply.body() instanceof Reply.Upgrade upgrade) {
+            response.getHeaders().put("X-Request-Id", requestId);
+            if (webSockets.upgrade(upgrade.creator(), request, response, callback)) {
+                return true;
+            }
+            reply = errorReply(new ApiException(ErrorCode.INVALID_REQUEST,
+                    "this route is a WebSocket: connect with Upgrade: websocket (or POST for a command's output)"), requestId);
         }
         write(response, callback, reply, requestId);
         return true;

@@ -20,8 +20,16 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
         return new Reply(200, body, null, Map.of("Content-Type", contentType));
     }
 
+    /** The answer is a WebSocket: the handler upgrades the connection with this creator. */
+    public record Upgrade(org.eclipse.jetty.websocket.server.WebSocketCreator creator) {
+    }
+
+    public static Reply upgrade(org.eclipse.jetty.websocket.server.WebSocketCreator creator) {
+        return new Reply(101, new Upgrade(creator), null, Map.of());
+    }
+
     public boolean streaming() {
-        return body instanceof Stream;
+        return body instanceof Stream || body instanceof Upgrade;
     }
 
     public static Reply ok(Object body) {

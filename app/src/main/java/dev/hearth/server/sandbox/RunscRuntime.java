@@ -182,6 +182,10 @@ public final class RunscRuntime implements Runtime {
     private static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
         var m = Json.mapper();
         var p = m.createObjectNode().put("terminal", false).put("cwd", cwd);
+        return process(p, args, env);
+    }
+
+    private static ObjectNode process(ObjectNode p, List<String> args, Map<String, String> env) {
         p.putObject("user").put("uid", 0).put("gid", 0);
         var argv = p.putArray("args");
         args.forEach(argv::add);
@@ -385,6 +389,159 @@ public final class RunscRuntime implements Runtime {
             }
         });
         return capture;
+    }
+
+    @Override
+    public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
+        String id = dev.hearth.server.store.Ids.next();
+        // A Unix socket path has at most 107 bytes: keep it short, outside the data directory.
+        Path socket = Path.of("/tmp", "hearth-tty-" + id.substring(12) + ".sock");
+        Path processFile = null;
+        Path pidFile = scratchDir.resolve("tty-" + id + ".pid");
+        int listening = -1;
+        try {
+            Files.createDirectories(scratchDir);
+            var env = new java.util.LinkedHashMap<>(request.env());
+            env.putIfAbsent("TERM", "xterm-256color");
+            String envFile = "/tmp/.hearth-env-" + id;
+            writeEnvironment(sandboxId, envFile, env, scratchDir);
+            // This runsc loses --process when it re-executes itself for --detach, so the terminal's
+            // command goes in argv: a wrapper that sources the environment file (secrets stay out of argv).
+            var command = new ArrayList<>(List.of(runsc, "--root", root.toString(), "exec", "--detach",
+                    "--console-socket", socket.toString(), "--internal-pid-file", pidFile.toString(),
+                    "--cwd", request.cwd(), sandboxId, "/.hearth/busybox", "sh", "-c",
+                    ". " + envFile + "; /.hearth/busybox rm -f " + envFile + "; exec \"$@\"", "hearth-terminal"));
+            command.addAll(request.command());
+            listening = Posix.listen(socket.toString());
+            Path out = scratchDir.resolve("tty-" + id + ".out");
+            var starter = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            // runsc exec --detach may exit 128 even when the terminal works (it races its own pid file),
+            // so the descriptor decides; if none came, runsc's exit wakes the accept.
+            int listen = listening;
+            var received = new java.util.concurrent.atomic.AtomicBoolean();
+            PIPES.start(() -> {
+                try {
+                    starter.waitFor();
+                    Thread.sleep(2000);
+                } catch (InterruptedException ignored) {
+                    // shut down below either way
+                }
+                if (!received.get()) {
+                    Posix.shutdown(listen);
+                }
+            });
+            int master = Posix.receiveDescriptor(listening);
+            received.set(master >= 0);
+            if (master < 0) {
+                throw new Commands.Failure("runsc exec on a terminal failed: " + Files.readString(out).strip());
+            }
+            for (int i = 0; i < 250 && (!Files.exists(pidFile) || Files.size(pidFile) == 0); i++) {
+                Thread.sleep(20);
+            }
+            Files.deleteIfExists(out);
+            Posix.makeBlocking(master);
+            Posix.resize(master, columns, rows);
+            String pid = Files.readString(pidFile).strip();
+            var waiter = new ProcessBuilder(runsc, "--root", root.toString(), "wait", "--pid", pid, sandboxId)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            return new RunscTerminal(sandboxId, master, pid, waiter, processFile, pidFile);
+        } catch (IOException e) {
+            deleteQuietly(processFile);
+            deleteQuietly(pidFile);
+            throw new Commands.Failure("cannot start a terminal: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Commands.Failure("interrupted while starting a terminal");
+        } finally {
+            if (listening >= 0) {
+                Posix.close(listening);
+            }
+            try {
+                Files.deleteIfExists(socket);
+            } catch (IOException ignored) {
+                // /tmp is cleaned anyway
+            }
+        }
+    }
+
+    /** Writes {@code export NAME='value'} lines to a 0600 file inside the sandbox, through stdin of an exec. */
+    private void writeEnvironment(String sandboxId, String envFile, Map<String, String> env, Path scratchDir) {
+        var exports = new StringBuilder();
+        env.forEach((k, v) -> exports.append("export ").append(k).append("='").append(v.replace("'", "'\\''")).append("'\n"));
+        var result = exec(sandboxId, new Exec.Request(List.of("/.hearth/busybox", "sh", "-c", "umask 077; cat > " + envFile),
+                Map.of("PATH", "/bin"), "/", exports.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Duration.ofSeconds(30)), scratchDir, 4096);
+        if (result.exitCode() != 0) {
+            throw new Commands.Failure("cannot prepare the terminal's environment: "
+                    + new String(result.stderr(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A terminal exec: the pty master from runsc, and runsc wait for the exit status. */
+    private final class RunscTerminal implements Terminal {
+        private final String sandboxId;
+        private final int master;
+        private final String pid;
+        private final Process waiter;
+        private final Path processFile;
+        private final Path pidFile;
+        private volatile boolean closed;
+
+        RunscTerminal(String sandboxId, int master, String pid, Process waiter, Path processFile, Path pidFile) {
+            this.sandboxId = sandboxId;
+            this.master = master;
+            this.pid = pid;
+            this.waiter = waiter;
+            this.processFile = processFile;
+            this.pidFile = pidFile;
+        }
+
+        @Override
+        public int read(byte[] buffer) {
+            return closed ? -1 : Posix.read(master, buffer);
+        }
+
+        @Override
+        public void write(byte[] input) throws IOException {
+            Posix.write(master, input);
+        }
+
+        @Override
+        public void resize(int columns, int rows) throws IOException {
+            Posix.resize(master, columns, rows);
+        }
+
+        /** runsc wait prints {"exitStatus": N}: the exit code, or -1 when a signal ended it (reported as 137). */
+        @Override
+        public int waitFor() throws InterruptedException {
+            try {
+                String text = new String(waiter.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                waiter.waitFor();
+                int status = Json.mapper().readTree(text).path("exitStatus").asInt(-1);
+                return status >= 0 ? status : 137;
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public void kill() {
+            Commands.run(List.of(runsc, "--root", root.toString(), "exec", sandboxId, "/.hearth/busybox", "sh", "-c",
+                    KILL_TREE, "kill-tree", pid), QUICK);
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                Posix.close(master);
+                waiter.destroy();
+                deleteQuietly(processFile);
+                deleteQuietly(pidFile);
+            }
+        }
     }
 
     @Override

@@ -26,6 +26,9 @@ public interface Runtime {
      */
     Exec.Result execStreaming(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, Exec.Sink sink);
 
+    /** Starts a command on a terminal of the given size (an interactive shell, say). */
+    Terminal execTerminal(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int columns, int rows);
+
     /** Whether the sandbox exists and its state ("running", "stopped", ...). */
     Optional<String> state(String sandboxId);
 
