@@ -2,10 +2,10 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -118,9 +118,7 @@ final class AccessCommand {
             cli.context.err().println("Key file (shown once; save it, e.g. with --key-file-out):");
             cli.out().println(text);
         } else {
-            Files.deleteIfExists(out);
-            Files.createFile(out, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(out, text);
+            Disk.writePrivate(out, text);
             cli.out().println("Key file written to " + out + " (use HEARTH_KEY_FILE=" + out + ")");
         }
     }

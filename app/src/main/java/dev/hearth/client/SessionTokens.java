@@ -3,6 +3,7 @@ package dev.hearth.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,9 +11,7 @@ import java.net.http.HttpRequest;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -72,10 +71,6 @@ public final class SessionTokens implements TokenSource {
         session.put("access_expires_at", Instant.now().plusSeconds(tokens.path("expires_in").asLong()).toString());
         session.put("refresh_token", tokens.path("refresh_token").asText());
         Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(session));
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Disk.writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(session));
     }
 }

@@ -1,6 +1,7 @@
 package dev.hearth.server;
 
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.access.AccessApi;
 import dev.hearth.server.access.AccessService;
 import dev.hearth.server.access.AccessStore;
@@ -51,7 +52,6 @@ import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -208,11 +208,7 @@ public final class HearthServer implements AutoCloseable {
             return Optional.empty();
         }
         Path file = dataDir.resolve("admin-key.json");
-        Path tmp = dataDir.resolve("admin-key.json.tmp");
-        Files.deleteIfExists(tmp);
-        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(keyFile.get()));
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Disk.writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(keyFile.get()));
         LOG.info("empty store: created the admin principal; its key file is {} (use HEARTH_KEY_FILE={})", file, file);
         return Optional.of(file);
     }

@@ -119,8 +119,6 @@ public final class PostgresCluster implements AutoCloseable {
         run(asPostgres(List.of(bin.resolve("pg_ctl").toString(), "stop", "-m", "immediate", "-D",
                 dir.resolve("data").toString())));
         process.waitFor(10, TimeUnit.SECONDS);
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        dev.hearth.fs.Disk.deleteTree(dir);
     }
 }

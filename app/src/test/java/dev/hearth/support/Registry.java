@@ -6,8 +6,6 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /** Debian's docker-registry on a free 127.0.0.1 port, storage in a temp directory, stopped on close. */
 public final class Registry implements AutoCloseable {
@@ -62,8 +60,6 @@ public final class Registry implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         process.waitFor();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        dev.hearth.fs.Disk.deleteTree(dir);
     }
 }

@@ -158,8 +158,6 @@ public final class TestServer implements AutoCloseable {
     public void close() throws Exception {
         server.close();
         removeSandboxes(dataDir);
-        try (Stream<Path> walk = Files.walk(dataDir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        dev.hearth.fs.Disk.deleteTree(dataDir);
     }
 }

@@ -8,13 +8,12 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,11 +109,7 @@ public final class SigningKeys {
 
     private void write(List<ECKey> next) {
         try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.deleteIfExists(tmp);
-            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(tmp, new JWKSet(next.stream().map(k -> (JWK) k).toList()).toString(false));
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Disk.writePrivate(file, new JWKSet(next.stream().map(k -> (JWK) k).toList()).toString(false));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write signing keys " + file, e);
         }

@@ -3,6 +3,7 @@ package dev.hearth.server.computers;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.Validate;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.http.ApiException;
@@ -472,7 +473,7 @@ public final class ComputerService {
                 r.delete(computer.sandboxId());
                 r.removeNetwork(computer.slot());
             });
-            deleteTree(computersDir.resolve(computer.id()));
+            Disk.deleteTree(computersDir.resolve(computer.id()));
             Instant now = now();
             var gone = new Computer(computer.id(), computer.workspace(), computer.name(), computer.state(),
                     computer.image(), computer.imageDigest(), computer.env(), computer.ports(), computer.cpus(),
@@ -646,7 +647,7 @@ public final class ComputerService {
             for (Path dir : dirs.toList()) {
                 if (!liveIds.contains(dir.getFileName().toString())) {
                     LOG.warn("removing {}, which no computer owns", dir);
-                    deleteTree(dir);
+                    Disk.deleteTree(dir);
                 }
             }
         } catch (java.io.IOException e) {
@@ -730,16 +731,6 @@ public final class ComputerService {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     /** {@code computer.create}: pull the image and start; repeatable, so resumed after a crash. */
     private record CreateKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {

@@ -3,6 +3,7 @@ package dev.hearth.server.crypto;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,9 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -174,11 +173,7 @@ public final class Keyring {
 
     private static void write(Path file, JsonNode doc) {
         try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.deleteIfExists(tmp);
-            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Disk.writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write encryption keys " + file, e);
         }

@@ -2,6 +2,7 @@ package dev.hearth.server.images;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.sandbox.Commands;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -78,7 +78,7 @@ public final class Images {
             }
             return unpack(reference, layout);
         } finally {
-            deleteTree(work);
+            Disk.deleteTree(work);
         }
     }
 
@@ -109,7 +109,7 @@ public final class Images {
                 Files.writeString(marker, image.digest());
                 return image;
             } finally {
-                deleteTree(work);
+                Disk.deleteTree(work);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -154,7 +154,7 @@ public final class Images {
             try {
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException raced) {
-                deleteTree(staging);
+                Disk.deleteTree(staging);
             }
             return load(reference, digest).orElseThrow();
         } catch (IOException | Commands.Failure e) {
@@ -213,7 +213,7 @@ public final class Images {
                 String digest = p.getFileName().toString().replaceFirst("-", ":");
                 if (digest.startsWith("sha256:") && !digestsInUse.contains(digest) && !digest.equals(builtin)) {
                     loaded.remove(digest);
-                    deleteTree(p);
+                    Disk.deleteTree(p);
                 }
             }
         } catch (IOException e) {
@@ -230,14 +230,4 @@ public final class Images {
         }
     }
 
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

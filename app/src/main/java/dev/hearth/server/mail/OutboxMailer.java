@@ -1,10 +1,10 @@
 package dev.hearth.server.mail;
 
+import dev.hearth.fs.Disk;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +26,7 @@ public final class OutboxMailer implements Mailer {
         try {
             Files.createDirectories(outbox);
             Path file = outbox.resolve(Ids.next() + ".eml");
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(file, text);
+            Disk.writePrivate(file, text);
             LOG.info("no SMTP configured; mail written to {}:\n{}", file, text);
         } catch (IOException e) {
             throw new MailException("cannot write to outbox " + outbox + ": " + e.getMessage(), e);

@@ -4,20 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -105,10 +104,7 @@ public final class RunscRuntime implements Runtime {
             Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
             Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
             // The main process's environment may hold secrets: the bundle is for root's eyes only.
-            Path config = bundle.resolve("config.json");
-            Files.deleteIfExists(config);
-            Files.createFile(config, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(config, Json.mapper().writeValueAsString(ociSpec(spec)));
+            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(ociSpec(spec)));
             readdress(spec.network());
             var result = run(spec, bundle, overlay, stateDir);
             if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
@@ -211,10 +207,8 @@ public final class RunscRuntime implements Runtime {
         Files.createDirectories(scratchDir);
         String id = dev.hearth.server.store.Ids.next();
         // The environment may hold secrets: it goes in a 0600 file, never on a command line.
-        Path processFile = Files.createFile(scratchDir.resolve("exec-" + id + ".json"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(processFile, Json.mapper().writeValueAsString(
-                process(request.command(), request.env(), request.cwd())));
+        Path processFile = scratchDir.resolve("exec-" + id + ".json");
+        Disk.writePrivate(processFile, Json.mapper().writeValueAsString(process(request.command(), request.env(), request.cwd())));
         Path pidFile = scratchDir.resolve("exec-" + id + ".pid");
         var builder = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
                 pidFile.toString(), "--process", processFile.toString(), sandboxId);
