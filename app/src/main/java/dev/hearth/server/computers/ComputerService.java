@@ -447,14 +447,10 @@ public final class ComputerService {
                 computer.imageDigest(), env, computer.ports(), computer.cpus(), computer.memoryMb(), protect,
                 computer.generation(), computer.slot(), computer.parent(), computer.fromCheckpoint(), computer.error(),
                 computer.createdAt(), now(), computer.lastStartedAt(), computer.lastActiveAt(), null);
-        try {
-            jdbi.useTransaction(h -> store.update(h, updated));
-        } catch (JdbiException e) {
-            if (Constraints.isUniqueViolation(e)) {
-                throw ApiException.conflict("a computer named " + name + " already exists in this workspace");
-            }
-            throw e;
-        }
+        Constraints.unique(() -> jdbi.inTransaction(h -> {
+            store.update(h, updated);
+            return updated;
+        }), () -> ApiException.conflict("a computer named " + name + " already exists in this workspace"));
         return view(updated, workspace);
     }
 

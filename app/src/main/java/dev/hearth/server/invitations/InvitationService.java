@@ -19,7 +19,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 
 /**
  * The rules of invitations: an admin invites an address to a role; the person signed in with that
@@ -53,21 +52,15 @@ public final class InvitationService {
         Instant now = now();
         var invitation = new Invitation(Ids.next(), workspace.id(), email, role, Invitation.PENDING, caller.id(), now,
                 now, now.plus(lifetime), false, null, 0, null, null, null);
-        try {
-            jdbi.useTransaction(h -> {
-                var pending = store.pending(h, workspace.id(), email);
-                if (pending.isPresent() && pending.get().state(now).equals(Invitation.PENDING)) {
-                    throw taken(email);
-                }
-                pending.ifPresent(old -> store.setState(h, old.id(), Invitation.EXPIRED, now));
-                store.insert(h, invitation);
-            });
-        } catch (JdbiException e) {
-            if (Constraints.isUniqueViolation(e)) {
+        Constraints.unique(() -> jdbi.inTransaction(h -> {
+            var pending = store.pending(h, workspace.id(), email);
+            if (pending.isPresent() && pending.get().state(now).equals(Invitation.PENDING)) {
                 throw taken(email);
             }
-            throw e;
-        }
+            pending.ifPresent(old -> store.setState(h, old.id(), Invitation.EXPIRED, now));
+            store.insert(h, invitation);
+            return invitation;
+        }), () -> taken(email));
         mail.sendNow(invitation.id());
         return view(invitation.id());
     }

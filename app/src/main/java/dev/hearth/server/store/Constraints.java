@@ -9,6 +9,18 @@ public final class Constraints {
     private Constraints() {
     }
 
+    /** Runs a store write; a unique-constraint violation (a racing twin won) becomes {@code taken}'s conflict. */
+    public static <T> T unique(java.util.function.Supplier<T> write, java.util.function.Supplier<? extends RuntimeException> taken) {
+        try {
+            return write.get();
+        } catch (org.jdbi.v3.core.JdbiException e) {
+            if (isUniqueViolation(e)) {
+                throw taken.get();
+            }
+            throw e;
+        }
+    }
+
     public static boolean isUniqueViolation(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException sql) {

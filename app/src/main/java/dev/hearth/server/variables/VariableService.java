@@ -18,10 +18,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 
 /**
  * The rules of variables: named secrets of a workspace, sealed at rest, readable in full by
@@ -70,10 +68,10 @@ public final class VariableService {
         String id = Ids.next();
         var sealed = keyring.seal(value, "variable:" + id);
         var variable = new Variable(id, workspace.id(), name, sealed, caller.id(), caller.id(), now, now, null);
-        uniqueName(name, () -> {
+        Constraints.unique(() -> {
             jdbi.useTransaction(h -> store.insert(h, variable));
             return null;
-        });
+        }, () -> taken(name));
         return variable.view(value);
     }
 
@@ -93,7 +91,7 @@ public final class VariableService {
         String name = request.name() == null ? null : Validate.dnsLabel("name", request.name());
         String value = request.value() == null ? null : value(request.value());
         Instant now = now();
-        return uniqueName(name, () -> jdbi.inTransaction(h -> {
+        return Constraints.unique(() -> jdbi.inTransaction(h -> {
             var old = find(h, workspace, ref);
             if (old.deletedAt() != null) {
                 throw ApiException.conflict("variable " + old.name() + " is deleted; create it again");
@@ -104,7 +102,7 @@ public final class VariableService {
                     old.createdBy(), caller.id(), old.createdAt(), now, null);
             store.update(h, updated);
             return updated.view(newValue);
-        }));
+        }), () -> taken(name));
     }
 
     public Variable.View delete(Caller caller, Workspace workspace, String ref) {
@@ -150,15 +148,9 @@ public final class VariableService {
         return value;
     }
 
-    private static <T> T uniqueName(String name, Supplier<T> write) {
-        try {
-            return write.get();
-        } catch (JdbiException e) {
-            if (Constraints.isUniqueViolation(e)) {
-                throw ApiException.conflict("a variable named " + name + " already exists in this workspace");
-            }
-            throw e;
-        }
+
+    private static ApiException taken(String name) {
+        return ApiException.conflict("a variable named " + name + " already exists in this workspace");
     }
 
     private Instant now() {

@@ -18,7 +18,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 
 /** The rules of workspaces: any signed-in principal creates one and becomes its admin. */
 public final class WorkspaceService {
@@ -47,12 +46,12 @@ public final class WorkspaceService {
         String name = Validate.dnsLabel("name", request.name());
         Instant now = now();
         var workspace = new Workspace(Ids.next(), name, Workspace.ACTIVE, now, now, null);
-        return uniqueName(name, () -> jdbi.inTransaction(h -> {
+        return Constraints.unique(() -> jdbi.inTransaction(h -> {
             requireFreeName(h, name);
             workspaces.insert(h, workspace);
             access.insert(h, new Grant(workspace.id(), caller.id(), Role.ADMIN, now, now));
             return workspace;
-        }));
+        }), () -> taken(name));
     }
 
     public Page<Workspace> list(Caller caller, PageRequest page) {
@@ -69,13 +68,13 @@ public final class WorkspaceService {
     public Workspace rename(Workspace workspace, UpdateWorkspace request) {
         String name = Validate.dnsLabel("name", request.name());
         Instant now = now();
-        return uniqueName(name, () -> jdbi.inTransaction(h -> {
+        return Constraints.unique(() -> jdbi.inTransaction(h -> {
             if (!name.equals(workspace.name())) {
                 requireFreeName(h, name);
                 workspaces.rename(h, workspace.id(), name, now);
             }
             return workspaces.findLive(h, workspace.id()).orElseThrow(() -> ApiException.notFound("workspace"));
-        }));
+        }), () -> taken(name));
     }
 
     /** Marks the workspace deleted; refused while it still holds resources. */
@@ -104,17 +103,6 @@ public final class WorkspaceService {
         }
     }
 
-    /** Two racing creates of one name: the store's unique index decides, and the loser gets a 409. */
-    private static <T> T uniqueName(String name, java.util.function.Supplier<T> write) {
-        try {
-            return write.get();
-        } catch (JdbiException e) {
-            if (Constraints.isUniqueViolation(e)) {
-                throw taken(name);
-            }
-            throw e;
-        }
-    }
 
     private static ApiException taken(String name) {
         return ApiException.conflict("a workspace named " + name + " already exists");
