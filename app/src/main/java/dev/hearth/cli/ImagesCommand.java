@@ -27,11 +27,9 @@ final class ImagesCommand {
             if (op.path("operation").path("state").asText().equals("failed")) {
                 throw new IllegalArgumentException(op.path("operation").path("error").path("message").asText());
             }
-            answer = Cli.everyPage(client, "/workspaces/" + workspace.required() + "/images", "images");
-            for (var image : answer.path("images")) {
-                if (image.path("reference").asText().equals(reference)) {
-                    answer = Json.mapper().createObjectNode().set("image", image);
-                }
+            var pulled = find(reference);
+            if (pulled.isPresent()) {
+                answer = Json.mapper().createObjectNode().set("image", pulled.get());
             }
         }
         var shown = answer;
@@ -54,12 +52,17 @@ final class ImagesCommand {
     }
 
     private String idOf(String reference) {
+        return find(reference).map(image -> image.path("id").asText()).orElse(reference);
+    }
+
+    /** The workspace's image of that reference, if it has one. */
+    private java.util.Optional<JsonNode> find(String reference) {
         for (var image : Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/images", "images").path("images")) {
             if (image.path("reference").asText().equals(reference)) {
-                return image.path("id").asText();
+                return java.util.Optional.of(image);
             }
         }
-        return reference;
+        return java.util.Optional.empty();
     }
 
     private void table(Iterable<JsonNode> rows) {

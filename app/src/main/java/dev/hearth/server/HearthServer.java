@@ -81,8 +81,6 @@ public final class HearthServer implements AutoCloseable {
     private final Operations operations;
     private final VariableService variables;
     private final ComputerService computers;
-    private final ImageStore imageStore = new ImageStore();
-    private Images images;
     private final InvitationMail invitationMail;
 
     private HearthServer(Config config) throws Exception {
@@ -110,7 +108,9 @@ public final class HearthServer implements AutoCloseable {
         var operationStore = new OperationStore();
         operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
         var computerStore = new ComputerStore();
-        computers = computers(config, jdbi, computerStore, clock);
+        var imageStore = new ImageStore();
+        var images = new Images(Files.createDirectories(config.dataDir().toAbsolutePath().resolve("images")));
+        computers = computers(config, jdbi, computerStore, images, imageStore, clock);
         var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
                 List.of(variables.contents(), computers.contents()), clock);
         var mailer = mailer(config);
@@ -173,8 +173,8 @@ public final class HearthServer implements AutoCloseable {
         return connector;
     }
 
-    private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, java.time.Clock clock)
-            throws IOException {
+    private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, Images images,
+                                      ImageStore imageStore, java.time.Clock clock) throws IOException {
         Path dataDir = config.dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
         Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
@@ -184,7 +184,6 @@ public final class HearthServer implements AutoCloseable {
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
-        images = new Images(Files.createDirectories(dataDir.resolve("images")));
         return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
                 dataDir, clock);
     }

@@ -96,7 +96,7 @@ public final class ApiHandler extends Handler.Abstract {
         Authorizer.Authorized authorized = switch (route.scope()) {
             case Scope.InWorkspace(var action) -> authorizer.authorize(caller, match.params().get("ws"), action);
             case Scope.OfResource resource -> authorizer.authorize(caller, resource,
-                    match.params().get(resource.param()), single(query, "workspace"));
+                    match.params().get(resource.param()), Exchange.single(query, "workspace"));
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
@@ -107,13 +107,6 @@ public final class ApiHandler extends Handler.Abstract {
         return route.handler().handle(exchange);
     }
 
-    private static java.util.Optional<String> single(Map<String, List<String>> query, String name) {
-        var values = query.get(name);
-        if (values != null && values.size() > 1) {
-            throw ApiException.invalidField(name, "given more than once");
-        }
-        return values == null ? java.util.Optional.empty() : java.util.Optional.of(values.getFirst());
-    }
 
     private static void checkParams(Map<String, String> params) {
         for (var e : params.entrySet()) {

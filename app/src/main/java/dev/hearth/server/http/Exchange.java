@@ -73,6 +73,11 @@ public final class Exchange {
     }
 
     public Optional<String> query(String name) {
+        return single(query, name);
+    }
+
+    /** A query parameter given at most once; twice is an error naming it. */
+    static Optional<String> single(Map<String, List<String>> query, String name) {
         var values = query.get(name);
         if (values == null) {
             return Optional.empty();
