@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.sandbox.RunscRuntime;
 import dev.hearth.support.TestServer;
@@ -197,31 +198,68 @@ class ComputersTest {
     }
 
     @Test
-    void aClientThatHangsUpKillsItsCommand() throws Exception {
+    void aStreamingClientThatHangsUpKillsItsCommand() throws Exception {
         String id = create("hangup", Map.of()).path("id").asText();
+        hangUpDuring(id, "application/x-ndjson", "while true; do echo tick-tock; sleep 0.1; done", "tick-tock");
+        assertKilled(id, "while true");
+        assertTrue(run(id, "echo still-here").path("stdout").asText().contains("still-here"));
+    }
+
+    @Test
+    void aStreamingClientThatHangsUpOnASilentCommandKillsIt() throws Exception {
+        String id = create("hangup-silent", Map.of()).path("id").asText();
+        hangUpDuring(id, "application/x-ndjson", "echo started; sleep 1001", "started");
+        assertKilled(id, "sleep 1001");
+    }
+
+    @Test
+    void aJsonClientThatHangsUpKillsItsCommand() throws Exception {
+        String id = create("hangup-json", Map.of()).path("id").asText();
+        // The JSON answer comes only at the end: the client hangs up while the command runs.
+        hangUpDuring(id, "application/json", "sleep 1000", null);
+        assertKilled(id, "sleep 1000");
+    }
+
+    @Test
+    void aJsonClientThatWaitsGetsItsAnswerAfterSeconds() {
+        String id = create("patient", Map.of()).path("id").asText();
+        var body = run(id, "sleep 2; echo waited");
+        assertEquals("waited\n", body.path("stdout").asText());
+        assertEquals(0, body.path("exit_code").asInt());
+    }
+
+    /** Sends an exec over a raw socket and closes it once {@code until} arrived (or after a second). */
+    private void hangUpDuring(String computer, String accept, String script, String until) throws Exception {
         var uri = java.net.URI.create(server.baseUrl());
         String token = ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
                 server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
-        String body = "{\"command\": [\"sh\", \"-c\", \"while true; do echo tick-tock; sleep 0.1; done\"]}";
+        String body = Json.mapper().writeValueAsString(Map.of("command", List.of("sh", "-c", script)));
         try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
-            socket.getOutputStream().write(("POST /v1/computers/" + id + "/exec HTTP/1.1\r\nHost: x\r\n"
-                    + "Authorization: Bearer " + token + "\r\nAccept: application/x-ndjson\r\n"
+            socket.getOutputStream().write(("POST /v1/computers/" + computer + "/exec HTTP/1.1\r\nHost: x\r\n"
+                    + "Authorization: Bearer " + token + "\r\nAccept: " + accept + "\r\n"
                     + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (until == null) {
+                sleep(1000);
+                return;
+            }
             var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream()));
-            for (String line = in.readLine(); line != null && !line.contains("tick-tock"); line = in.readLine()) {
+            for (String line = in.readLine(); line != null && !line.contains(until); line = in.readLine()) {
                 // headers, then the first output
             }
         }
+    }
+
+    private void assertKilled(String computer, String command) {
         String ps = "";
         for (int i = 0; i < 50; i++) {
             sleep(100);
-            ps = run(id, "ps").path("stdout").asText();
-            if (!ps.contains("while true")) {
+            ps = run(computer, "ps").path("stdout").asText();
+            if (!ps.contains(command)) {
                 break;
             }
         }
-        assertFalse(ps.contains("while true"), "the command of a client that went away is killed: " + ps);
+        assertFalse(ps.contains(command), "the command of a client that went away is killed: " + ps);
     }
 
     @Test

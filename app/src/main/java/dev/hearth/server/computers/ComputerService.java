@@ -495,16 +495,18 @@ public final class ComputerService {
             this.request = request;
         }
 
-        public ExecApi.Result run() {
-            var result = onRuntime(() -> runtime().exec(computer.sandboxId(), request, scratch(), OUTPUT_CAP));
+        public ExecApi.Result run(java.util.function.BooleanSupplier callerPresent) {
+            var result = onRuntime(() -> runtime().exec(computer.sandboxId(), request, scratch(), OUTPUT_CAP,
+                    callerPresent));
             activity.put(computer.id(), now());
             return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
                     new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
                     result.durationMillis());
         }
 
-        public Exec.Result stream(Exec.Sink sink) {
-            var result = onRuntime(() -> runtime().execStreaming(computer.sandboxId(), request, scratch(), sink));
+        public Exec.Result stream(Exec.Sink sink, java.util.function.BooleanSupplier callerPresent) {
+            var result = onRuntime(() -> runtime().execStreaming(computer.sandboxId(), request, scratch(), sink,
+                    callerPresent));
             activity.put(computer.id(), now());
             return result;
         }

@@ -44,7 +44,10 @@ public final class ComputersApi {
         router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
-            return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out)) : Reply.ok(exec.run());
+            // A client that hangs up gets its command killed: the peer says so even when nothing is written.
+            var peer = ex.peer();
+            return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer))
+                    : Reply.ok(exec.run(peer::connected));
         });
     }
 
@@ -52,14 +55,15 @@ public final class ComputersApi {
      * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
      * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
      */
-    private static void stream(ComputerService.PreparedExec exec, java.io.OutputStream out) throws java.io.IOException {
+    private static void stream(ComputerService.PreparedExec exec, java.io.OutputStream out,
+                               dev.hearth.server.http.Peer peer) throws java.io.IOException {
         var lock = new Object();
         try {
             var result = exec.stream((stderr, text) -> {
                 synchronized (lock) {
                     line(out, java.util.Map.of(stderr ? "stderr" : "stdout", text));
                 }
-            });
+            }, peer::connected);
             var end = new LinkedHashMap<String, Object>();
             end.put("exit_code", result.exitCode());
             end.put("timed_out", result.timedOut());

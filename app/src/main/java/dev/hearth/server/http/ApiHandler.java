@@ -100,7 +100,9 @@ public final class ApiHandler extends Handler.Abstract {
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
-        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized);
+        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized,
+                new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
+                        request.getConnectionMetaData().getRemoteSocketAddress()));
         if (route.mutation() && caller != null) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
         }

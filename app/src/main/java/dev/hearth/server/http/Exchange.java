@@ -28,9 +28,10 @@ public final class Exchange {
     private final byte[] body;
     private final Caller caller;
     private final Authorizer.Authorized authorized;
+    private final Peer peer;
 
     public Exchange(String requestId, String path, Map<String, String> params, Map<String, List<String>> query,
-                    Map<String, String> headers, byte[] body, Caller caller, Authorizer.Authorized authorized) {
+                    Map<String, String> headers, byte[] body, Caller caller, Authorizer.Authorized authorized, Peer peer) {
         this.requestId = requestId;
         this.path = path;
         this.params = params;
@@ -39,10 +40,16 @@ public final class Exchange {
         this.body = body;
         this.caller = caller;
         this.authorized = authorized;
+        this.peer = peer;
     }
 
     public String requestId() {
         return requestId;
+    }
+
+    /** The client's connection, to learn whether it is still there during a long answer. */
+    public Peer peer() {
+        return peer;
     }
 
     public String path() {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -219,9 +220,22 @@ public final class RunscRuntime implements Runtime {
         return new Started(process, processFile, pidFile);
     }
 
-    /** Waits out the time limit; past it, kills the process tree. Answers whether it finished in time. */
-    private boolean await(String sandboxId, Started started, Duration timeout) throws IOException, InterruptedException {
-        boolean finished = started.process().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    // How often a JSON exec asks whether its caller is still there.
+    private static final long CALLER_POLL_MILLIS = 500;
+
+    /**
+     * Waits out the time limit, or until the caller goes away; then kills the process tree. Answers
+     * whether it finished in time.
+     */
+    private boolean await(String sandboxId, Started started, Duration timeout, BooleanSupplier callerPresent)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long left = timeout.toMillis();
+        boolean finished = started.process().waitFor(Math.min(left, CALLER_POLL_MILLIS), TimeUnit.MILLISECONDS);
+        while (!finished && (left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) > 0
+                && callerPresent.getAsBoolean()) {
+            finished = started.process().waitFor(Math.min(left, CALLER_POLL_MILLIS), TimeUnit.MILLISECONDS);
+        }
         if (!finished) {
             kill(sandboxId, started.pidFile());
             if (!started.process().waitFor(10, TimeUnit.SECONDS)) {
@@ -232,14 +246,15 @@ public final class RunscRuntime implements Runtime {
     }
 
     @Override
-    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap) {
+    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
+                            BooleanSupplier callerPresent) {
         long t0 = System.nanoTime();
         Started started = null;
         try {
             started = startExec(sandboxId, request, scratchDir);
             var out = capture(started.process().getInputStream(), outputCap);
             var err = capture(started.process().getErrorStream(), outputCap);
-            boolean finished = await(sandboxId, started, request.timeout());
+            boolean finished = await(sandboxId, started, request.timeout(), callerPresent);
             int code = started.process().waitFor();
             out.join();
             err.join();
@@ -258,7 +273,8 @@ public final class RunscRuntime implements Runtime {
     }
 
     @Override
-    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink) {
+    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
+                                     BooleanSupplier callerPresent) {
         long t0 = System.nanoTime();
         Started started = null;
         try {
@@ -276,7 +292,8 @@ public final class RunscRuntime implements Runtime {
             };
             var out = relay(started.process().getInputStream(), false, sink, hangUp);
             var err = relay(started.process().getErrorStream(), true, sink, hangUp);
-            boolean finished = await(sandboxId, started, request.timeout());
+            boolean finished = await(sandboxId, started, request.timeout(),
+                    () -> !gone.get() && callerPresent.getAsBoolean());
             int code = started.process().waitFor();
             out.join();
             err.join();
@@ -459,7 +476,7 @@ public final class RunscRuntime implements Runtime {
         env.forEach((k, v) -> exports.append("export ").append(k).append("='").append(v.replace("'", "'\\''")).append("'\n"));
         var result = exec(sandboxId, new Exec.Request(List.of("/.hearth/busybox", "sh", "-c", "umask 077; cat > " + envFile),
                 Map.of("PATH", "/bin"), "/", exports.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                Duration.ofSeconds(30)), scratchDir, 4096);
+                Duration.ofSeconds(30)), scratchDir, 4096, () -> true);
         if (result.exitCode() != 0) {
             throw new Commands.Failure("cannot prepare the terminal's environment: "
                     + new String(result.stderr(), java.nio.charset.StandardCharsets.UTF_8));

@@ -17,14 +17,20 @@ public interface Runtime {
     /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, java.nio.file.Path stateDir);
 
-    /** Runs a command in a running sandbox and waits for it. */
-    Exec.Result exec(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int outputCap);
+    /**
+     * Runs a command in a running sandbox and waits for it; polled while it runs, {@code callerPresent}
+     * turning false (the client hung up) kills it.
+     */
+    Exec.Result exec(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int outputCap,
+                     java.util.function.BooleanSupplier callerPresent);
 
     /**
      * Runs a command and hands its output to {@code sink} as it arrives (text, per stream), with
-     * nothing capped. If the sink throws (the client went away) the command is killed.
+     * nothing capped. If the sink throws or {@code callerPresent} turns false (the client went away)
+     * the command is killed.
      */
-    Exec.Result execStreaming(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, Exec.Sink sink);
+    Exec.Result execStreaming(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, Exec.Sink sink,
+                              java.util.function.BooleanSupplier callerPresent);
 
     /** Starts a command on a terminal of the given size (an interactive shell, say). */
     Terminal execTerminal(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int columns, int rows);
