@@ -26,9 +26,22 @@ public final class Commands {
     }
 
     public static Result run(List<String> command, Duration limit) {
+        return run(command, null, limit);
+    }
+
+    /** Runs with {@code input} on stdin (null: /dev/null). */
+    public static Result run(List<String> command, String input, Duration limit) {
         try {
-            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .start();
+            var builder = new ProcessBuilder(command);
+            if (input == null) {
+                builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            }
+            var process = builder.start();
+            if (input != null) {
+                try (var stdin = process.getOutputStream()) {
+                    stdin.write(input.getBytes(StandardCharsets.UTF_8));
+                }
+            }
             var stderr = new StringBuilder();
             var err = Thread.ofVirtual().start(() -> {
                 try {
@@ -54,7 +67,12 @@ public final class Commands {
 
     /** Runs and requires exit code 0. */
     public static String check(List<String> command, Duration limit) {
-        var result = run(command, limit);
+        return check(command, null, limit);
+    }
+
+    /** Runs with {@code input} on stdin and requires exit code 0. */
+    public static String check(List<String> command, String input, Duration limit) {
+        var result = run(command, input, limit);
         if (!result.ok()) {
             throw new Failure(String.join(" ", command) + " failed (exit " + result.exitCode() + "): "
                     + result.stderr().strip());
