@@ -30,8 +30,12 @@ final class ComputersCommand {
                @Option(names = "--cpus") Double cpus,
                @Option(names = "--memory-mb") Integer memoryMb,
                @Option(names = "--protected") boolean protect,
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
                @Option(names = "--no-wait") boolean noWait) {
         var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", image));
+        if (autoSleep != null) {
+            body.put("auto_sleep_seconds", autoSleep);
+        }
         body.put("env", env(env, secrets));
         body.put("ports", ports(ports));
         body.put("protected", protect);
@@ -72,8 +76,12 @@ final class ComputersCommand {
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
                @Option(names = "--unset", paramLabel = "NAME", description = "remove an env var") List<String> unset,
                @Option(names = "--rename", paramLabel = "NEW_NAME") String rename,
-               @Option(names = "--protected", negatable = true) Boolean protect) {
+               @Option(names = "--protected", negatable = true) Boolean protect,
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep) {
         var body = new LinkedHashMap<String, Object>();
+        if (autoSleep != null) {
+            body.put("auto_sleep_seconds", autoSleep.equals("never") ? null : Integer.valueOf(autoSleep));
+        }
         var changes = env(env, secrets);
         if (unset != null) {
             unset.forEach(n -> changes.put(n, null));
@@ -88,6 +96,24 @@ final class ComputersCommand {
             body.put("protected", protect);
         }
         show(cli.client().patch(path(name), body));
+        return 0;
+    }
+
+    @Command(name = "sleep", description = "Put a computer to sleep (memory kept on disk); waits unless --no-wait.")
+    int sleep(@Parameters(paramLabel = "NAME") String name, @Option(names = "--no-wait") boolean noWait) {
+        var client = cli.client();
+        var answer = client.post("/computers/" + name + "/sleep?workspace=" + workspace.required(), Map.of());
+        if (!noWait && answer.path("operations").size() > 0) {
+            OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
+            answer = client.get(path(name));
+        }
+        show(answer);
+        return 0;
+    }
+
+    @Command(name = "wake", description = "Wake a sleeping computer (exec wakes it too).")
+    int wake(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().post("/computers/" + name + "/wake?workspace=" + workspace.required(), Map.of()));
         return 0;
     }
 

@@ -190,6 +190,11 @@ class RoleMatrixTest {
                 new Case("GET", "/computers/{cmp}/exec", Needs.EDITOR, 400, f -> "/computers/" + f.computer() + "/exec", none),
                 new Case("POST", "/computers/{cmp}/exec", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/exec",
                         f -> Map.of("command", List.of("true"))),
+                // Sleep answers 200 with the sleeping computer; exec and wake bring it back.
+                new Case("POST", "/computers/{cmp}/sleep", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/sleep",
+                        empty),
+                new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",
+                        none),
                 new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",
                         f -> Map.of("reference", "oci:/nonexistent/layout:" + UUID.randomUUID())),
                 new Case("GET", "/workspaces/{ws}/images", Needs.VIEWER, 200, f -> ws.apply(f) + "/images", none),

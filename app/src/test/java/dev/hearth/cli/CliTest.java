@@ -219,6 +219,14 @@ class CliTest {
         assertEquals(5, shell.code(), shell.err());
         assertTrue(shell.out().contains("tty-42"), shell.out());
         assertTrue(cli(asAdmin(), "computers", "list", "-w", "cli-computers").out().contains("box"));
+        var asleep = cli(asAdmin(), "computers", "sleep", "box", "-w", "cli-computers");
+        assertEquals(0, asleep.code(), asleep.err());
+        assertTrue(asleep.out().contains("sleeping"), asleep.out());
+        var awake = cli(asAdmin(), "computers", "wake", "box", "-w", "cli-computers");
+        assertTrue(awake.out().contains("ready"), awake.out());
+        var dozy = cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--auto-sleep", "600");
+        assertEquals(0, dozy.code(), dozy.err());
+        assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--auto-sleep", "never").code());
         assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--protected").code());
         assertEquals(1, cli(asAdmin(), "computers", "delete", "box", "-w", "cli-computers").code(), "protected");
         assertEquals(0, cli(asAdmin(), "computers", "update", "box", "-w", "cli-computers", "--no-protected").code());

@@ -421,22 +421,12 @@ class ComputersTest {
         assertEquals("image_pull_failed", c.path("error").path("code").asText());
     }
 
-    /** An OCI layout at {@code layout}:v1 with busybox whose entrypoint marks /data and stays up. */
-    private static void buildImage(Path layout, Path bundle) throws Exception {
-        sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
-                + " && umoci unpack --image " + layout + ":v1 " + bundle
-                + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
-                + " && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
-                + " && umoci repack --image " + layout + ":v1 " + bundle
-                + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
-                + " --config.cmd 'echo from-entrypoint > /data/marker; exec sleep 100000' --config.env PATH=/bin");
-    }
-
     @Test
     void anImageFromARealRegistryIsPulledAndErrorsAreClear(@TempDir Path tmp) throws Exception {
-        buildImage(tmp.resolve("layout"), tmp.resolve("bundle"));
+        String local = dev.hearth.support.TestImages.build(tmp,
+                "echo from-entrypoint > /data/marker; exec sleep 100000");
         try (var registry = dev.hearth.support.Registry.start()) {
-            sh("skopeo copy --quiet --dest-tls-verify=false oci:" + tmp.resolve("layout") + ":v1 docker://"
+            sh("skopeo copy --quiet --dest-tls-verify=false " + local + " docker://"
                     + registry.address + "/tools/busybox:1");
             var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "from-registry",
                     "image", registry.address + "/tools/busybox:1"), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
@@ -484,9 +474,9 @@ class ComputersTest {
 
     @Test
     void anOciImageIsPulledAndItsEntrypointRuns(@TempDir Path tmp) throws Exception {
-        Path layout = tmp.resolve("layout");
-        buildImage(layout, tmp.resolve("bundle"));
-        var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "pulled", "image", "oci:" + layout + ":v1"),
+        String image = dev.hearth.support.TestImages.build(tmp,
+                "echo from-entrypoint > /data/marker; exec sleep 100000");
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "pulled", "image", image),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString()));
         assertEquals(202, r.status(), r.body().toString());
         assertEquals("creating", r.body().path("computer").path("state").asText());

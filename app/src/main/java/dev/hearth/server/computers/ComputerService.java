@@ -38,7 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -54,6 +54,14 @@ public final class ComputerService {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerService.class);
     public static final int OUTPUT_CAP = 1 << 20;
     public static final String CREATE_KIND = "computer.create";
+    public static final String SLEEP_KIND = "computer.sleep";
+    // How long POST sleep waits before answering 202 with the operation (decisions.md).
+    static final Duration SLEEP_WAIT = Duration.ofSeconds(10);
+    // How long a sleep or delete waits for killed execs to end.
+    static final Duration EXECS_END = Duration.ofSeconds(10);
+    static final int MIN_AUTO_SLEEP = 1;
+    // Written into a sleep image once runsc has finished it: an image without it is not to be restored.
+    private static final String COMPLETE = "hearth-complete";
     static final String ROUTER = "localhost:7301";
     // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
     static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
@@ -66,10 +74,16 @@ public final class ComputerService {
     }
 
     public record CreateComputer(String name, String image, JsonNode env, List<PortRequest> ports,
-                                 @JsonProperty("protected") Boolean protectedFlag, ResourcesRequest resources) {
+                                 @JsonProperty("protected") Boolean protectedFlag, ResourcesRequest resources,
+                                 JsonNode autoSleepSeconds) {
     }
 
-    public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag) {
+    public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag,
+                                 JsonNode autoSleepSeconds) {
+    }
+
+    /** A sleep's answer: the computer (asleep, or pending "sleeping" with the operation to follow). */
+    public record Slept(ComputerView computer, Optional<Operation> operation) {
     }
 
     /** A create's answer: the computer, and the operation to follow when it is not ready yet. */
@@ -86,7 +100,11 @@ public final class ComputerService {
     private final Path computersDir;
     private final Path toolsDir;
     private final Clock clock;
-    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    // One gate per computer: execs pass shared, changes of state (start, sleep, wake, delete) alone.
+    private final Map<String, ReentrantReadWriteLock> gates = new ConcurrentHashMap<>();
+    // When each computer was last used (an exec began or ended, it woke): what auto-sleep measures.
+    private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
+    private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
     // last_active_at is written once a second, not by each exec: a write per exec cost milliseconds.
     private final Map<String, Instant> activity = new ConcurrentHashMap<>();
 
@@ -107,6 +125,7 @@ public final class ComputerService {
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
         operations.register(new CreateKind(this));
+        operations.register(new SleepKind(this));
         watchers.add(Thread.ofVirtual().name("computer-activity").start(this::flushActivity));
         if (runtime.isPresent()) {
             watchers.add(Thread.ofVirtual().name("computer-supervisor").start(this::supervise));
@@ -147,8 +166,9 @@ public final class ComputerService {
                 var states = runtime.get().sandboxes();
                 Instant now = clock.instant();
                 for (var c : jdbi.withHandle(store::live)) {
-                    if (c.state().equals(Computer.READY)) {
+                    if (c.state().equals(Computer.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
                         check(c, states.get(c.sandboxId()), now);
+                        sleepIfIdle(c, now);
                     }
                 }
             } catch (InterruptedException e) {
@@ -243,9 +263,10 @@ public final class ComputerService {
         var ports = ports(request.ports());
         var resources = resources(request.resources());
         Instant now = now();
-        var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, image, null, env, ports,
-                resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), 1, null, null,
-                null, null, now, now, null, null, null));
+        Integer autoSleep = autoSleep(request.autoSleepSeconds(), null);
+        var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, null, image, null, env,
+                ports, resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), autoSleep,
+                1, 1, null, null, null, null, now, now, null, null, null));
         if (Images.isLocal(image) || pulled(workspace.id(), image).isPresent()) {
             return new Created(view(provision(computer.id(), true), workspace), Optional.empty());
         }
@@ -259,9 +280,7 @@ public final class ComputerService {
             try {
                 return jdbi.inTransaction(h -> {
                     var slot = freeSlot(store.slotsInUse(h));
-                    var c = new Computer(draft.id(), draft.workspace(), draft.name(), draft.state(), draft.image(), null,
-                            draft.env(), draft.ports(), draft.cpus(), draft.memoryMb(), draft.protectedFlag(), 1, slot,
-                            null, null, null, draft.createdAt(), draft.updatedAt(), null, null, null);
+                    var c = draft.withSlot(slot);
                     store.insert(h, c);
                     return c;
                 });
@@ -357,12 +376,7 @@ public final class ComputerService {
             Path data = Files.createDirectories(dir.resolve("data"));
             ensureTools();
             runsc.prepareNetwork(computer.slot());
-            var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
-            String cwd = image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
-            var spec = new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
-                    environment(computer, image, Map.of()), cwd, data, toolsDir, computer.slot(),
-                    (long) computer.memoryMb() << 20, computer.cpus(), 1024);
-            runsc.start(spec, dir);
+            runsc.start(spec(computer, image, data), dir);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -370,6 +384,14 @@ public final class ComputerService {
         var ready = computer.with(Computer.READY, image.digest(), computer.generation(), null, now, now);
         jdbi.useTransaction(h -> store.update(h, ready));
         return ready;
+    }
+
+    private SandboxSpec spec(Computer computer, Image image, Path data) {
+        var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
+        String cwd = image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
+        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
+                environment(computer, image, Map.of()), cwd, data, toolsDir, computer.slot(),
+                (long) computer.memoryMb() << 20, computer.cpus(), 1024);
     }
 
     private Computer fail(Computer computer, String code, String message) {
@@ -443,10 +465,8 @@ public final class ComputerService {
             throw ApiException.invalidField("env", "at most " + EnvValue.MAX_VARIABLES + " variables");
         }
         boolean protect = request.protectedFlag() == null ? computer.protectedFlag() : request.protectedFlag();
-        var updated = new Computer(computer.id(), computer.workspace(), name, computer.state(), computer.image(),
-                computer.imageDigest(), env, computer.ports(), computer.cpus(), computer.memoryMb(), protect,
-                computer.generation(), computer.slot(), computer.parent(), computer.fromCheckpoint(), computer.error(),
-                computer.createdAt(), now(), computer.lastStartedAt(), computer.lastActiveAt(), null);
+        Integer autoSleep = autoSleep(request.autoSleepSeconds(), computer.autoSleepSeconds());
+        var updated = computer.withSettings(name, env, computer.ports(), protect, autoSleep, now());
         Constraints.unique(() -> jdbi.inTransaction(h -> {
             store.update(h, updated);
             return updated;
@@ -464,23 +484,152 @@ public final class ComputerService {
             throw new ApiException(ErrorCode.PROTECTED, "computer " + computer.name()
                     + " is protected; PATCH {\"protected\": false} first");
         }
-        var deleted = locked(computer.id(), () -> {
+        var deleted = lockedEndingExecs(computer.id(), () -> {
+            var latest = current(computer.id());
             runtime.ifPresent(r -> {
-                r.delete(computer.sandboxId());
-                r.removeNetwork(computer.slot());
+                r.delete(latest.sandboxId());
+                r.removeNetwork(latest.slot());
             });
             Disk.deleteTree(computersDir.resolve(computer.id()));
-            Instant now = now();
-            var gone = new Computer(computer.id(), computer.workspace(), computer.name(), computer.state(),
-                    computer.image(), computer.imageDigest(), computer.env(), computer.ports(), computer.cpus(),
-                    computer.memoryMb(), false, computer.generation(), computer.slot(), computer.parent(),
-                    computer.fromCheckpoint(), computer.error(), computer.createdAt(), now, computer.lastStartedAt(),
-                    computer.lastActiveAt(), now);
-            jdbi.useTransaction(h -> store.update(h, gone));
+            var gone = latest.deleted(now());
+            save(gone);
+            lastUse.remove(computer.id());
             return gone;
         });
         Thread.ofVirtual().start(() -> images.collectGarbage(digestsInUse()));
         return view(deleted, workspace);
+    }
+
+    // ---- sleep and wake
+
+    /**
+     * Puts a ready computer to sleep: waits up to {@link #SLEEP_WAIT} for it, else answers with
+     * {@code pending: "sleeping"} and the {@code computer.sleep} operation. Asleep already: unchanged.
+     */
+    public Slept sleep(Workspace workspace, String ref) {
+        runtime();
+        var computer = find(workspace, ref);
+        requireLive(computer);
+        if (computer.state().equals(Computer.SLEEPING)) {
+            return new Slept(view(computer, workspace), Optional.empty());
+        }
+        if (!computer.state().equals(Computer.READY)) {
+            throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + "; only a ready "
+                    + "computer can sleep");
+        }
+        save(current(computer.id()).withState(Computer.READY, Computer.SLEEPING, computer.error(), now()));
+        var op = operations.begin(SLEEP_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
+        var done = operations.await(op.id(), SLEEP_WAIT);
+        var latest = current(computer.id());
+        return switch (done.state()) {
+            case RUNNING -> new Slept(view(latest, workspace), Optional.of(done));
+            case SUCCEEDED -> new Slept(view(latest, workspace), Optional.empty());
+            case FAILED -> throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + computer.name()
+                    + " could not sleep: " + done.error().message());
+        };
+    }
+
+    /** Checkpoints the sandbox's memory and overlay to disk and stops it; /data stays where it is. */
+    Computer sleepNow(String computerId) {
+        var runsc = runtime();
+        return lockedEndingExecs(computerId, () -> {
+            var computer = current(computerId);
+            if (!computer.state().equals(Computer.READY) || computer.deletedAt() != null) {
+                return computer;
+            }
+            runsc.endExecs(computer.sandboxId(), EXECS_END);
+            Path image = sleepImage(computer.id());
+            Disk.deleteTree(image);
+            try {
+                runsc.checkpoint(computer.sandboxId(), image, false);
+                Files.writeString(image.resolve(COMPLETE), computer.sandboxId());
+            } catch (RuntimeException | java.io.IOException e) {
+                Disk.deleteTree(image);
+                save(computer.withState(Computer.READY, null, new Operation.Error("sleep_failed", e.getMessage()), now()));
+                throw new Commands.Failure("the checkpoint for sleep failed: " + e.getMessage());
+            }
+            runsc.delete(computer.sandboxId());
+            var asleep = computer.withState(Computer.SLEEPING, null, computer.error(), now());
+            save(asleep);
+            LOG.info("computer {} ({}) is asleep", computer.name(), computer.id());
+            return asleep;
+        });
+    }
+
+    public ComputerView wake(Workspace workspace, String ref) {
+        var computer = find(workspace, ref);
+        requireLive(computer);
+        if (computer.state().equals(Computer.READY)) {
+            return view(computer, workspace);
+        }
+        if (!computer.state().equals(Computer.SLEEPING)) {
+            throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + ", not asleep");
+        }
+        return view(wakeNow(computer.id()), workspace);
+    }
+
+    /**
+     * Restores a sleeping computer from its sleep image into a new sandbox. The new sandbox id is
+     * stored before the restore, so a crash in between finds and adopts it.
+     */
+    Computer wakeNow(String computerId) {
+        var runsc = runtime();
+        return locked(computerId, () -> {
+            var computer = current(computerId);
+            if (!computer.state().equals(Computer.SLEEPING) || computer.deletedAt() != null) {
+                return computer;
+            }
+            var next = computer.nextIncarnation(computer.generation(), now());
+            save(next);
+            try {
+                var image = onRuntime(() -> images.unpacked(next.image(), next.imageDigest()).orElseThrow(() ->
+                        new Images.PullFailure("image " + next.imageDigest() + " is no longer unpacked here")));
+                Path dir = computersDir.resolve(next.id());
+                runsc.prepareNetwork(next.slot());
+                runsc.restore(spec(next, image, dir.resolve("data")), dir, sleepImage(next.id()));
+            } catch (RuntimeException e) {
+                runsc.delete(next.sandboxId());
+                save(next.withState(Computer.SLEEPING, null, new Operation.Error("wake_failed", e.getMessage()), now()));
+                throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + next.name() + " could not wake: "
+                        + e.getMessage());
+            }
+            Instant now = now();
+            var ready = next.with(Computer.READY, next.imageDigest(), next.generation(), null, now, now);
+            save(ready);
+            Disk.deleteTree(sleepImage(next.id()));
+            lastUse.put(computerId, now);
+            return ready;
+        });
+    }
+
+    private Path sleepImage(String computerId) {
+        return computersDir.resolve(computerId).resolve("sleep");
+    }
+
+    private boolean sleepImageComplete(String computerId) {
+        return Files.exists(sleepImage(computerId).resolve(COMPLETE));
+    }
+
+    /** Idle: no exec running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
+    private void sleepIfIdle(Computer c, Instant now) {
+        if (c.autoSleepSeconds() == null || c.pending() != null || runtime.get().busy(c.sandboxId())) {
+            return;
+        }
+        Instant last = lastUse.getOrDefault(c.id(), c.lastActiveAt() != null && c.lastStartedAt() != null
+                && c.lastActiveAt().isAfter(c.lastStartedAt()) ? c.lastActiveAt() : c.lastStartedAt());
+        if (last == null || last.plusSeconds(c.autoSleepSeconds()).isAfter(now) || !fallingAsleep.add(c.id())) {
+            return;
+        }
+        Thread.ofVirtual().name("auto-sleep-" + c.id()).start(() -> {
+            try {
+                LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), c.autoSleepSeconds());
+                sleepNow(c.id());
+            } catch (RuntimeException e) {
+                LOG.warn("auto-sleep of computer {} failed", c.id(), e);
+            } finally {
+                fallingAsleep.remove(c.id());
+            }
+        });
     }
 
     // ---- exec
@@ -496,23 +645,21 @@ public final class ComputerService {
         }
 
         public ExecApi.Result run(java.util.function.BooleanSupplier callerPresent) {
-            var result = onRuntime(() -> runtime().exec(computer.sandboxId(), request, scratch(), OUTPUT_CAP,
-                    callerPresent));
-            activity.put(computer.id(), now());
+            var result = awake(computer.id(), sandbox -> onRuntime(() -> runtime().exec(sandbox, request, scratch(),
+                    OUTPUT_CAP, callerPresent)));
             return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
                     new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
                     result.durationMillis());
         }
 
         public Exec.Result stream(Exec.Sink sink, java.util.function.BooleanSupplier callerPresent) {
-            var result = onRuntime(() -> runtime().execStreaming(computer.sandboxId(), request, scratch(), sink,
-                    callerPresent));
-            activity.put(computer.id(), now());
-            return result;
+            return awake(computer.id(), sandbox -> onRuntime(() -> runtime().execStreaming(sandbox, request, scratch(),
+                    sink, callerPresent)));
         }
 
         public dev.hearth.server.sandbox.Terminal terminal(int columns, int rows) {
-            var terminal = onRuntime(() -> runtime().execTerminal(computer.sandboxId(), request, scratch(), columns, rows));
+            var terminal = awake(computer.id(), sandbox -> onRuntime(() -> runtime().execTerminal(sandbox, request,
+                    scratch(), columns, rows)));
             activity.put(computer.id(), now());
             return terminal;
         }
@@ -537,7 +684,7 @@ public final class ComputerService {
             throw ApiException.invalidField("cwd", "must be an absolute path");
         }
         int timeout = Validate.range("timeout_seconds", request.timeoutSeconds(), 1, 3600, 60);
-        if (!computer.state().equals(Computer.READY)) {
+        if (!computer.state().equals(Computer.READY) && !computer.state().equals(Computer.SLEEPING)) {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + ", not ready");
         }
         var secrets = secretNames(computer);
@@ -553,6 +700,41 @@ public final class ComputerService {
         byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
         return new PreparedExec(computer, new Exec.Request(command, environment(computer, image, extra), dir, stdin,
                 Duration.ofSeconds(timeout)));
+    }
+
+    /**
+     * Runs {@code work} on the computer's running sandbox with the gate held shared, so no sleep or
+     * delete starts under it; a sleeping computer is woken first. Marks the computer used.
+     */
+    private <T> T awake(String computerId, java.util.function.Function<String, T> work) {
+        for (int attempt = 0; ; attempt++) {
+            var shared = gate(computerId).readLock();
+            shared.lock();
+            try {
+                var c = current(computerId);
+                if (c.state().equals(Computer.READY) && c.deletedAt() == null) {
+                    used(computerId);
+                    try {
+                        return work.apply(c.sandboxId());
+                    } finally {
+                        used(computerId);
+                    }
+                }
+                if (!c.state().equals(Computer.SLEEPING) || c.deletedAt() != null || attempt >= 3) {
+                    throw ApiException.conflict("computer " + c.name() + " is " + (c.deletedAt() != null ? "deleted"
+                            : c.state()) + ", not ready");
+                }
+            } finally {
+                shared.unlock();
+            }
+            wakeNow(computerId);
+        }
+    }
+
+    private void used(String computerId) {
+        Instant now = now();
+        lastUse.put(computerId, now);
+        activity.put(computerId, now);
     }
 
     private static <T> T onRuntime(java.util.function.Supplier<T> call) {
@@ -601,16 +783,9 @@ public final class ComputerService {
         var owned = new HashSet<String>();
         for (var c : live) {
             owned.add(c.sandboxId());
-            if (!c.state().equals(Computer.READY)) {
-                continue;
+            if (c.state().equals(Computer.READY) || c.state().equals(Computer.SLEEPING)) {
+                settle(c, runsc);
             }
-            var state = runsc.state(c.sandboxId());
-            if (state.filter("running"::equals).isPresent()) {
-                LOG.info("adopted running computer {} ({})", c.name(), c.id());
-                continue;
-            }
-            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
-            provision(c.id());
         }
         for (String orphan : runsc.sandboxes().keySet()) {
             if (!owned.contains(orphan)) {
@@ -635,6 +810,44 @@ public final class ComputerService {
         if (cgroups > 0) {
             LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
         }
+    }
+
+    /**
+     * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
+     * finish a sleep whose image is complete, and start again what should run and does not.
+     */
+    private void settle(Computer c, Runtime runsc) {
+        var state = runsc.state(c.sandboxId());
+        if (state.filter("paused"::equals).isPresent()) {
+            LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
+            runsc.resume(c.sandboxId());
+            state = Optional.of("running");
+        }
+        boolean running = state.filter("running"::equals).isPresent();
+        if (running) {
+            if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+                // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
+                save(c.with(Computer.READY, c.imageDigest(), c.generation(), c.error(), now(), c.lastStartedAt())
+                        .withState(Computer.READY, null, c.error(), now()));
+                Disk.deleteTree(sleepImage(c.id()));
+            }
+            LOG.info("adopted running computer {} ({})", c.name(), c.id());
+            return;
+        }
+        state.ifPresent(s -> runsc.delete(c.sandboxId()));
+        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && sleepImageComplete(c.id())) {
+            save(c.withState(Computer.SLEEPING, null, c.error(), now()));
+            LOG.info("computer {} ({}) is asleep", c.name(), c.id());
+            return;
+        }
+        if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+            LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
+            save(c.withState(Computer.READY, null, new Operation.Error("memory_lost", "the sleep image was incomplete "
+                    + "after a crash; the computer started afresh from its image (/data is kept)"), now()));
+        } else {
+            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
+        }
+        provision(c.id());
     }
 
     private void removeOrphanDirectories(Set<String> liveIds) {
@@ -666,14 +879,48 @@ public final class ComputerService {
         }
     }
 
+    private ReentrantReadWriteLock gate(String computerId) {
+        return gates.computeIfAbsent(computerId, id -> new ReentrantReadWriteLock(true));
+    }
+
     private <T> T locked(String computerId, java.util.function.Supplier<T> work) {
-        var lock = locks.computeIfAbsent(computerId, id -> new ReentrantLock());
+        var lock = gate(computerId).writeLock();
         lock.lock();
         try {
             return work.get();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Like {@link #locked}, for changes that end the computer's execs (sleep, delete): they are killed,
+     * again while the gate stays shut, so a long command cannot hold the change off.
+     */
+    private <T> T lockedEndingExecs(String computerId, java.util.function.Supplier<T> work) {
+        var lock = gate(computerId).writeLock();
+        try {
+            while (!lock.tryLock(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                var c = current(computerId);
+                runtime.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while ending the computer's commands");
+        }
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Computer current(String computerId) {
+        return jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
+    }
+
+    private void save(Computer c) {
+        jdbi.useTransaction(h -> store.update(h, c));
     }
 
     private List<Port> ports(List<PortRequest> requested) {
@@ -697,6 +944,20 @@ public final class ComputerService {
         return ports;
     }
 
+    /** {@code auto_sleep_seconds}: absent keeps {@code current}, null turns it off, else 10 s to 7 days. */
+    private static Integer autoSleep(JsonNode requested, Integer current) {
+        if (requested == null) {
+            return current;
+        }
+        if (requested.isNull()) {
+            return null;
+        }
+        if (!requested.canConvertToInt() || !requested.isIntegralNumber()) {
+            throw ApiException.invalidField("auto_sleep_seconds", "an integer of seconds, or null for never");
+        }
+        return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
+    }
+
     private static ComputerView.Resources resources(ResourcesRequest r) {
         int cores = java.lang.Runtime.getRuntime().availableProcessors();
         double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
@@ -718,9 +979,10 @@ public final class ComputerService {
         var ports = c.ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(), p.protocol(),
                 "http://" + (p.published() == 80 ? host : c.name() + "-" + p.published() + "--" + workspace.name())
                         + "." + ROUTER)).toList();
-        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), null, c.image(), c.imageDigest(), ports,
-                "http://" + host + "." + ROUTER, List.copyOf(c.env().keySet()), envVars,
-                new ComputerView.Resources(c.cpus(), c.memoryMb()), c.generation(), c.protectedFlag(), c.parent(),
+        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), c.image(), c.imageDigest(),
+                ports, "http://" + host + "." + ROUTER, List.copyOf(c.env().keySet()), envVars,
+                new ComputerView.Resources(c.cpus(), c.memoryMb()), c.generation(), c.protectedFlag(),
+                c.autoSleepSeconds(), c.parent(),
                 c.fromCheckpoint(), c.error(), c.createdAt(), c.updatedAt(), c.lastStartedAt(), c.lastActiveAt(),
                 c.deletedAt());
     }
@@ -729,6 +991,31 @@ public final class ComputerService {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
+
+    /** {@code computer.sleep}: not resumed after a crash; reconcile settles the computer instead. */
+    private record SleepKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {
+        @Override
+        public String name() {
+            return SLEEP_KIND;
+        }
+
+        @Override
+        public boolean resumable() {
+            return false;
+        }
+
+        @Override
+        public void run(Work work) throws Failure {
+            try {
+                var c = service.sleepNow(work.resource());
+                if (!c.state().equals(Computer.SLEEPING) && c.deletedAt() == null) {
+                    throw new Failure("not_asleep", "the computer is " + c.state() + ", not asleep");
+                }
+            } catch (Commands.Failure | ApiException e) {
+                throw new Failure("sleep_failed", e.getMessage());
+            }
+        }
+    }
 
     /** {@code computer.create}: pull the image and start; repeatable, so resumed after a crash. */
     private record CreateKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {

@@ -25,13 +25,15 @@ public final class ComputerStore {
     public void insert(Handle h, Computer c) {
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
-                    protected, generation, slot, parent, from_checkpoint, created_at, updated_at)
-                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :gen, :slot,
-                    :parent, :fromCheckpoint, :at, :at)""")
+                    protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
+                    updated_at)
+                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :autoSleep,
+                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state())
                 .bind("image", c.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(c.env()))
                 .bind("ports", json(c.ports())).bind("cpus", c.cpus()).bind("mem", c.memoryMb())
-                .bind("protected", c.protectedFlag()).bind("gen", c.generation()).bind("slot", c.slot().index())
+                .bind("protected", c.protectedFlag()).bind("autoSleep", c.autoSleepSeconds())
+                .bind("gen", c.generation()).bind("incarnation", c.incarnation()).bind("slot", c.slot().index())
                 .bind("parent", c.parent()).bind("fromCheckpoint", c.fromCheckpoint())
                 .bind("at", millis(c.createdAt())).execute();
     }
@@ -80,11 +82,14 @@ public final class ComputerStore {
 
     public void update(Handle h, Computer c) {
         h.createUpdate("""
-                UPDATE computers SET name = :name, state = :state, image_digest = :digest, env = :env, ports = :ports,
-                    protected = :protected, generation = :gen, error = :error, updated_at = :at,
+                UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
+                    env = :env, ports = :ports, protected = :protected, auto_sleep_seconds = :autoSleep,
+                    generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
-                .bind("id", c.id()).bind("name", c.name()).bind("state", c.state()).bind("digest", c.imageDigest())
+                .bind("id", c.id()).bind("name", c.name()).bind("state", c.state()).bind("pending", c.pending())
+                .bind("digest", c.imageDigest()).bind("autoSleep", c.autoSleepSeconds())
+                .bind("incarnation", c.incarnation())
                 .bind("env", EnvValue.store(c.env())).bind("ports", json(c.ports())).bind("protected", c.protectedFlag())
                 .bind("gen", c.generation()).bind("error", c.error() == null ? null : json(c.error()))
                 .bind("at", millis(c.updatedAt())).bind("started", millis(c.lastStartedAt()))
@@ -111,11 +116,14 @@ public final class ComputerStore {
     private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
         try {
             String error = rs.getString("error");
+            int autoSleep = rs.getInt("auto_sleep_seconds");
+            Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
             return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
-                    rs.getString("image"), rs.getString("image_digest"), EnvValue.load(rs.getString("env")),
+                    rs.getString("pending"), rs.getString("image"), rs.getString("image_digest"),
+                    EnvValue.load(rs.getString("env")),
                     Json.mapper().readValue(rs.getString("ports"), new TypeReference<List<Computer.Port>>() { }),
-                    rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), rs.getInt("generation"),
-                    new Slot(rs.getInt("slot")), rs.getString("parent"), rs.getString("from_checkpoint"),
+                    rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds,
+                    rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")), rs.getString("parent"), rs.getString("from_checkpoint"),
                     error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
                     instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "last_started_at"),
                     instant(rs, "last_active_at"), instant(rs, "deleted_at"));

@@ -9,7 +9,8 @@ import java.util.List;
 public record ComputerView(String id, String workspace, String name, String state, String pending, String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Resources resources, int generation,
-                           @JsonProperty("protected") boolean protectedFlag, String parent, String fromCheckpoint,
+                           @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds, String parent,
+                           String fromCheckpoint,
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 

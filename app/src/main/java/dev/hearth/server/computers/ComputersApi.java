@@ -35,6 +35,16 @@ public final class ComputersApi {
                         ex.body(UpdateComputer.class)))));
         router.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
+        router.add("POST", "/computers/{cmp}/sleep", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex -> {
+            ex.bodyOr(SleepRequest.class, new SleepRequest(null));
+            var slept = service.sleep(ex.workspace(), ex.param("cmp"));
+            var body = new LinkedHashMap<String, Object>();
+            body.put("computer", slept.computer());
+            body.put("operations", slept.operation().map(op -> List.of(op.id())).orElse(List.of()));
+            return Reply.status(slept.operation().isPresent() ? 202 : 200, body);
+        });
+        router.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+                ex -> Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp")))));
         // The same route as a WebSocket: an interactive terminal (hearth exec -it).
         router.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             service.get(ex.workspace(), ex.param("cmp"));
@@ -49,6 +59,10 @@ public final class ComputersApi {
             return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer))
                     : Reply.ok(exec.run(peer::connected));
         });
+    }
+
+    /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */
+    record SleepRequest(Boolean force) {
     }
 
     /**

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class RunscRuntime implements Runtime {
     private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
     private static final Duration QUICK = Duration.ofSeconds(30);
+    // Checkpoints and restores move the sandbox's whole memory: seconds for gigabytes.
+    private static final Duration SLOW = Duration.ofMinutes(10);
     // runsc before release-20240807 refuses --network=sandbox in any netns on kernels >= 6.11 (gVisor #10704).
     private static final String NETNS_BUG = "cannot run with network enabled in root network namespace";
     private static final List<String> CAPABILITIES = List.of("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER",
@@ -39,6 +41,9 @@ public final class RunscRuntime implements Runtime {
 
     private final String runsc;
     private final Path root;
+    // Commands running through exec, per sandbox, as the way to kill each: sleep and checkpoints
+    // must not leave one running (a restore fails on an exec's host descriptors).
+    private final Map<String, Set<Runnable>> execs = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean maskProcSysNet;
 
     public RunscRuntime(String runsc, Path root) {
@@ -109,28 +114,66 @@ public final class RunscRuntime implements Runtime {
 
     @Override
     public void start(SandboxSpec spec, Path stateDir) {
+        boot(spec, stateDir, "run", List.of());
+    }
+
+    @Override
+    public void restore(SandboxSpec spec, Path stateDir, Path imageDir) {
+        boot(spec, stateDir, "restore", List.of("--image-path", imageDir.toString()));
+    }
+
+    @Override
+    public void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
+        try {
+            Files.createDirectories(imageDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var command = new ArrayList<>(List.of(runsc, "--root", root.toString(), "checkpoint", "--image-path",
+                imageDir.toString(), "--compression=none"));
+        if (leaveRunning) {
+            command.add("--leave-running");
+        }
+        command.add(sandboxId);
+        Commands.check(command, SLOW);
+    }
+
+    @Override
+    public void pause(String sandboxId) {
+        Commands.check(List.of(runsc, "--root", root.toString(), "pause", sandboxId), QUICK);
+    }
+
+    @Override
+    public void resume(String sandboxId) {
+        Commands.check(List.of(runsc, "--root", root.toString(), "resume", sandboxId), QUICK);
+    }
+
+    /** {@code run} a sandbox from its bundle, or {@code restore} it from a checkpoint image. */
+    private void boot(SandboxSpec spec, Path stateDir, String action, List<String> actionFlags) {
         try {
             Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
             Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
             // The main process's environment may hold secrets: the bundle is for root's eyes only.
             Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(ociSpec(spec)));
             readdress(spec.network());
-            var result = run(spec, bundle, overlay, stateDir);
+            var result = run(spec, bundle, overlay, stateDir, action, actionFlags);
             if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
                 LOG.info("this runsc needs the /proc/sys/net mask for --network=sandbox (gVisor #10704); using it");
                 maskProcSysNet = true;
                 readdress(spec.network());
-                result = run(spec, bundle, overlay, stateDir);
+                result = run(spec, bundle, overlay, stateDir, action, actionFlags);
             }
             if (!result.ok()) {
-                throw new Commands.Failure("runsc run failed: " + lastLines(stateDir.resolve("runsc.log"), result.stderr()));
+                throw new Commands.Failure("runsc " + action + " failed: "
+                        + lastLines(stateDir.resolve("runsc.log"), result.stderr()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private Commands.Result run(SandboxSpec spec, Path bundle, Path overlay, Path stateDir) {
+    private Commands.Result run(SandboxSpec spec, Path bundle, Path overlay, Path stateDir, String action,
+                                List<String> actionFlags) {
         var command = new ArrayList<String>();
         if (maskProcSysNet) {
             command.addAll(List.of("unshare", "-m", "sh", "-c",
@@ -138,15 +181,17 @@ public final class RunscRuntime implements Runtime {
         }
         command.addAll(List.of(runsc, "--root", root.toString(), "--log", stateDir.resolve("runsc.log").toString(),
                 "--network=sandbox", "--net-disconnect-ok", "--overlay2=root:dir=" + overlay,
-                "run", "--detach", "--bundle", bundle.toString(), spec.sandboxId()));
+                action, "--detach", "--bundle", bundle.toString()));
+        command.addAll(actionFlags);
+        command.add(spec.sandboxId());
         // A detached run keeps its caller's stdout open: give it none (Commands uses pipes, so use files).
         try {
             Path out = stateDir.resolve("runsc-run.out");
             var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectErrorStream(true).start();
-            if (!process.waitFor(QUICK.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(SLOW.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new Commands.Failure("runsc run did not finish in " + QUICK);
+                throw new Commands.Failure("runsc " + action + " did not finish in " + SLOW);
             }
             return new Commands.Result(process.exitValue(), "", Files.readString(out));
         } catch (IOException e) {
@@ -202,6 +247,50 @@ public final class RunscRuntime implements Runtime {
     private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+
+    /** Registers a running exec's killer; the answer unregisters it. */
+    private Runnable track(String sandboxId, Runnable killer) {
+        execs.computeIfAbsent(sandboxId, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(killer);
+        return () -> execs.computeIfPresent(sandboxId, (k, set) -> {
+            set.remove(killer);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    @Override
+    public boolean busy(String sandboxId) {
+        return execs.containsKey(sandboxId);
+    }
+
+    @Override
+    public void endExecs(String sandboxId, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (int round = 0; execs.containsKey(sandboxId); round++) {
+            if (System.nanoTime() > deadline) {
+                throw new Commands.Failure("commands started through exec did not end in " + limit);
+            }
+            if (round % 10 == 0) {
+                // Again every second: an exec may have been too young to have written its pid file.
+                List.copyOf(execs.getOrDefault(sandboxId, Set.of())).forEach(Runnable::run);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Commands.Failure("interrupted while ending commands");
+            }
+        }
+    }
+
+    private Runnable killer(String sandboxId, Path pidFile) {
+        return () -> {
+            try {
+                kill(sandboxId, pidFile);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("killing an exec in {} failed (it may have ended)", sandboxId, e);
+            }
+        };
+    }
 
     /** A started exec and the files it needs until it ends. */
     private record Started(Process process, Path processFile, Path pidFile) {
@@ -267,8 +356,10 @@ public final class RunscRuntime implements Runtime {
                             BooleanSupplier callerPresent) {
         long t0 = System.nanoTime();
         Started started = null;
+        Runnable untrack = () -> { };
         try {
             started = startExec(sandboxId, request, scratchDir);
+            untrack = track(sandboxId, killer(sandboxId, started.pidFile()));
             var out = capture(started.process().getInputStream(), outputCap);
             var err = capture(started.process().getErrorStream(), outputCap);
             boolean finished = await(sandboxId, started, request.timeout(), callerPresent);
@@ -283,6 +374,7 @@ public final class RunscRuntime implements Runtime {
             Thread.currentThread().interrupt();
             throw new Commands.Failure("interrupted while running a command");
         } finally {
+            untrack.run();
             if (started != null) {
                 started.cleanUp();
             }
@@ -294,8 +386,10 @@ public final class RunscRuntime implements Runtime {
                                      BooleanSupplier callerPresent) {
         long t0 = System.nanoTime();
         Started started = null;
+        Runnable untrack = () -> { };
         try {
             started = startExec(sandboxId, request, scratchDir);
+            untrack = track(sandboxId, killer(sandboxId, started.pidFile()));
             var gone = new java.util.concurrent.atomic.AtomicBoolean();
             var s = started;
             Runnable hangUp = () -> {
@@ -321,6 +415,7 @@ public final class RunscRuntime implements Runtime {
             Thread.currentThread().interrupt();
             throw new Commands.Failure("interrupted while running a command");
         } finally {
+            untrack.run();
             if (started != null) {
                 started.cleanUp();
             }
@@ -479,7 +574,9 @@ public final class RunscRuntime implements Runtime {
             String pid = Files.readString(pidFile).strip();
             var waiter = new ProcessBuilder(runsc, "--root", root.toString(), "wait", "--pid", pid, sandboxId)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            return new RunscTerminal(sandboxId, master, pid, waiter, pidFile);
+            var terminal = new RunscTerminal(sandboxId, master, pid, waiter, pidFile);
+            terminal.untrack = track(sandboxId, terminal::kill);
+            return terminal;
         } catch (IOException e) {
             deleteQuietly(pidFile);
             throw new Commands.Failure("cannot start a terminal: " + e.getMessage());
@@ -519,6 +616,7 @@ public final class RunscRuntime implements Runtime {
         private final Process waiter;
         private final Path pidFile;
         private volatile boolean closed;
+        private volatile Runnable untrack = () -> { };
 
         RunscTerminal(String sandboxId, int master, String pid, Process waiter, Path pidFile) {
             this.sandboxId = sandboxId;
@@ -569,6 +667,7 @@ public final class RunscRuntime implements Runtime {
                 Posix.close(master);
                 waiter.destroy();
                 deleteQuietly(pidFile);
+                untrack.run();
             }
         }
     }

@@ -35,6 +35,26 @@ public interface Runtime {
     /** Starts a command on a terminal of the given size (an interactive shell, say). */
     Terminal execTerminal(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int columns, int rows);
 
+    /** Starts a sandbox from a checkpoint image (memory and root overlay) instead of its main process. */
+    void restore(SandboxSpec spec, java.nio.file.Path stateDir, java.nio.file.Path imageDir);
+
+    /**
+     * Saves the sandbox's memory and root overlay to {@code imageDir}. Without {@code leaveRunning}
+     * the sandbox stops (sleep); with it, it runs on after a pause. End or wait out execs first.
+     */
+    void checkpoint(String sandboxId, java.nio.file.Path imageDir, boolean leaveRunning);
+
+    /** Freezes every process of the sandbox; a checkpoint of a paused sandbox leaves it paused. */
+    void pause(String sandboxId);
+
+    void resume(String sandboxId);
+
+    /** Whether a command started through exec (or a terminal) is running in the sandbox. */
+    boolean busy(String sandboxId);
+
+    /** Kills every command started through exec in the sandbox and waits for them to end. */
+    void endExecs(String sandboxId, java.time.Duration limit);
+
     /** Whether the sandbox exists and its state ("running", "stopped", ...). */
     Optional<String> state(String sandboxId);
 

@@ -1,0 +1,215 @@
+package dev.hearth.computers;
+
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestImages;
+import dev.hearth.support.TestServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sleep and wake on real sandboxes: memory, overlay and /data come back exactly as they were. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SleepTest {
+    private TestServer server;
+    private HearthClient admin;
+    private String ws;
+    // The main process counts in memory (processes started through exec end at sleep, as in the spec).
+    private String counterImage;
+
+    @BeforeAll
+    void start(@TempDir Path tmp) throws Exception {
+        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        server = TestServer.start();
+        admin = server.admin();
+        ws = TestServer.workspace(admin).path("id").asText();
+        counterImage = TestImages.counter(tmp);
+        var pulled = admin.send("POST", "/workspaces/" + ws + "/images", Map.of("reference", counterImage),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        String op = pulled.body().path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private JsonNode create(String name, Map<String, Object> extra) {
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", counterImage));
+        body.putAll(extra);
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertEquals(201, r.status(), () -> r.body().toString());
+        return r.body().path("computer");
+    }
+
+    private String run(String computer, String script) {
+        var r = admin.send("POST", "/computers/" + computer + "/exec", Map.of("command", List.of("sh", "-c", script)), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        assertEquals(0, r.body().path("exit_code").asInt(), () -> r.body().toString());
+        return r.body().path("stdout").asText().strip();
+    }
+
+    private JsonNode sleep(String computer) {
+        var r = admin.send("POST", "/computers/" + computer + "/sleep", Map.of(), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        assertEquals("sleeping", r.body().path("computer").path("state").asText());
+        assertTrue(r.body().path("computer").path("pending").isNull());
+        return r.body().path("computer");
+    }
+
+    @Test
+    void memoryOverlayAndDataSurviveSleepAndWake() {
+        String id = create("counter", Map.of()).path("id").asText();
+        run(id, "head -c 100000 /dev/urandom > /data/blob; head -c 100000 /dev/urandom > /blob; sleep 0.3");
+        String pid = run(id, "cat /tmp/counter.pid");
+        String sums = run(id, "md5sum /data/blob /blob");
+        long before = Long.parseLong(run(id, "cat /tmp/count"));
+
+        sleep(id);
+        assertEquals("sleeping", admin.get("/computers/" + id).path("computer").path("state").asText());
+        // A second sleep answers the sleeping computer unchanged.
+        assertEquals("sleeping", sleep(id).path("state").asText());
+
+        var woken = admin.post("/computers/" + id + "/wake", Map.of()).path("computer");
+        assertEquals("ready", woken.path("state").asText());
+        assertEquals(1, woken.path("generation").asInt(), "waking is not a restore");
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"), "the same process, not a new one");
+        long after = Long.parseLong(run(id, "sleep 0.2; cat /tmp/count"));
+        assertTrue(after > before, "the counter went on from " + before + " (now " + after + ")");
+        assertTrue(run(id, "kill -0 " + pid + " && echo alive").contains("alive"));
+        assertEquals(sums, run(id, "md5sum /data/blob /blob"));
+    }
+
+    @Test
+    void tenSleepWakeCyclesKeepEveryByte() {
+        String id = create("cycles", Map.of()).path("id").asText();
+        run(id, "mkdir -p /data/d /root/r; for i in 1 2 3 4 5; do head -c 50000 /dev/urandom > /data/d/$i; "
+                + "head -c 50000 /dev/urandom > /root/r/$i; done");
+        String sums = run(id, "md5sum /data/d/* /root/r/*");
+        String pid = run(id, "cat /tmp/counter.pid");
+        for (int cycle = 1; cycle <= 10; cycle++) {
+            sleep(id);
+            // Exec wakes a sleeping computer, and each cycle adds a file that must stay too.
+            run(id, "echo " + cycle + " >> /data/cycles; echo " + cycle + " >> /root/cycles");
+        }
+        assertEquals(sums, run(id, "md5sum /data/d/* /root/r/*"));
+        assertEquals("1 2 3 4 5 6 7 8 9 10", run(id, "cat /data/cycles | tr '\\n' ' '").strip());
+        assertEquals("1 2 3 4 5 6 7 8 9 10", run(id, "cat /root/cycles | tr '\\n' ' '").strip());
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+        assertTrue(run(id, "kill -0 " + pid + " && echo alive").contains("alive"));
+    }
+
+    @Test
+    void sleepEndsARunningExecWithAClearAnswer() throws Exception {
+        String id = create("busy", Map.of()).path("id").asText();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var exec = pool.submit(() -> admin.send("POST", "/computers/" + id + "/exec",
+                    Map.of("command", List.of("sleep", "1000")), Map.of()));
+            Thread.sleep(500);
+            sleep(id);
+            var answer = exec.get();
+            assertEquals(200, answer.status(), () -> answer.body().toString());
+            assertEquals(137, answer.body().path("exit_code").asInt(), "killed, and said so");
+        }
+    }
+
+    @Test
+    void aWakeStormWakesOnceAndServesEveryone() throws Exception {
+        String id = create("storm", Map.of()).path("id").asText();
+        String pid = run(id, "cat /tmp/counter.pid");
+        sleep(id);
+        var calls = new ArrayList<Callable<HearthClient.Response>>();
+        for (int i = 0; i < 50; i++) {
+            calls.add(() -> admin.send("POST", "/computers/" + id + "/exec",
+                    Map.of("command", List.of("cat", "/tmp/counter.pid")), Map.of()));
+        }
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Future<HearthClient.Response> f : pool.invokeAll(calls)) {
+                var r = f.get();
+                assertEquals(200, r.status(), () -> r.body().toString());
+                assertEquals(pid, r.body().path("stdout").asText().strip());
+            }
+        }
+        var sandboxes = new RunscSandboxes(server.dataDir.resolve("runsc")).withPrefix(id);
+        assertEquals(1, sandboxes.size(), "one sandbox after the storm: " + sandboxes);
+    }
+
+    @Test
+    void idleComputersFallAsleepOnTheirOwnAndExecWakesThem() throws Exception {
+        String id = create("dozy", Map.of("auto_sleep_seconds", 2)).path("id").asText();
+        assertEquals(2, admin.get("/computers/" + id).path("computer").path("auto_sleep_seconds").asInt());
+        run(id, "echo hello > /note");
+        String state = "";
+        for (int i = 0; i < 100 && !state.equals("sleeping"); i++) {
+            Thread.sleep(100);
+            state = admin.get("/computers/" + id).path("computer").path("state").asText();
+        }
+        assertEquals("sleeping", state);
+        assertEquals("hello", run(id, "cat /note"));
+        // An exec running for longer than the window counts as activity: no sleep under it.
+        assertEquals("done", run(id, "sleep 4; echo done"));
+        var never = new java.util.HashMap<String, Object>();
+        never.put("auto_sleep_seconds", null);
+        var off = admin.send("PATCH", "/computers/" + id, never, Map.of());
+        assertTrue(off.body().path("computer").path("auto_sleep_seconds").isNull());
+        Thread.sleep(3500);
+        assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText());
+    }
+
+    @Test
+    void aSleepingComputerStaysAsleepThroughARestartOfHearth() throws Exception {
+        String id = create("sleeper", Map.of()).path("id").asText();
+        String pid = run(id, "cat /tmp/counter.pid");
+        sleep(id);
+        server.restart();
+        admin = server.admin();
+        assertEquals("sleeping", admin.get("/computers/" + id).path("computer").path("state").asText());
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+    }
+
+    @Test
+    void badRequestsAreRefusedClearly() {
+        String id = create("picky", Map.of()).path("id").asText();
+        for (Object bad : List.of(0, -5, "soon", 1.5, 10_000_000)) {
+            var r = admin.send("PATCH", "/computers/" + id, Map.of("auto_sleep_seconds", bad), Map.of());
+            assertError(r, 400, "invalid_request");
+        }
+        var r = admin.send("POST", "/computers/" + id + "/sleep", Map.of("force", "yes"), Map.of());
+        assertError(r, 400, "invalid_request");
+        assertNotEquals("sleeping", admin.get("/computers/" + id).path("computer").path("state").asText());
+        admin.delete("/computers/" + id);
+        assertError(admin.send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of()), 409, "conflict");
+        assertError(admin.send("POST", "/computers/" + id + "/wake", Map.of(), Map.of()), 409, "conflict");
+    }
+
+    /** The sandboxes runsc knows of under Hearth's root. */
+    private record RunscSandboxes(java.nio.file.Path root) {
+        List<String> withPrefix(String prefix) throws Exception {
+            var process = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
+            var ids = new String(process.getInputStream().readAllBytes()).lines().filter(l -> l.startsWith(prefix)).toList();
+            process.waitFor();
+            return ids;
+        }
+    }
+}
