@@ -10,11 +10,11 @@ public final class TestImages {
     }
 
     /**
-     * An image whose main process keeps a counter in memory only and writes it to /tmp/count every
+     * An image whose main process keeps a counter in memory only and writes it to /tmp/count (whole, by rename) every
      * 50 ms (its pid in /tmp/counter.pid): the counter goes on after a wake only if memory came back.
      */
     public static String counter(Path dir) throws Exception {
-        return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i > /tmp/count; sleep 0.05; done");
+        return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.05; done");
     }
 
     /** An image with busybox in /bin whose entrypoint is {@code /bin/sh -c script}; answers its oci: reference. */

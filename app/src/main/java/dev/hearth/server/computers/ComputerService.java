@@ -101,7 +101,15 @@ public final class ComputerService {
     private final Path toolsDir;
     private final Clock clock;
     // One gate per computer: execs pass shared, changes of state (start, sleep, wake, delete) alone.
-    private final Map<String, ReentrantReadWriteLock> gates = new ConcurrentHashMap<>();
+    private final Map<String, Gate> gates = new ConcurrentHashMap<>();
+
+    /**
+     * A computer's gate, and a count of changes made through it: odd while one is under way. An exec
+     * that read the computer while the count was even and finds it unchanged under the shared gate
+     * may trust that read (a store read per exec showed in its latency).
+     */
+    private record Gate(ReentrantReadWriteLock lock, java.util.concurrent.atomic.AtomicLong changes) {
+    }
     // When each computer was last used (an exec began or ended, it woke): what auto-sleep measures.
     private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
@@ -637,15 +645,17 @@ public final class ComputerService {
     /** An exec checked and ready to run: run it for a JSON answer, or stream its output. */
     public final class PreparedExec {
         private final Computer computer;
+        private final long changesAtRead;
         private final Exec.Request request;
 
-        private PreparedExec(Computer computer, Exec.Request request) {
+        private PreparedExec(Computer computer, long changesAtRead, Exec.Request request) {
             this.computer = computer;
+            this.changesAtRead = changesAtRead;
             this.request = request;
         }
 
         public ExecApi.Result run(java.util.function.BooleanSupplier callerPresent) {
-            var result = awake(computer.id(), sandbox -> onRuntime(() -> runtime().exec(sandbox, request, scratch(),
+            var result = awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().exec(sandbox, request, scratch(),
                     OUTPUT_CAP, callerPresent)));
             return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
                     new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
@@ -653,12 +663,12 @@ public final class ComputerService {
         }
 
         public Exec.Result stream(Exec.Sink sink, java.util.function.BooleanSupplier callerPresent) {
-            return awake(computer.id(), sandbox -> onRuntime(() -> runtime().execStreaming(sandbox, request, scratch(),
+            return awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().execStreaming(sandbox, request, scratch(),
                     sink, callerPresent)));
         }
 
         public dev.hearth.server.sandbox.Terminal terminal(int columns, int rows) {
-            var terminal = awake(computer.id(), sandbox -> onRuntime(() -> runtime().execTerminal(sandbox, request,
+            var terminal = awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().execTerminal(sandbox, request,
                     scratch(), columns, rows)));
             activity.put(computer.id(), now());
             return terminal;
@@ -672,6 +682,8 @@ public final class ComputerService {
     /** Checks an exec (input, state, missing variables) and resolves its environment, before any output. */
     public PreparedExec prepareExec(Workspace workspace, String ref, ExecApi.Request request) {
         runtime();
+        // Counted before the read; by name, 1 (odd) makes the exec read again under the gate.
+        long changesAtRead = Ids.looksLikeId(ref) ? changes(ref) : 1;
         var computer = find(workspace, ref);
         requireLive(computer);
         var command = Validate.required("command", request.command());
@@ -698,7 +710,7 @@ public final class ComputerService {
                 new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here")));
         String dir = cwd != null ? cwd : image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
         byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
-        return new PreparedExec(computer, new Exec.Request(command, environment(computer, image, extra), dir, stdin,
+        return new PreparedExec(computer, changesAtRead, new Exec.Request(command, environment(computer, image, extra), dir, stdin,
                 Duration.ofSeconds(timeout)));
     }
 
@@ -706,12 +718,15 @@ public final class ComputerService {
      * Runs {@code work} on the computer's running sandbox with the gate held shared, so no sleep or
      * delete starts under it; a sleeping computer is woken first. Marks the computer used.
      */
-    private <T> T awake(String computerId, java.util.function.Function<String, T> work) {
+    private <T> T awake(Computer read, long changesAtRead, java.util.function.Function<String, T> work) {
+        String computerId = read.id();
         for (int attempt = 0; ; attempt++) {
-            var shared = gate(computerId).readLock();
+            var gate = gate(computerId);
+            var shared = gate.lock().readLock();
             shared.lock();
             try {
-                var c = current(computerId);
+                boolean unchanged = attempt == 0 && changesAtRead % 2 == 0 && gate.changes().get() == changesAtRead;
+                var c = unchanged ? read : current(computerId);
                 if (c.state().equals(Computer.READY) && c.deletedAt() == null) {
                     used(computerId);
                     try {
@@ -879,17 +894,31 @@ public final class ComputerService {
         }
     }
 
-    private ReentrantReadWriteLock gate(String computerId) {
-        return gates.computeIfAbsent(computerId, id -> new ReentrantReadWriteLock(true));
+    private long changes(String computerId) {
+        var gate = gates.get(computerId);
+        return gate == null ? 0 : gate.changes().get();
+    }
+
+    private Gate gate(String computerId) {
+        return gates.computeIfAbsent(computerId, id -> new Gate(new ReentrantReadWriteLock(true),
+                new java.util.concurrent.atomic.AtomicLong()));
     }
 
     private <T> T locked(String computerId, java.util.function.Supplier<T> work) {
-        var lock = gate(computerId).writeLock();
+        var gate = gate(computerId);
+        var lock = gate.lock().writeLock();
         lock.lock();
+        return changing(gate, work);
+    }
+
+    /** Runs a change with the write lock held, counting it; releases the lock. */
+    private static <T> T changing(Gate gate, java.util.function.Supplier<T> work) {
+        gate.changes().incrementAndGet();
         try {
             return work.get();
         } finally {
-            lock.unlock();
+            gate.changes().incrementAndGet();
+            gate.lock().writeLock().unlock();
         }
     }
 
@@ -898,7 +927,8 @@ public final class ComputerService {
      * again while the gate stays shut, so a long command cannot hold the change off.
      */
     private <T> T lockedEndingExecs(String computerId, java.util.function.Supplier<T> work) {
-        var lock = gate(computerId).writeLock();
+        var gate = gate(computerId);
+        var lock = gate.lock().writeLock();
         try {
             while (!lock.tryLock(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                 var c = current(computerId);
@@ -908,11 +938,7 @@ public final class ComputerService {
             Thread.currentThread().interrupt();
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while ending the computer's commands");
         }
-        try {
-            return work.get();
-        } finally {
-            lock.unlock();
-        }
+        return changing(gate, work);
     }
 
     private Computer current(String computerId) {
