@@ -842,8 +842,7 @@ public final class ComputerService {
         if (running) {
             if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
                 // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
-                save(c.with(Computer.READY, c.imageDigest(), c.generation(), c.error(), now(), c.lastStartedAt())
-                        .withState(Computer.READY, null, c.error(), now()));
+                save(c.withState(Computer.READY, null, c.error(), now()));
                 Disk.deleteTree(sleepImage(c.id()));
             }
             LOG.info("adopted running computer {} ({})", c.name(), c.id());

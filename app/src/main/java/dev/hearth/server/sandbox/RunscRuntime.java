@@ -351,23 +351,22 @@ public final class RunscRuntime implements Runtime {
         return finished;
     }
 
-    @Override
-    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
-                            BooleanSupplier callerPresent) {
+    /** What an exec does with its running process: take its output and wait for it. */
+    @FunctionalInterface
+    private interface Attended {
+        Exec.Result attend(Started started, Runnable kill, long startedAt) throws IOException, InterruptedException;
+    }
+
+    /** Starts an exec, tracks it (so sleep can end it) while {@code attended} runs, then cleans up. */
+    private Exec.Result runExec(String sandboxId, Exec.Request request, Path scratchDir, Attended attended) {
         long t0 = System.nanoTime();
         Started started = null;
         Runnable untrack = () -> { };
         try {
             started = startExec(sandboxId, request, scratchDir);
-            untrack = track(sandboxId, killer(sandboxId, started.pidFile()));
-            var out = capture(started.process().getInputStream(), outputCap);
-            var err = capture(started.process().getErrorStream(), outputCap);
-            boolean finished = await(sandboxId, started, request.timeout(), callerPresent);
-            int code = started.process().waitFor();
-            out.join();
-            err.join();
-            return new Exec.Result(code, out.bytes(), err.bytes(), out.truncated() || err.truncated(), !finished,
-                    (System.nanoTime() - t0) / 1_000_000);
+            Runnable kill = killer(sandboxId, started.pidFile());
+            untrack = track(sandboxId, kill);
+            return attended.attend(started, kill, t0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -382,23 +381,28 @@ public final class RunscRuntime implements Runtime {
     }
 
     @Override
+    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
+                            BooleanSupplier callerPresent) {
+        return runExec(sandboxId, request, scratchDir, (started, kill, t0) -> {
+            var out = capture(started.process().getInputStream(), outputCap);
+            var err = capture(started.process().getErrorStream(), outputCap);
+            boolean finished = await(sandboxId, started, request.timeout(), callerPresent);
+            int code = started.process().waitFor();
+            out.join();
+            err.join();
+            return new Exec.Result(code, out.bytes(), err.bytes(), out.truncated() || err.truncated(), !finished,
+                    (System.nanoTime() - t0) / 1_000_000);
+        });
+    }
+
+    @Override
     public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
                                      BooleanSupplier callerPresent) {
-        long t0 = System.nanoTime();
-        Started started = null;
-        Runnable untrack = () -> { };
-        try {
-            started = startExec(sandboxId, request, scratchDir);
-            untrack = track(sandboxId, killer(sandboxId, started.pidFile()));
+        return runExec(sandboxId, request, scratchDir, (started, kill, t0) -> {
             var gone = new java.util.concurrent.atomic.AtomicBoolean();
-            var s = started;
             Runnable hangUp = () -> {
                 if (gone.compareAndSet(false, true)) {
-                    try {
-                        kill(sandboxId, s.pidFile());
-                    } catch (IOException ignored) {
-                        // the process may be gone already
-                    }
+                    kill.run();
                 }
             };
             var out = relay(started.process().getInputStream(), false, sink, hangUp);
@@ -409,17 +413,7 @@ public final class RunscRuntime implements Runtime {
             join(out);
             join(err);
             return new Exec.Result(code, new byte[0], new byte[0], false, !finished, (System.nanoTime() - t0) / 1_000_000);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Commands.Failure("interrupted while running a command");
-        } finally {
-            untrack.run();
-            if (started != null) {
-                started.cleanUp();
-            }
-        }
+        });
     }
 
     /** Passes text to the sink as it arrives; when the sink fails, hangs up (kills the command). */
