@@ -29,6 +29,8 @@ import dev.hearth.server.store.Database;
 import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
+import dev.hearth.server.computers.CheckpointsApi;
+import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
@@ -131,6 +133,7 @@ public final class HearthServer implements AutoCloseable {
         InvitationsApi.register(router, invitations, invitationStore);
         OperationsApi.register(router, operations, operationStore);
         ComputersApi.register(router, computers, computerStore);
+        CheckpointsApi.register(router, computers, computerStore);
         ImagesApi.register(router, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
@@ -185,7 +188,7 @@ public final class HearthServer implements AutoCloseable {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
         return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
-                dataDir, clock);
+                new CheckpointStore(), dataDir, clock);
     }
 
     private static Mailer mailer(Config config) {

@@ -121,6 +121,16 @@ class RoleMatrixTest {
         return new Fixture(computerWorkspace, "-", "-", "-", "-", shared);
     }
 
+    /** A new ready checkpoint of the fixture's computer, made by the admin. */
+    private String readyCheckpoint(Fixture f) {
+        var admin = clients.get(Who.ADMIN);
+        var made = admin.send("POST", "/computers/" + f.computer() + "/checkpoints", Map.of("name", TestServer.uniqueName("k")),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString())).body();
+        String op = made.path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        return made.path("checkpoint").path("id").asText();
+    }
+
     private List<Case> cases() {
         Function<Fixture, Object> none = f -> null;
         Function<Fixture, Object> empty = f -> Map.of();
@@ -195,6 +205,16 @@ class RoleMatrixTest {
                         empty),
                 new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",
                         none),
+                new Case("POST", "/computers/{cmp}/checkpoints", Needs.EDITOR, 202,
+                        f -> "/computers/" + f.computer() + "/checkpoints", f -> Map.of("name", TestServer.uniqueName("k"))),
+                new Case("GET", "/computers/{cmp}/checkpoints", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/checkpoints", none),
+                new Case("GET", "/computers/{cmp}/checkpoints/{chk}", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/checkpoints/" + readyCheckpoint(f), none),
+                new Case("DELETE", "/computers/{cmp}/checkpoints/{chk}", Needs.EDITOR, 202,
+                        f -> "/computers/" + f.computer() + "/checkpoints/" + readyCheckpoint(f), none),
+                new Case("POST", "/computers/{cmp}/restore", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/restore",
+                        f -> Map.of("checkpoint", readyCheckpoint(f))),
                 new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",
                         f -> Map.of("reference", "oci:/nonexistent/layout:" + UUID.randomUUID())),
                 new Case("GET", "/workspaces/{ws}/images", Needs.VIEWER, 200, f -> ws.apply(f) + "/images", none),

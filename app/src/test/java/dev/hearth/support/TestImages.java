@@ -17,6 +17,15 @@ public final class TestImages {
         return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.05; done");
     }
 
+    /**
+     * Like {@link #counter}, and each count is also appended to /data/log every 20 ms: after a restore the
+     * log must run on from the restored memory without a gap or a repeat, which holds only if memory and
+     * /data were captured at the same instant.
+     */
+    public static String logger(Path dir) throws Exception {
+        return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i >> /data/log; echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.02; done");
+    }
+
     /** An image with busybox in /bin whose entrypoint is {@code /bin/sh -c script}; answers its oci: reference. */
     public static String build(Path dir, String script) throws Exception {
         Path layout = dir.resolve("layout");

@@ -19,6 +19,9 @@ public record Computer(String id, String workspace, String name, String state, S
     public static final String READY = "ready";
     public static final String SLEEPING = "sleeping";
     public static final String FAILED = "failed";
+    // The pending values: a move to sleep, or a restore from a checkpoint, is under way.
+    public static final String PENDING_SLEEP = "sleeping";
+    public static final String RESTORING = "restoring";
 
     /** A published port: the target port inside the computer, the published one on the router. */
     public record Port(int target, int published, String protocol) {

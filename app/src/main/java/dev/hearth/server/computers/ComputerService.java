@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.Validate;
+import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.http.ApiException;
 import dev.hearth.server.images.Image;
@@ -38,7 +40,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -60,8 +61,6 @@ public final class ComputerService {
     // How long a sleep or delete waits for killed execs to end.
     static final Duration EXECS_END = Duration.ofSeconds(10);
     static final int MIN_AUTO_SLEEP = 1;
-    // Written into a sleep image once runsc has finished it: an image without it is not to be restored.
-    private static final String COMPLETE = "hearth-complete";
     static final String ROUTER = "localhost:7301";
     // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
     static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
@@ -75,7 +74,11 @@ public final class ComputerService {
 
     public record CreateComputer(String name, String image, JsonNode env, List<PortRequest> ports,
                                  @JsonProperty("protected") Boolean protectedFlag, ResourcesRequest resources,
-                                 JsonNode autoSleepSeconds) {
+                                 JsonNode autoSleepSeconds, String fromCheckpoint) {
+    }
+
+    /** {@code POST /computers/{cmp}/restore}: the checkpoint, by id or name. */
+    public record RestoreRequest(String checkpoint) {
     }
 
     public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag,
@@ -97,19 +100,11 @@ public final class ComputerService {
     private final Optional<Runtime> runtime;
     private final String unavailable;
     private final Operations operations;
-    private final Path computersDir;
+    private final Dirs dirs;
+    private final ComputerCheckpoints checkpoints;
     private final Path toolsDir;
     private final Clock clock;
-    // One gate per computer: execs pass shared, changes of state (start, sleep, wake, delete) alone.
-    private final Map<String, Gate> gates = new ConcurrentHashMap<>();
-
-    /**
-     * A computer's gate, and a count of changes made through it: odd while one is under way. An exec
-     * that read the computer while the count was even and finds it unchanged under the shared gate
-     * may trust that read (a store read per exec showed in its latency).
-     */
-    private record Gate(ReentrantReadWriteLock lock, java.util.concurrent.atomic.AtomicLong changes) {
-    }
+    private final Gates gates = new Gates();
     // When each computer was last used (an exec began or ended, it woke): what auto-sleep measures.
     private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
@@ -120,7 +115,7 @@ public final class ComputerService {
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
                            dev.hearth.server.images.ImageStore pulledImages, Optional<Runtime> runtime, String unavailable,
-                           Operations operations, Path dataDir, Clock clock) {
+                           Operations operations, CheckpointStore checkpointStore, Path dataDir, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.pulledImages = pulledImages;
@@ -129,7 +124,9 @@ public final class ComputerService {
         this.runtime = runtime;
         this.unavailable = unavailable;
         this.operations = operations;
-        this.computersDir = dataDir.resolve("computers");
+        this.dirs = Dirs.under(dataDir);
+        this.checkpoints = new ComputerCheckpoints(jdbi, checkpointStore, store, gates, this::runtime, operations, dirs,
+                clock);
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
         operations.register(new CreateKind(this));
@@ -244,6 +241,10 @@ public final class ComputerService {
         }
     }
 
+    ComputerCheckpoints checkpoints() {
+        return checkpoints;
+    }
+
     public Contents contents() {
         return new Contents() {
             @Override
@@ -261,7 +262,10 @@ public final class ComputerService {
     // ---- create
 
     public Created create(Workspace workspace, CreateComputer request) {
-        var runsc = runtime();
+        runtime();
+        if (request.fromCheckpoint() != null) {
+            return fork(workspace, request);
+        }
         String name = Validate.dnsLabel("name", request.name());
         String image = Validate.required("image", request.image());
         Images.invalid(image).ifPresent(problem -> {
@@ -280,6 +284,32 @@ public final class ComputerService {
         }
         var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
         return new Created(view(computer, workspace), Optional.of(op));
+    }
+
+    /**
+     * A new computer from a checkpoint: the source computer's image, environment, ports and
+     * resources unless the request sets them, its memory, overlay and /data from the checkpoint.
+     */
+    private Created fork(Workspace workspace, CreateComputer request) {
+        String name = Validate.dnsLabel("name", request.name());
+        var checkpoint = checkpoints.readyIn(workspace, request.fromCheckpoint());
+        var source = current(checkpoint.source());
+        if (request.image() != null && !request.image().equals(source.image())) {
+            throw ApiException.invalidField("image", "a computer made from a checkpoint runs the checkpoint's image, "
+                    + source.image() + "; leave image out");
+        }
+        var env = request.env() == null ? source.env() : EnvValue.parse(request.env(), false);
+        var ports = request.ports() == null ? source.ports() : ports(request.ports());
+        var resources = request.resources() == null ? new ComputerView.Resources(source.cpus(), source.memoryMb())
+                : resources(request.resources());
+        Integer autoSleep = request.autoSleepSeconds() == null ? source.autoSleepSeconds()
+                : autoSleep(request.autoSleepSeconds(), null);
+        Instant now = now();
+        var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, null, source.image(),
+                checkpoint.imageDigest(), env, ports, resources.cpus(), resources.memoryMb(),
+                Boolean.TRUE.equals(request.protectedFlag()), autoSleep, 1, 1, null, source.id(), checkpoint.id(), null,
+                now, now, null, null, null));
+        return new Created(view(provision(computer.id(), true), workspace), Optional.empty());
     }
 
     /** Inserts with the lowest free network slot; a racing create that took it makes us try the next. */
@@ -328,6 +358,9 @@ public final class ComputerService {
                 return computer;
             }
             try {
+                if (computer.fromCheckpoint() != null && computer.state().equals(Computer.CREATING)) {
+                    return forkNow(computer);
+                }
                 var image = pulled(computer.workspace(), computer.image()).orElseGet(() -> pull(computer));
                 return start(computer, image, fresh);
             } catch (Images.PullFailure e) {
@@ -337,6 +370,40 @@ public final class ComputerService {
                 return fail(computer, "start_failed", e.getMessage());
             }
         });
+    }
+
+    /**
+     * Copies the checkpoint's /data and restores its image into this computer's first sandbox. The
+     * source's gate is held shared, so the checkpoint cannot be deleted under the copy.
+     */
+    private Computer forkNow(Computer computer) {
+        var checkpoint = checkpoints.find(computer.fromCheckpoint());
+        var shared = gates.of(checkpoint.source()).lock().readLock();
+        shared.lock();
+        try {
+            if (!checkpoint.state().equals(Checkpoint.READY) || checkpoint.deletedAt() != null) {
+                return fail(computer, "checkpoint_gone", "checkpoint " + checkpoint.name() + " was deleted before the "
+                        + "computer was made from it");
+            }
+            runtime().state(computer.sandboxId()).ifPresent(s -> runtime().delete(computer.sandboxId()));
+            Disk.deleteTree(dirs.computer(computer.id()));
+            Files.createDirectories(dirs.computer(computer.id()));
+            Dirs.copy(dirs.checkpointData(checkpoint.id()), dirs.data(computer.id()));
+            ensureTools();
+            restoreInto(computer, dirs.checkpointImage(checkpoint.id()));
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("computer {} could not be made from checkpoint {}", computer.id(), checkpoint.id(), e);
+            runtime().delete(computer.sandboxId());
+            return fail(computer, "fork_failed", "could not restore checkpoint " + checkpoint.name() + ": "
+                    + e.getMessage());
+        } finally {
+            shared.unlock();
+        }
+        Instant now = now();
+        var ready = computer.with(Computer.READY, computer.imageDigest(), computer.generation(), null, now, now);
+        save(ready);
+        lastUse.put(computer.id(), now);
+        return ready;
     }
 
     /** The image if this workspace pulled the reference already and it is unpacked here. */
@@ -363,6 +430,7 @@ public final class ComputerService {
     public Set<String> digestsInUse() {
         var keep = new HashSet<>(jdbi.withHandle(store::digestsInUse));
         keep.addAll(jdbi.withHandle(pulledImages::digests));
+        keep.addAll(checkpoints.digestsInUse());
         return keep;
     }
 
@@ -380,7 +448,7 @@ public final class ComputerService {
             runsc.delete(computer.sandboxId());
         }
         try {
-            Path dir = Files.createDirectories(computersDir.resolve(computer.id()));
+            Path dir = Files.createDirectories(dirs.computer(computer.id()));
             Path data = Files.createDirectories(dir.resolve("data"));
             ensureTools();
             runsc.prepareNetwork(computer.slot());
@@ -498,7 +566,8 @@ public final class ComputerService {
                 r.delete(latest.sandboxId());
                 r.removeNetwork(latest.slot());
             });
-            Disk.deleteTree(computersDir.resolve(computer.id()));
+            Disk.deleteTree(dirs.computer(computer.id()));
+            checkpoints.deleteAllOf(computer.id());
             var gone = latest.deleted(now());
             save(gone);
             lastUse.remove(computer.id());
@@ -525,7 +594,7 @@ public final class ComputerService {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + "; only a ready "
                     + "computer can sleep");
         }
-        save(current(computer.id()).withState(Computer.READY, Computer.SLEEPING, computer.error(), now()));
+        save(current(computer.id()).withState(Computer.READY, Computer.PENDING_SLEEP, computer.error(), now()));
         var op = operations.begin(SLEEP_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
         var done = operations.await(op.id(), SLEEP_WAIT);
         var latest = current(computer.id());
@@ -546,11 +615,11 @@ public final class ComputerService {
                 return computer;
             }
             runsc.endExecs(computer.sandboxId(), EXECS_END);
-            Path image = sleepImage(computer.id());
+            Path image = dirs.sleepImage(computer.id());
             Disk.deleteTree(image);
             try {
                 runsc.checkpoint(computer.sandboxId(), image, false);
-                Files.writeString(image.resolve(COMPLETE), computer.sandboxId());
+                Dirs.markComplete(image);
             } catch (RuntimeException | java.io.IOException e) {
                 Disk.deleteTree(image);
                 save(computer.withState(Computer.READY, null, new Operation.Error("sleep_failed", e.getMessage()), now()));
@@ -590,11 +659,7 @@ public final class ComputerService {
             var next = computer.nextIncarnation(computer.generation(), now());
             save(next);
             try {
-                var image = onRuntime(() -> images.unpacked(next.image(), next.imageDigest()).orElseThrow(() ->
-                        new Images.PullFailure("image " + next.imageDigest() + " is no longer unpacked here")));
-                Path dir = computersDir.resolve(next.id());
-                runsc.prepareNetwork(next.slot());
-                runsc.restore(spec(next, image, dir.resolve("data")), dir, sleepImage(next.id()));
+                restoreInto(next, dirs.sleepImage(next.id()));
             } catch (RuntimeException e) {
                 runsc.delete(next.sandboxId());
                 save(next.withState(Computer.SLEEPING, null, new Operation.Error("wake_failed", e.getMessage()), now()));
@@ -604,18 +669,86 @@ public final class ComputerService {
             Instant now = now();
             var ready = next.with(Computer.READY, next.imageDigest(), next.generation(), null, now, now);
             save(ready);
-            Disk.deleteTree(sleepImage(next.id()));
+            Disk.deleteTree(dirs.sleepImage(next.id()));
             lastUse.put(computerId, now);
             return ready;
         });
     }
 
-    private Path sleepImage(String computerId) {
-        return computersDir.resolve(computerId).resolve("sleep");
+    // ---- restore in place
+
+    /**
+     * Rolls the computer back to one of its checkpoints: its execs end, its sandbox (or sleep image)
+     * is discarded, /data becomes the checkpoint's copy, and it runs from the checkpoint's memory and
+     * overlay in a new sandbox. {@code generation} goes up by one. A failed computer may be restored.
+     */
+    public ComputerView restore(Workspace workspace, String ref, RestoreRequest request) {
+        runtime();
+        var computer = find(workspace, ref);
+        requireLive(computer);
+        var checkpoint = checkpoints.readyOf(computer.id(), Validate.required("checkpoint", request.checkpoint()));
+        if (computer.state().equals(Computer.CREATING)) {
+            throw ApiException.conflict("computer " + computer.name() + " is still being created");
+        }
+        return view(lockedEndingExecs(computer.id(), () -> restoreNow(computer.id(), checkpoint)), workspace);
     }
 
-    private boolean sleepImageComplete(String computerId) {
-        return Files.exists(sleepImage(computerId).resolve(COMPLETE));
+    private Computer restoreNow(String computerId, Checkpoint checkpoint) {
+        var runsc = runtime();
+        var computer = current(computerId);
+        Path staged = dirs.computer(computerId).resolve("data.restoring");
+        Path old = dirs.computer(computerId).resolve("data.old");
+        try {
+            // Copied before anything is stopped: a copy that fails (disk full) leaves the computer as it was.
+            Disk.deleteTree(staged);
+            Dirs.copy(dirs.checkpointData(checkpoint.id()), staged);
+        } catch (RuntimeException e) {
+            Disk.deleteTree(staged);
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "could not copy the checkpoint's /data: "
+                    + e.getMessage());
+        }
+        runsc.delete(computer.sandboxId());
+        Disk.deleteTree(dirs.sleepImage(computerId));
+        // Pending while it runs: the supervisor leaves it alone, and a crash leaves it failed, not half-done.
+        var next = computer.nextIncarnation(computer.generation() + 1, now())
+                .withState(computer.state(), Computer.RESTORING, computer.error(), now());
+        save(next);
+        try {
+            Disk.deleteTree(old);
+            if (Files.exists(dirs.data(computerId))) {
+                Files.move(dirs.data(computerId), old);
+            }
+            Files.move(staged, dirs.data(computerId));
+            Disk.deleteTree(old);
+            restoreInto(next, dirs.checkpointImage(checkpoint.id()));
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("restoring computer {} from checkpoint {} failed", computerId, checkpoint.id(), e);
+            runsc.delete(next.sandboxId());
+            fail(next.withState(Computer.FAILED, null, null, now()), "restore_failed", "could not restore checkpoint " + checkpoint.name() + ": " + e.getMessage()
+                    + "; restore again, or delete the computer");
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + next.name() + " could not be restored: "
+                    + e.getMessage());
+        }
+        Instant now = now();
+        var ready = next.withState(Computer.READY, null, null, now).with(Computer.READY, next.imageDigest(),
+                next.generation(), null, now, now);
+        save(ready);
+        lastUse.put(computerId, now);
+        LOG.info("computer {} ({}) restored from checkpoint {} (generation {})", next.name(), computerId,
+                checkpoint.name(), next.generation());
+        return ready;
+    }
+
+    /** Starts the computer's current incarnation from a checkpoint image, on its network slot. */
+    private void restoreInto(Computer next, Path imageDir) {
+        var image = onRuntime(() -> unpackedImage(next));
+        runtime().prepareNetwork(next.slot());
+        runtime().restore(spec(next, image, dirs.data(next.id())), dirs.computer(next.id()), imageDir);
+    }
+
+    private Image unpackedImage(Computer computer) {
+        return images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
+                new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
     }
 
     /** Idle: no exec running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
@@ -675,7 +808,7 @@ public final class ComputerService {
         }
 
         private Path scratch() {
-            return computersDir.resolve(computer.id()).resolve("exec");
+            return dirs.computer(computer.id()).resolve("exec");
         }
     }
 
@@ -683,7 +816,7 @@ public final class ComputerService {
     public PreparedExec prepareExec(Workspace workspace, String ref, ExecApi.Request request) {
         runtime();
         // Counted before the read; by name, 1 (odd) makes the exec read again under the gate.
-        long changesAtRead = Ids.looksLikeId(ref) ? changes(ref) : 1;
+        long changesAtRead = Ids.looksLikeId(ref) ? gates.changes(ref) : 1;
         var computer = find(workspace, ref);
         requireLive(computer);
         var command = Validate.required("command", request.command());
@@ -706,8 +839,7 @@ public final class ComputerService {
                     + "variables " + String.join(", ", missing) + "; create them again or detach them with "
                     + "PATCH {\"env\": {NAME: null}}", Map.of("variables", List.copyOf(missing)));
         }
-        var image = onRuntime(() -> images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
-                new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here")));
+        var image = onRuntime(() -> unpackedImage(computer));
         String dir = cwd != null ? cwd : image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
         byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
         return new PreparedExec(computer, changesAtRead, new Exec.Request(command, environment(computer, image, extra), dir, stdin,
@@ -721,7 +853,7 @@ public final class ComputerService {
     private <T> T awake(Computer read, long changesAtRead, java.util.function.Function<String, T> work) {
         String computerId = read.id();
         for (int attempt = 0; ; attempt++) {
-            var gate = gate(computerId);
+            var gate = gates.of(computerId);
             var shared = gate.lock().readLock();
             shared.lock();
             try {
@@ -800,6 +932,10 @@ public final class ComputerService {
             owned.add(c.sandboxId());
             if (c.state().equals(Computer.READY) || c.state().equals(Computer.SLEEPING)) {
                 settle(c, runsc);
+            } else if (c.state().equals(Computer.CREATING) && c.fromCheckpoint() != null) {
+                // A fork has no operation to resume it: make it again (or adopt what it started).
+                LOG.warn("computer {} ({}) was being made from a checkpoint; finishing it", c.name(), c.id());
+                provision(c.id());
             }
         }
         for (String orphan : runsc.sandboxes().keySet()) {
@@ -821,6 +957,7 @@ public final class ComputerService {
             }
         }
         removeOrphanDirectories(liveIds);
+        checkpoints.reconcile();
         int cgroups = runsc.pruneCgroups(owned);
         if (cgroups > 0) {
             LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
@@ -839,17 +976,23 @@ public final class ComputerService {
             state = Optional.of("running");
         }
         boolean running = state.filter("running"::equals).isPresent();
+        if (Computer.RESTORING.equals(c.pending()) && !running) {
+            LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
+            fail(c.withState(Computer.FAILED, null, null, now()), "restore_interrupted", "hearth serve stopped while the "
+                    + "computer was being restored from a checkpoint; restore it again, or delete it");
+            return;
+        }
         if (running) {
             if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
                 // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
                 save(c.withState(Computer.READY, null, c.error(), now()));
-                Disk.deleteTree(sleepImage(c.id()));
+                Disk.deleteTree(dirs.sleepImage(c.id()));
             }
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
             return;
         }
         state.ifPresent(s -> runsc.delete(c.sandboxId()));
-        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && sleepImageComplete(c.id())) {
+        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && Dirs.complete(dirs.sleepImage(c.id()))) {
             save(c.withState(Computer.SLEEPING, null, c.error(), now()));
             LOG.info("computer {} ({}) is asleep", c.name(), c.id());
             return;
@@ -865,18 +1008,18 @@ public final class ComputerService {
     }
 
     private void removeOrphanDirectories(Set<String> liveIds) {
-        if (!Files.isDirectory(computersDir)) {
+        if (!Files.isDirectory(dirs.computers())) {
             return;
         }
-        try (var dirs = Files.list(computersDir)) {
-            for (Path dir : dirs.toList()) {
+        try (var entries = Files.list(dirs.computers())) {
+            for (Path dir : entries.toList()) {
                 if (!liveIds.contains(dir.getFileName().toString())) {
                     LOG.warn("removing {}, which no computer owns", dir);
                     Disk.deleteTree(dir);
                 }
             }
         } catch (java.io.IOException e) {
-            LOG.warn("cannot list {}", computersDir, e);
+            LOG.warn("cannot list {}", dirs.computers(), e);
         }
     }
 
@@ -893,51 +1036,16 @@ public final class ComputerService {
         }
     }
 
-    private long changes(String computerId) {
-        var gate = gates.get(computerId);
-        return gate == null ? 0 : gate.changes().get();
-    }
-
-    private Gate gate(String computerId) {
-        return gates.computeIfAbsent(computerId, id -> new Gate(new ReentrantReadWriteLock(true),
-                new java.util.concurrent.atomic.AtomicLong()));
-    }
-
     private <T> T locked(String computerId, java.util.function.Supplier<T> work) {
-        var gate = gate(computerId);
-        var lock = gate.lock().writeLock();
-        lock.lock();
-        return changing(gate, work);
+        return gates.locked(computerId, work);
     }
 
-    /** Runs a change with the write lock held, counting it; releases the lock. */
-    private static <T> T changing(Gate gate, java.util.function.Supplier<T> work) {
-        gate.changes().incrementAndGet();
-        try {
-            return work.get();
-        } finally {
-            gate.changes().incrementAndGet();
-            gate.lock().writeLock().unlock();
-        }
-    }
-
-    /**
-     * Like {@link #locked}, for changes that end the computer's execs (sleep, delete): they are killed,
-     * again while the gate stays shut, so a long command cannot hold the change off.
-     */
+    /** A change that ends the computer's execs first (sleep, delete, restore). */
     private <T> T lockedEndingExecs(String computerId, java.util.function.Supplier<T> work) {
-        var gate = gate(computerId);
-        var lock = gate.lock().writeLock();
-        try {
-            while (!lock.tryLock(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                var c = current(computerId);
-                runtime.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while ending the computer's commands");
-        }
-        return changing(gate, work);
+        return gates.lockedEndingExecs(computerId, () -> {
+            var c = current(computerId);
+            runtime.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
+        }, work);
     }
 
     private Computer current(String computerId) {

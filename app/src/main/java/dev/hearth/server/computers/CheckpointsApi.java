@@ -1,0 +1,45 @@
+package dev.hearth.server.computers;
+
+import static dev.hearth.server.access.Action.COMPUTER_READ;
+import static dev.hearth.server.access.Action.COMPUTER_WRITE;
+
+import dev.hearth.server.computers.ComputerCheckpoints.CreateCheckpoint;
+import dev.hearth.server.computers.ComputerService.RestoreRequest;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** HTTP routes of a computer's checkpoints, and restoring the computer from one: translation only. */
+public final class CheckpointsApi {
+    private CheckpointsApi() {
+    }
+
+    public static void register(Router router, ComputerService service, ComputerStore store) {
+        Scope.Locator locator = store::workspaceOf;
+        var checkpoints = service.checkpoints();
+        router.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
+                Reply.status(202, accepted(checkpoints.create(ex.workspace(), ex.param("cmp"),
+                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))))));
+        router.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))));
+        router.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+                ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
+                        "operations", List.of())));
+        router.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
+                Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
+                        Reply.status(202, accepted(checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")))));
+        router.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+                ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
+                        ex.body(RestoreRequest.class)))));
+    }
+
+    private static Map<String, Object> accepted(ComputerCheckpoints.Accepted accepted) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("checkpoint", accepted.checkpoint());
+        body.put("operations", List.of(accepted.operation().id()));
+        return body;
+    }
+}

@@ -1,0 +1,368 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
+import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.operations.OperationKind;
+import dev.hearth.server.operations.Operations;
+import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.store.Constraints;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.store.Page;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.workspaces.Workspace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints of computers: memory, overlay and /data taken together while the computer is paused
+ * (or from its sleep image while it sleeps), listed, and deleted. Restoring and forking from them
+ * belong to {@link ComputerService}, which reads them here.
+ */
+final class ComputerCheckpoints {
+    private static final Logger LOG = LoggerFactory.getLogger(ComputerCheckpoints.class);
+    static final String CREATE_KIND = "checkpoint.create";
+    static final String DELETE_KIND = "checkpoint.delete";
+    // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
+    static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final DateTimeFormatter DEFAULT_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
+            .withZone(ZoneOffset.UTC);
+
+    record CreateCheckpoint(String name) {
+    }
+
+    /** A checkpoint and the operation that makes or deletes it. */
+    record Accepted(Checkpoint checkpoint, Operation operation) {
+    }
+
+    private final Jdbi jdbi;
+    private final CheckpointStore store;
+    private final ComputerStore computers;
+    private final Gates gates;
+    private final Supplier<Runtime> runtime;
+    private final Operations operations;
+    private final Dirs dirs;
+    private final Clock clock;
+
+    ComputerCheckpoints(Jdbi jdbi, CheckpointStore store, ComputerStore computers, Gates gates,
+                        Supplier<Runtime> runtime, Operations operations, Dirs dirs, Clock clock) {
+        this.jdbi = jdbi;
+        this.store = store;
+        this.computers = computers;
+        this.gates = gates;
+        this.runtime = runtime;
+        this.operations = operations;
+        this.dirs = dirs;
+        this.clock = clock;
+        operations.register(new CreateKind(this));
+        operations.register(new DeleteKind(this));
+    }
+
+    // ---- the API's side
+
+    Accepted create(Workspace workspace, String computerRef, CreateCheckpoint request) {
+        runtime.get();
+        var computer = liveComputer(workspace, computerRef);
+        if (!computer.state().equals(Computer.READY) && !computer.state().equals(Computer.SLEEPING)) {
+            throw ApiException.conflict("computer " + computer.name() + " is " + computer.state()
+                    + "; only a ready or sleeping computer can be checkpointed");
+        }
+        Instant now = now();
+        String name = request == null || request.name() == null ? DEFAULT_NAME.format(now) : request.name();
+        if (!NAME.matcher(name).matches()) {
+            throw ApiException.invalidField("name", "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        var checkpoint = Constraints.unique(() -> jdbi.inTransaction(h -> {
+            var c = new Checkpoint(Ids.next(), workspace.id(), Checkpoint.COMPUTER, computer.id(), name, Checkpoint.CRASH,
+                    Checkpoint.CREATING, computer.generation(), computer.imageDigest(), 0,
+                    store.newestReady(h, computer.id()).orElse(null), null, now, null);
+            store.insert(h, c);
+            return c;
+        }), () -> ApiException.conflict("computer " + computer.name() + " already has a checkpoint named " + name));
+        var op = operations.begin(CREATE_KIND, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
+        return new Accepted(checkpoint, op);
+    }
+
+    Page<Checkpoint> list(Workspace workspace, String computerRef, PageRequest page) {
+        var computer = computer(workspace, computerRef);
+        if (computer.deletedAt() != null) {
+            return new Page<>(java.util.List.of(), null, false);
+        }
+        return Page.of(jdbi.withHandle(h -> store.page(h, computer.id(), page)), page.limit(), Checkpoint::id);
+    }
+
+    Checkpoint get(Workspace workspace, String computerRef, String ref) {
+        var computer = computer(workspace, computerRef);
+        return jdbi.withHandle(h -> store.find(h, computer.id(), ref))
+                .orElseThrow(() -> ApiException.notFound("checkpoint " + ref + " of computer " + computer.name()));
+    }
+
+    Accepted delete(Workspace workspace, String computerRef, String ref) {
+        var checkpoint = get(workspace, computerRef, ref);
+        if (checkpoint.deletedAt() != null) {
+            throw ApiException.notFound("checkpoint " + ref + " (deleted)");
+        }
+        if (checkpoint.state().equals(Checkpoint.CREATING)) {
+            throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
+                    + "its checkpoint.create operation has finished");
+        }
+        var deleting = checkpoint.deleting();
+        save(deleting);
+        var op = operations.begin(DELETE_KIND, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
+        return new Accepted(deleting, op);
+    }
+
+    /** A ready checkpoint of {@code computerId} to restore, by id or name. */
+    Checkpoint readyOf(String computerId, String ref) {
+        var checkpoint = jdbi.withHandle(h -> store.find(h, computerId, ref))
+                .filter(c -> c.deletedAt() == null)
+                .orElseThrow(() -> ApiException.notFound("checkpoint " + ref + " of this computer"));
+        return requireReady(checkpoint);
+    }
+
+    /** A ready checkpoint of any computer of the workspace, by id: what a fork starts from. */
+    Checkpoint readyIn(Workspace workspace, String checkpointId) {
+        var checkpoint = jdbi.withHandle(h -> store.find(h, checkpointId))
+                .filter(c -> c.workspace().equals(workspace.id()) && c.deletedAt() == null)
+                .orElseThrow(() -> ApiException.invalidField("from_checkpoint", "no checkpoint " + checkpointId
+                        + " in this workspace"));
+        return requireReady(checkpoint);
+    }
+
+    Checkpoint find(String checkpointId) {
+        return jdbi.withHandle(h -> store.find(h, checkpointId)).orElseThrow();
+    }
+
+    private static Checkpoint requireReady(Checkpoint checkpoint) {
+        if (!checkpoint.state().equals(Checkpoint.READY)) {
+            throw ApiException.conflict("checkpoint " + checkpoint.name() + " is " + checkpoint.state() + ", not ready");
+        }
+        return checkpoint;
+    }
+
+    // ---- the work
+
+    /**
+     * Takes the checkpoint once no exec runs (they could not be restored), with the computer's gate
+     * held so nothing else changes it meanwhile. New execs wait only for the pause itself.
+     */
+    void makeNow(String checkpointId) throws OperationKind.Failure {
+        var checkpoint = find(checkpointId);
+        if (!checkpoint.state().equals(Checkpoint.CREATING)) {
+            return;
+        }
+        var runsc = runtime.get();
+        var made = gates.lockedWhenIdle(checkpoint.source(), EXECS_PATIENCE,
+                () -> runsc.busy(current(checkpoint.source()).sandboxId()),
+                () -> capture(checkpoint, runsc));
+        var result = made.orElseGet(() -> fail(checkpoint, "execs_running", "commands started through exec were still "
+                + "running after " + EXECS_PATIENCE.toSeconds() + " s; a checkpoint waits for them to end because they "
+                + "cannot be restored. Retry when they have ended."));
+        if (result.error() != null) {
+            throw new OperationKind.Failure(result.error().code(), result.error().message());
+        }
+    }
+
+    private Checkpoint capture(Checkpoint checkpoint, Runtime runsc) {
+        var computer = current(checkpoint.source());
+        if (computer.deletedAt() != null) {
+            return fail(checkpoint, "source_deleted", "computer " + computer.name() + " was deleted");
+        }
+        Path dir = dirs.checkpoint(checkpoint.id());
+        try {
+            Disk.deleteTree(dir);
+            Files.createDirectories(dir);
+            switch (computer.state()) {
+                case Computer.READY -> captureRunning(computer, runsc, dir);
+                case Computer.SLEEPING -> captureAsleep(computer, dir);
+                default -> throw new IllegalStateException("the computer is " + computer.state());
+            }
+            Dirs.markComplete(dir);
+            var ready = checkpoint.ready(Dirs.size(dir));
+            save(ready);
+            LOG.info("checkpoint {} ({}) of computer {} is ready: {} bytes", checkpoint.name(), checkpoint.id(),
+                    computer.name(), ready.sizeBytes());
+            return ready;
+        } catch (IOException | RuntimeException e) {
+            Disk.deleteTree(dir);
+            LOG.warn("checkpoint {} of computer {} failed", checkpoint.id(), computer.id(), e);
+            return fail(checkpoint, "checkpoint_failed", e.getMessage());
+        }
+    }
+
+    /** Paused, /data is copied and memory and overlay saved, so the three match; then it runs on. */
+    private void captureRunning(Computer computer, Runtime runsc, Path dir) {
+        runsc.pause(computer.sandboxId());
+        try {
+            Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
+            runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
+        } finally {
+            runsc.resume(computer.sandboxId());
+        }
+    }
+
+    /** Asleep, its sleep image already holds memory and overlay; it stays asleep. */
+    private void captureAsleep(Computer computer, Path dir) throws IOException {
+        Path sleep = dirs.sleepImage(computer.id());
+        if (!Dirs.complete(sleep)) {
+            throw new IOException("the computer's sleep image is incomplete");
+        }
+        Dirs.copy(sleep, dir.resolve("image"));
+        Files.deleteIfExists(dir.resolve("image").resolve(Dirs.COMPLETE));
+        Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
+    }
+
+    private Checkpoint fail(Checkpoint checkpoint, String code, String message) {
+        var failed = checkpoint.failed(new Operation.Error(code, message));
+        save(failed);
+        return failed;
+    }
+
+    /** Removes the files; the computer's gate keeps a restore from reading them meanwhile. */
+    void deleteNow(String checkpointId) {
+        var checkpoint = find(checkpointId);
+        if (checkpoint.deletedAt() != null) {
+            return;
+        }
+        gates.locked(checkpoint.source(), () -> {
+            Disk.deleteTree(dirs.checkpoint(checkpointId));
+            save(checkpoint.deleted(now()));
+            return null;
+        });
+    }
+
+    /** Deletes every checkpoint of a computer being deleted (its gate is held by the caller). */
+    void deleteAllOf(String computerId) {
+        for (var c : jdbi.withHandle(h -> store.live(h, computerId))) {
+            Disk.deleteTree(dirs.checkpoint(c.id()));
+            save(c.deleted(now()));
+        }
+    }
+
+    /**
+     * After a restart: a checkpoint left {@code creating} was cut short (its operation is failed as
+     * interrupted), one left {@code deleting} is finished, and directories no checkpoint owns go.
+     */
+    void reconcile() {
+        var keep = new HashSet<String>();
+        for (var c : jdbi.withHandle(store::live)) {
+            switch (c.state()) {
+                case Checkpoint.CREATING -> {
+                    Disk.deleteTree(dirs.checkpoint(c.id()));
+                    fail(c, "interrupted", "hearth serve stopped while the checkpoint was being made; make it again");
+                }
+                case Checkpoint.DELETING -> {
+                    Disk.deleteTree(dirs.checkpoint(c.id()));
+                    save(c.deleted(now()));
+                }
+                case Checkpoint.READY -> keep.add(c.id());
+                default -> { }
+            }
+        }
+        removeOrphans(keep);
+    }
+
+    private void removeOrphans(Set<String> keep) {
+        if (!Files.isDirectory(dirs.checkpoints())) {
+            return;
+        }
+        try (var entries = Files.list(dirs.checkpoints())) {
+            for (Path dir : entries.toList()) {
+                if (!keep.contains(dir.getFileName().toString())) {
+                    LOG.warn("removing {}, which no ready checkpoint owns", dir);
+                    Disk.deleteTree(dir);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list {}", dirs.checkpoints(), e);
+        }
+    }
+
+    Set<String> digestsInUse() {
+        return jdbi.withHandle(store::digestsInUse);
+    }
+
+    // ---- helpers
+
+    private Computer computer(Workspace workspace, String ref) {
+        return jdbi.withHandle(h -> computers.find(h, workspace.id(), ref))
+                .orElseThrow(() -> ApiException.notFound("computer " + ref));
+    }
+
+    private Computer liveComputer(Workspace workspace, String ref) {
+        var computer = computer(workspace, ref);
+        if (computer.deletedAt() != null) {
+            throw ApiException.conflict("computer " + computer.name() + " is deleted");
+        }
+        return computer;
+    }
+
+    private Computer current(String computerId) {
+        return jdbi.withHandle(h -> computers.find(h, computerId)).orElseThrow();
+    }
+
+    private void save(Checkpoint c) {
+        jdbi.useTransaction(h -> store.update(h, c));
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /** {@code checkpoint.create}: not resumed after a crash (reconcile fails it; the user makes it again). */
+    private record CreateKind(ComputerCheckpoints service) implements OperationKind {
+        @Override
+        public String name() {
+            return CREATE_KIND;
+        }
+
+        @Override
+        public boolean resumable() {
+            return false;
+        }
+
+        @Override
+        public void run(Work work) throws Failure {
+            work.progress("waiting for running commands, then pausing the computer");
+            service.makeNow(work.resource());
+        }
+    }
+
+    /** {@code checkpoint.delete}: removing files again is harmless, so it is resumed after a crash. */
+    private record DeleteKind(ComputerCheckpoints service) implements OperationKind {
+        @Override
+        public String name() {
+            return DELETE_KIND;
+        }
+
+        @Override
+        public boolean resumable() {
+            return true;
+        }
+
+        @Override
+        public void run(Work work) {
+            service.deleteNow(work.resource());
+        }
+    }
+}

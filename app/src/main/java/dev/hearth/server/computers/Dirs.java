@@ -1,0 +1,71 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.sandbox.Commands;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where computers and their checkpoints live on disk: {@code computers/<id>/} holds a computer's
+ * sandbox state, {@code data} (its /data), {@code sleep} (its sleep image); {@code checkpoints/<id>/}
+ * holds a checkpoint's {@code image} (memory and overlay) and {@code data} (a copy of /data).
+ */
+record Dirs(Path computers, Path checkpoints) {
+    // Written into an image directory once it is whole: one without it is never restored.
+    static final String COMPLETE = "hearth-complete";
+    private static final Duration COPY_LIMIT = Duration.ofHours(1);
+
+    static Dirs under(Path dataDir) {
+        return new Dirs(dataDir.resolve("computers"), dataDir.resolve("checkpoints"));
+    }
+
+    Path computer(String computerId) {
+        return computers.resolve(computerId);
+    }
+
+    Path data(String computerId) {
+        return computer(computerId).resolve("data");
+    }
+
+    Path sleepImage(String computerId) {
+        return computer(computerId).resolve("sleep");
+    }
+
+    Path checkpoint(String checkpointId) {
+        return checkpoints.resolve(checkpointId);
+    }
+
+    Path checkpointImage(String checkpointId) {
+        return checkpoint(checkpointId).resolve("image");
+    }
+
+    Path checkpointData(String checkpointId) {
+        return checkpoint(checkpointId).resolve("data");
+    }
+
+    static boolean complete(Path dir) {
+        return Files.exists(dir.resolve(COMPLETE));
+    }
+
+    static void markComplete(Path dir) throws IOException {
+        Files.writeString(dir.resolve(COMPLETE), "");
+    }
+
+    /**
+     * Copies a tree with owners, modes and times; on file systems that share blocks (XFS, btrfs) the
+     * copy is a reflink and takes no time or space. {@code to} must not exist.
+     */
+    static void copy(Path from, Path to) {
+        Commands.check(List.of("cp", "-a", "--reflink=auto", from.toString(), to.toString()), COPY_LIMIT);
+    }
+
+    /** Bytes of the regular files under {@code root}. */
+    static long size(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.http.ApiException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * One gate per computer: execs pass it shared; changes of state (start, sleep, wake, checkpoint,
+ * restore, delete) pass it alone. Different computers never wait for each other.
+ */
+final class Gates {
+    private final Map<String, Gate> gates = new ConcurrentHashMap<>();
+
+    /**
+     * A computer's lock, and a count of changes made through it: odd while one is under way. An exec
+     * that read the computer while the count was even and finds it unchanged under the shared lock
+     * may trust that read (a store read per exec showed in its latency).
+     */
+    record Gate(ReentrantReadWriteLock lock, AtomicLong changes) {
+    }
+
+    Gate of(String computerId) {
+        return gates.computeIfAbsent(computerId, id -> new Gate(new ReentrantReadWriteLock(true), new AtomicLong()));
+    }
+
+    long changes(String computerId) {
+        var gate = gates.get(computerId);
+        return gate == null ? 0 : gate.changes().get();
+    }
+
+    /** Runs a change alone, after the execs under way have ended on their own. */
+    <T> T locked(String computerId, Supplier<T> work) {
+        var gate = of(computerId);
+        gate.lock().writeLock().lock();
+        return changing(gate, work);
+    }
+
+    /**
+     * Runs a change alone; while it waits, {@code endExecs} is called again and again, so a long
+     * command cannot hold the change off (sleep, delete, restore).
+     */
+    <T> T lockedEndingExecs(String computerId, Runnable endExecs, Supplier<T> work) {
+        var gate = of(computerId);
+        var lock = gate.lock().writeLock();
+        try {
+            while (!lock.tryLock(200, TimeUnit.MILLISECONDS)) {
+                endExecs.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while ending the computer's commands");
+        }
+        return changing(gate, work);
+    }
+
+    /**
+     * Runs a change alone once no exec runs, without making new execs queue behind it (a checkpoint
+     * must not disturb the computer). {@code busy} covers what does not hold the gate (terminals).
+     * Answers empty if execs kept running for {@code patience}; {@code work} answers non-null.
+     */
+    <T> java.util.Optional<T> lockedWhenIdle(String computerId, Duration patience, java.util.function.BooleanSupplier busy,
+                                             Supplier<T> work) {
+        var gate = of(computerId);
+        var lock = gate.lock().writeLock();
+        long deadline = System.nanoTime() + patience.toNanos();
+        // tryLock() without a timeout barges past queued execs and fails while any exec holds the gate.
+        while (!idle(lock, busy)) {
+            if (System.nanoTime() > deadline) {
+                return java.util.Optional.empty();
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while waiting for the computer's commands");
+            }
+        }
+        return java.util.Optional.ofNullable(changing(gate, work));
+    }
+
+    private static boolean idle(ReentrantReadWriteLock.WriteLock lock, java.util.function.BooleanSupplier busy) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        if (busy.getAsBoolean()) {
+            lock.unlock();
+            return false;
+        }
+        return true;
+    }
+
+    /** Runs a change with the write lock held, counting it; releases the lock. */
+    private static <T> T changing(Gate gate, Supplier<T> work) {
+        gate.changes().incrementAndGet();
+        try {
+            return work.get();
+        } finally {
+            gate.changes().incrementAndGet();
+            gate.lock().writeLock().unlock();
+        }
+    }
+}

@@ -1,0 +1,351 @@
+package dev.hearth.computers;
+
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestImages;
+import dev.hearth.support.TestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Checkpoints, restore in place and forks on real sandboxes. The image's main process counts in
+ * memory and appends each count to /data/log: after any restore the log must run on from the
+ * restored memory with no gap and no repeat, which holds only if memory and /data were taken at
+ * the same instant.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CheckpointTest {
+    // Prints "ok" when /data/log is 1, 2, 3 ... with no gap or repeat, else the first bad line.
+    private static final String LOG_IS_CONTIGUOUS =
+            "awk 'NR != $1 { print \"line \" NR \" is \" $1; bad = 1; exit } END { if (!bad) print \"ok\" }' /data/log";
+
+    private TestServer server;
+    private HearthClient admin;
+    private String ws;
+    private String image;
+
+    @BeforeAll
+    void start(@TempDir Path tmp) throws Exception {
+        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        server = TestServer.start();
+        admin = server.admin();
+        ws = TestServer.workspace(admin).path("id").asText();
+        image = TestImages.logger(tmp);
+        var pulled = admin.send("POST", "/workspaces/" + ws + "/images", Map.of("reference", image), key());
+        String op = pulled.body().path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aCheckpointLeavesTheComputerRunningAndRestoreRollsItBack() throws Exception {
+        String id = create("roll", Map.of()).path("id").asText();
+        run(id, "sleep 0.3; echo one > /data/marker; echo one > /marker");
+        String pid = run(id, "cat /tmp/counter.pid");
+
+        var made = checkpoint(id, "before");
+        assertEquals("creating", made.path("checkpoint").path("state").asText());
+        assertEquals(1, made.path("operations").size());
+        var checkpoint = awaitReady(id, made);
+        assertEquals("computer", checkpoint.path("source_type").asText());
+        assertEquals(id, checkpoint.path("source").asText());
+        assertEquals("before", checkpoint.path("name").asText());
+        assertEquals("crash", checkpoint.path("consistency").asText());
+        assertEquals(1, checkpoint.path("generation").asInt());
+        assertTrue(checkpoint.path("image_digest").asText().startsWith("sha256:"), checkpoint.toString());
+        assertTrue(checkpoint.path("size_bytes").asLong() > 0, checkpoint.toString());
+        assertTrue(checkpoint.path("parent").isNull());
+        assertTrue(checkpoint.path("error").isNull());
+
+        // Undisturbed: the same process counts on.
+        long atCheckpoint = count(id);
+        Thread.sleep(300);
+        assertTrue(count(id) > atCheckpoint);
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+
+        run(id, "echo two > /data/marker; echo two > /marker; touch /data/extra; sleep 1");
+        long beforeRestore = count(id);
+        var restored = admin.send("POST", "/computers/" + id + "/restore", Map.of("checkpoint", "before"), Map.of());
+        assertEquals(200, restored.status(), () -> restored.body().toString());
+        assertEquals(2, restored.body().path("computer").path("generation").asInt());
+        assertEquals("ready", restored.body().path("computer").path("state").asText());
+        assertTrue(count(id) < beforeRestore, "memory went back to the checkpoint");
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+        assertEquals("one one", run(id, "cat /data/marker /marker | tr '\\n' ' '"));
+        assertEquals("gone", run(id, "test -e /data/extra && echo there || echo gone"));
+        Thread.sleep(200);
+        assertEquals("ok", run(id, LOG_IS_CONTIGUOUS));
+
+        // The next checkpoint names this one as its parent and carries the new generation.
+        var second = awaitReady(id, checkpoint(id, "after"));
+        assertEquals(checkpoint.path("id").asText(), second.path("parent").asText());
+        assertEquals(2, second.path("generation").asInt());
+    }
+
+    @Test
+    void aCheckpointTakenWhileAWriterHammersDataIsConsistent() throws Exception {
+        String id = create("hammer", Map.of()).path("id").asText();
+        // The main process appends to /data/log every 20 ms, through every checkpoint.
+        for (int round = 0; round < 3; round++) {
+            var checkpoint = awaitReady(id, checkpoint(id, "k" + round));
+            String fork = fork("hammer-fork-" + round, checkpoint.path("id").asText()).path("id").asText();
+            Thread.sleep(200);
+            assertEquals("ok", run(fork, LOG_IS_CONTIGUOUS), "round " + round);
+            admin.delete("/computers/" + fork);
+        }
+        assertEquals("ok", run(id, LOG_IS_CONTIGUOUS));
+    }
+
+    @Test
+    void forksStartFromTheCheckpointAndDivergeIndependently() throws Exception {
+        var source = create("origin", Map.of("env", Map.of("GREETING", "hello")));
+        String id = source.path("id").asText();
+        run(id, "echo shared > /data/who; echo shared > /who");
+        String pid = run(id, "cat /tmp/counter.pid");
+        var checkpoint = awaitReady(id, checkpoint(id, "base"));
+        String chk = checkpoint.path("id").asText();
+
+        var forks = new ArrayList<String>();
+        for (int i = 0; i < 3; i++) {
+            var fork = fork("branch-" + i, chk);
+            assertEquals("ready", fork.path("state").asText(), fork.toString());
+            assertEquals(id, fork.path("parent").asText());
+            assertEquals(chk, fork.path("from_checkpoint").asText());
+            assertEquals(1, fork.path("generation").asInt());
+            assertEquals(source.path("image_digest").asText(), fork.path("image_digest").asText());
+            assertEquals(List.of("GREETING"), List.of(fork.path("env_keys").get(0).asText()));
+            forks.add(fork.path("id").asText());
+        }
+        for (int i = 0; i < forks.size(); i++) {
+            String f = forks.get(i);
+            assertEquals(pid, run(f, "cat /tmp/counter.pid"), "the checkpoint's process, not a new one");
+            assertEquals("shared shared", run(f, "cat /data/who /who | tr '\\n' ' '"));
+            assertEquals("hello", run(f, "echo $GREETING"));
+            run(f, "echo " + i + " > /data/who; echo " + i + " > /who");
+        }
+        for (int i = 0; i < forks.size(); i++) {
+            assertEquals(i + " " + i, run(forks.get(i), "cat /data/who /who | tr '\\n' ' '"));
+        }
+        assertEquals("shared shared", run(id, "cat /data/who /who | tr '\\n' ' '"));
+        long a = count(forks.get(0));
+        Thread.sleep(300);
+        assertTrue(count(forks.get(0)) > a, "a fork's process runs on");
+    }
+
+    @Test
+    void aSleepingComputerIsCheckpointedFromItsSleepImageAndStaysAsleep() throws Exception {
+        String id = create("napper", Map.of()).path("id").asText();
+        run(id, "echo asleep > /data/note");
+        String pid = run(id, "cat /tmp/counter.pid");
+        var slept = admin.send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of());
+        assertEquals(200, slept.status(), () -> slept.body().toString());
+
+        var checkpoint = awaitReady(id, checkpoint(id, "nap"));
+        assertEquals("sleeping", admin.get("/computers/" + id).path("computer").path("state").asText());
+        String fork = fork("napper-fork", checkpoint.path("id").asText()).path("id").asText();
+        assertEquals(pid, run(fork, "cat /tmp/counter.pid"));
+        assertEquals("asleep", run(fork, "cat /data/note"));
+        assertEquals("sleeping", admin.get("/computers/" + id).path("computer").path("state").asText());
+        // Restoring a sleeping computer wakes it into the checkpoint.
+        var restored = admin.send("POST", "/computers/" + id + "/restore", Map.of("checkpoint", checkpoint.path("id").asText()),
+                Map.of());
+        assertEquals(200, restored.status(), () -> restored.body().toString());
+        assertEquals("ready", restored.body().path("computer").path("state").asText());
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+    }
+
+    @Test
+    void aCheckpointWaitsForRunningExecsAndDoesNotKillThem() throws Exception {
+        String id = create("patient", Map.of()).path("id").asText();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var exec = pool.submit(() -> admin.send("POST", "/computers/" + id + "/exec",
+                    Map.of("command", List.of("sh", "-c", "sleep 2; echo finished")), Map.of()));
+            Thread.sleep(300);
+            var checkpoint = awaitReady(id, checkpoint(id, "waited"));
+            var answer = exec.get();
+            assertEquals(0, answer.body().path("exit_code").asInt(), () -> answer.body().toString());
+            assertEquals("finished", answer.body().path("stdout").asText().strip());
+            String fork = fork("patient-fork", checkpoint.path("id").asText()).path("id").asText();
+            assertEquals("ok", run(fork, LOG_IS_CONTIGUOUS));
+        }
+    }
+
+    @Test
+    void listingIsNewestFirstAndDeletingRemovesCheckpointsAndTheirFiles() throws Exception {
+        String id = create("lister", Map.of()).path("id").asText();
+        var ids = new ArrayList<String>();
+        for (String name : List.of("a", "b", "c")) {
+            ids.add(awaitReady(id, checkpoint(id, name)).path("id").asText());
+        }
+        var first = admin.get("/computers/" + id + "/checkpoints?limit=2");
+        assertEquals(List.of(ids.get(2), ids.get(1)), idsOf(first.path("checkpoints")));
+        assertTrue(first.path("has_more").asBoolean());
+        var second = admin.get("/computers/" + id + "/checkpoints?limit=2&cursor=" + first.path("next_cursor").asText());
+        assertEquals(List.of(ids.get(0)), idsOf(second.path("checkpoints")));
+        assertFalse(second.path("has_more").asBoolean());
+
+        var deleting = admin.send("DELETE", "/computers/" + id + "/checkpoints/" + ids.get(0), null, Map.of());
+        assertEquals(202, deleting.status(), () -> deleting.body().toString());
+        assertEquals("deleting", deleting.body().path("checkpoint").path("state").asText());
+        String op = deleting.body().path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        var gone = admin.get("/computers/" + id + "/checkpoints/" + ids.get(0)).path("checkpoint");
+        assertFalse(gone.path("deleted_at").isNull());
+        assertFalse(Files.exists(server.dataDir.resolve("checkpoints").resolve(ids.get(0))));
+        assertEquals(List.of(ids.get(2), ids.get(1)), idsOf(admin.get("/computers/" + id + "/checkpoints")
+                .path("checkpoints")));
+        assertError(admin.send("POST", "/computers/" + id + "/restore", Map.of("checkpoint", ids.get(0)), Map.of()),
+                404, "not_found");
+
+        admin.delete("/computers/" + id);
+        assertEquals(0, admin.get("/computers/" + id + "/checkpoints").path("checkpoints").size());
+        for (String chk : ids) {
+            assertFalse(Files.exists(server.dataDir.resolve("checkpoints").resolve(chk)), chk);
+        }
+        assertError(admin.send("POST", "/workspaces/" + ws + "/computers",
+                Map.of("name", "orphan", "from_checkpoint", ids.get(1)), key()), 400, "invalid_request");
+    }
+
+    @Test
+    void aCheckpointThatRunsOutOfDiskFailsCleanlyAndTheComputerRunsOn() throws Exception {
+        String id = create("cramped", Map.of()).path("id").asText();
+        String pid = run(id, "cat /tmp/counter.pid");
+        Path checkpoints = Files.createDirectories(server.dataDir.resolve("checkpoints"));
+        sh("mount -t tmpfs -o size=64k hearth-test-full " + checkpoints);
+        try {
+            var made = checkpoint(id, "toobig");
+            String op = made.path("operations").get(0).asText();
+            var done = admin.get("/operations/" + op + "?wait=60").path("operation");
+            assertEquals("failed", done.path("state").asText(), done.toString());
+            var failed = admin.get("/computers/" + id + "/checkpoints/toobig").path("checkpoint");
+            assertEquals("failed", failed.path("state").asText());
+            assertEquals("checkpoint_failed", failed.path("error").path("code").asText());
+            assertFalse(failed.path("error").path("message").asText().isBlank());
+            try (var left = Files.list(checkpoints)) {
+                assertEquals(List.of(), left.toList(), "no files left behind");
+            }
+        } finally {
+            sh("umount " + checkpoints);
+        }
+        assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText());
+        assertEquals(pid, run(id, "cat /tmp/counter.pid"));
+        long a = count(id);
+        Thread.sleep(300);
+        assertTrue(count(id) > a, "resumed after the failed checkpoint");
+        // The name of a failed checkpoint can be used again.
+        assertEquals("ready", awaitReady(id, checkpoint(id, "toobig")).path("state").asText());
+    }
+
+    @Test
+    void badRequestsAreRefusedClearly() {
+        String id = create("strict", Map.of()).path("id").asText();
+        assertError(admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "no spaces"), key()),
+                400, "invalid_request");
+        assertError(admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", 5), key()),
+                400, "invalid_request");
+        assertError(admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "x"), Map.of()),
+                400, "idempotency_key_required");
+        assertError(admin.send("POST", "/computers/" + id + "/restore", Map.of(), Map.of()), 400, "invalid_request");
+        assertError(admin.send("POST", "/computers/" + id + "/restore", Map.of("checkpoint", "nope"), Map.of()),
+                404, "not_found");
+        assertError(admin.send("GET", "/computers/" + id + "/checkpoints/nope", null, Map.of()), 404, "not_found");
+        assertError(admin.send("POST", "/workspaces/" + ws + "/computers",
+                Map.of("name", "bad-fork", "from_checkpoint", "0000000000000000000000000"), key()), 400, "invalid_request");
+        var chk = awaitReady(id, checkpoint(id, "once")).path("id").asText();
+        assertError(admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "once"), key()),
+                409, "conflict");
+        assertError(admin.send("POST", "/workspaces/" + ws + "/computers",
+                Map.of("name", "other-image", "from_checkpoint", chk, "image", "hearth/busybox"), key()),
+                400, "invalid_request");
+        // Another computer cannot be restored from this one's checkpoint.
+        String other = create("bystander", Map.of()).path("id").asText();
+        assertError(admin.send("POST", "/computers/" + other + "/restore", Map.of("checkpoint", chk), Map.of()),
+                404, "not_found");
+        assertNotEquals(0, admin.get("/computers/" + id + "/checkpoints").path("checkpoints").size());
+    }
+
+    // ---- helpers
+
+    private JsonNode create(String name, Map<String, Object> extra) {
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", image));
+        body.putAll(extra);
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, key());
+        assertEquals(201, r.status(), () -> r.body().toString());
+        return r.body().path("computer");
+    }
+
+    private JsonNode fork(String name, String checkpoint) {
+        var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", name, "from_checkpoint", checkpoint),
+                key());
+        assertEquals(201, r.status(), () -> r.body().toString());
+        return r.body().path("computer");
+    }
+
+    private JsonNode checkpoint(String computer, String name) {
+        var r = admin.send("POST", "/computers/" + computer + "/checkpoints", Map.of("name", name), key());
+        assertEquals(202, r.status(), () -> r.body().toString());
+        return r.body();
+    }
+
+    private JsonNode awaitReady(String computer, JsonNode made) {
+        String op = made.path("operations").get(0).asText();
+        var done = admin.get("/operations/" + op + "?wait=60").path("operation");
+        assertEquals("succeeded", done.path("state").asText(), done.toString());
+        var checkpoint = admin.get("/computers/" + computer + "/checkpoints/" + made.path("checkpoint").path("id").asText())
+                .path("checkpoint");
+        assertEquals("ready", checkpoint.path("state").asText(), checkpoint.toString());
+        return checkpoint;
+    }
+
+    private String run(String computer, String script) {
+        var r = admin.send("POST", "/computers/" + computer + "/exec", Map.of("command", List.of("sh", "-c", script)), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        assertEquals(0, r.body().path("exit_code").asInt(), () -> r.body().toString());
+        return r.body().path("stdout").asText().strip();
+    }
+
+    private long count(String computer) {
+        return Long.parseLong(run(computer, "cat /tmp/count"));
+    }
+
+    private static List<String> idsOf(JsonNode items) {
+        var ids = new ArrayList<String>();
+        items.forEach(i -> ids.add(i.path("id").asText()));
+        return ids;
+    }
+
+    private static Map<String, String> key() {
+        return Map.of("Idempotency-Key", UUID.randomUUID().toString());
+    }
+
+    private static void sh(String script) throws Exception {
+        var p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+    }
+}
