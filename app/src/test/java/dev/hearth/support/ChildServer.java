@@ -40,10 +40,40 @@ public final class ChildServer {
             server.join();
             return;
         }
+        if (kind.startsWith("computer-")) {
+            System.out.println("computer " + interruptedComputer(admin, ws, kind.substring("computer-".length())));
+            System.out.flush();
+            server.join();
+            return;
+        }
         var op = server.operations().begin(kind, ws, "thing", dev.hearth.api.Json.mapper().readTree("{\"millis\": 1500}"));
         System.out.println("operation " + op.id());
         System.out.flush();
         server.join();
+    }
+
+    /**
+     * Creates a computer with 40 MB in its overlay (so that saving it takes a while) and starts to
+     * {@code sleep}, {@code wake} or {@code checkpoint} it; answers "id" or "id operation" once under way.
+     */
+    private static String interruptedComputer(HearthClient admin, String ws, String action) throws Exception {
+        String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "interrupted", "image", "hearth/busybox"))
+                .path("computer").path("id").asText();
+        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
+                "echo acknowledged > /data/f; head -c 40000000 /dev/urandom > /big")));
+        String answer = id;
+        switch (action) {
+            case "sleep" -> Thread.ofVirtual().start(() -> admin.send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of()));
+            case "wake" -> {
+                admin.post("/computers/" + id + "/sleep", Map.of());
+                Thread.ofVirtual().start(() -> admin.send("POST", "/computers/" + id + "/wake", Map.of(), Map.of()));
+            }
+            case "checkpoint" -> answer += " " + admin.send("POST", "/computers/" + id + "/checkpoints",
+                    Map.of("name", "cut-short"), Map.of("Idempotency-Key", "k")).body().path("operations").get(0).asText();
+            default -> throw new IllegalArgumentException(action);
+        }
+        Thread.sleep(80);
+        return answer;
     }
 
     /** Starts a server in a child process, waits until it has begun its work, and kills it with SIGKILL. */
