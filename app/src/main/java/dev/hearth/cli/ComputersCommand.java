@@ -23,7 +23,9 @@ final class ComputersCommand {
 
     @Command(name = "create", description = "Create a computer; waits until it is ready unless --no-wait.")
     int create(@Parameters(paramLabel = "NAME") String name,
-               @Option(names = "--image", defaultValue = "hearth/busybox", description = "image reference (default ${DEFAULT-VALUE})") String image,
+               @Option(names = "--image", description = "image reference (default hearth/busybox)") String image,
+               @Option(names = "--from-checkpoint", paramLabel = "ID|COMPUTER/NAME",
+                       description = "start from a checkpoint: its memory, overlay and /data") String fromCheckpoint,
                @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
                @Option(names = "--port", paramLabel = "TARGET[:PUBLISHED]") List<String> ports,
@@ -32,13 +34,27 @@ final class ComputersCommand {
                @Option(names = "--protected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
                @Option(names = "--no-wait") boolean noWait) {
-        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", image));
+        var client = cli.client();
+        // Only what was given: a computer made from a checkpoint takes the rest from its source.
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name));
+        if (fromCheckpoint != null) {
+            body.put("from_checkpoint", checkpointId(client, fromCheckpoint));
+        }
+        if (image != null || fromCheckpoint == null) {
+            body.put("image", image == null ? "hearth/busybox" : image);
+        }
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep);
         }
-        body.put("env", env(env, secrets));
-        body.put("ports", ports(ports));
-        body.put("protected", protect);
+        if (env != null || secrets != null) {
+            body.put("env", env(env, secrets));
+        }
+        if (ports != null) {
+            body.put("ports", ports(ports));
+        }
+        if (protect) {
+            body.put("protected", true);
+        }
         var resources = new LinkedHashMap<String, Object>();
         if (cpus != null) {
             resources.put("cpus", cpus);
@@ -46,8 +62,9 @@ final class ComputersCommand {
         if (memoryMb != null) {
             resources.put("memory_mb", memoryMb);
         }
-        body.put("resources", resources);
-        var client = cli.client();
+        if (!resources.isEmpty()) {
+            body.put("resources", resources);
+        }
         var answer = client.create("/workspaces/" + workspace.required() + "/computers", body);
         if (!noWait && answer.path("operations").size() > 0) {
             OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
@@ -115,6 +132,24 @@ final class ComputersCommand {
     int wake(@Parameters(paramLabel = "NAME") String name) {
         show(cli.client().post("/computers/" + name + "/wake?workspace=" + workspace.required(), Map.of()));
         return 0;
+    }
+
+    @Command(name = "restore", description = "Roll a computer back to one of its checkpoints (memory, overlay and /data).")
+    int restore(@Parameters(paramLabel = "NAME") String name,
+                @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's id or name") String checkpoint) {
+        show(cli.client().post("/computers/" + name + "/restore?workspace=" + workspace.required(),
+                Map.of("checkpoint", checkpoint)));
+        return 0;
+    }
+
+    /** A checkpoint id as given, or looked up from COMPUTER/NAME. */
+    private String checkpointId(dev.hearth.client.HearthClient client, String ref) {
+        int slash = ref.indexOf('/');
+        if (slash < 0) {
+            return ref;
+        }
+        return client.get("/computers/" + ref.substring(0, slash) + "/checkpoints/" + ref.substring(slash + 1)
+                + "?workspace=" + workspace.required()).path("checkpoint").path("id").asText();
     }
 
     @Command(name = "delete", description = "Delete a computer, its /data included.")

@@ -141,6 +141,11 @@ class ApiReferenceTest {
             conforms("Computer", computer);
             conforms("Exec result", admin.post("/computers/" + computer.path("id").asText() + "/exec",
                     Map.of("command", List.of("true"))));
+            var checkpoint = admin.create("/computers/" + computer.path("id").asText() + "/checkpoints", Map.of());
+            conforms("Checkpoint", checkpoint.path("checkpoint"));
+            admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");
+            conforms("Checkpoint", admin.get("/computers/" + computer.path("id").asText() + "/checkpoints")
+                    .path("checkpoints").get(0));
             conforms("Computer", admin.delete("/computers/" + computer.path("id").asText()).path("computer"));
             var image = admin.create("/workspaces/" + ws + "/images", Map.of("reference", "oci:/nonexistent:x"));
             conforms("Image", image.path("image"));

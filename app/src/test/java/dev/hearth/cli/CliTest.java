@@ -241,6 +241,35 @@ class CliTest {
     }
 
     @Test
+    void checkpointsRestoreAndFork() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        cli(asAdmin(), "workspaces", "create", "cli-checkpoints");
+        assertEquals(0, cli(asAdmin(), "computers", "create", "src", "-w", "cli-checkpoints", "--env", "WHO=src").code());
+        cli(asAdmin(), "exec", "-w", "cli-checkpoints", "src", "--", "sh", "-c", "echo first > /data/v");
+        var made = cli(asAdmin(), "checkpoints", "create", "src", "--name", "first", "-w", "cli-checkpoints");
+        assertEquals(0, made.code(), made.err());
+        assertTrue(made.out().lines().anyMatch(l -> l.startsWith("first") && l.contains("ready")), made.out());
+        cli(asAdmin(), "exec", "-w", "cli-checkpoints", "src", "--", "sh", "-c", "echo second > /data/v");
+        var listed = cli(asAdmin(), "checkpoints", "list", "src", "-w", "cli-checkpoints");
+        assertTrue(listed.out().contains("first"), listed.out());
+
+        var restored = cli(asAdmin(), "computers", "restore", "src", "first", "-w", "cli-checkpoints");
+        assertEquals(0, restored.code(), restored.err());
+        assertEquals("first\n", cli(asAdmin(), "exec", "-w", "cli-checkpoints", "src", "--", "cat", "/data/v").out());
+        assertTrue(cli(asAdmin(), "--json", "computers", "get", "src", "-w", "cli-checkpoints").out()
+                .contains("\"generation\" : 2"), "restore bumps the generation");
+
+        var fork = cli(asAdmin(), "computers", "create", "copy", "--from-checkpoint", "src/first", "-w", "cli-checkpoints");
+        assertEquals(0, fork.code(), fork.err());
+        assertEquals("first src\n", cli(asAdmin(), "exec", "-w", "cli-checkpoints", "copy", "--", "sh", "-c",
+                "echo $(cat /data/v) $WHO").out());
+        var deleted = cli(asAdmin(), "checkpoints", "delete", "src", "first", "-w", "cli-checkpoints");
+        assertEquals(0, deleted.code(), deleted.err());
+        assertTrue(deleted.out().contains("deleted"), deleted.out());
+    }
+
+    @Test
     void errorsAreOneLineWithTheCode() {
         var missing = cli(asAdmin(), "workspaces", "get", "no-such-workspace");
         assertEquals(1, missing.code());
