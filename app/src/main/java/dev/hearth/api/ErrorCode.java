@@ -27,8 +27,10 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_REUSED(422),
     RATE_LIMITED(429),
     INTERNAL(500),
+    BAD_GATEWAY(502),
     MAIL_UNAVAILABLE(503),
-    RUNTIME_UNAVAILABLE(503);
+    RUNTIME_UNAVAILABLE(503),
+    GATEWAY_TIMEOUT(504);
 
     private final int status;
 

@@ -16,6 +16,15 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--listen", defaultValue = "${env:HEARTH_LISTEN:-127.0.0.1:7300}", description = "host:port to listen on (default ${DEFAULT-VALUE})")
     String listen;
 
+    @Option(names = "--router-listen", defaultValue = "${env:HEARTH_ROUTER_LISTEN:-127.0.0.1:7301}", description = "host:port of the computer router (default ${DEFAULT-VALUE})")
+    String routerListen;
+
+    @Option(names = "--router-domain", defaultValue = "${env:HEARTH_ROUTER_DOMAIN:-localhost}", description = "domain of computer URLs: {computer}--{workspace}.DOMAIN (default ${DEFAULT-VALUE})")
+    String routerDomain;
+
+    @Option(names = "--router-public-port", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_PORT}", description = "port computer URLs name, when a front proxy listens elsewhere (default: the router's)")
+    Integer routerPublicPort;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -58,6 +67,12 @@ final class ServeCommand implements Callable<Integer> {
                 .withPublicUrl(Optional.ofNullable(publicUrl))
                 .withEncryptionKeys(Optional.ofNullable(encryptionKeys))
                 .withInvitationLifetime(Duration.ofDays(invitationDays));
+        int routerColon = routerListen.lastIndexOf(':');
+        if (routerColon < 0) {
+            throw new IllegalArgumentException("--router-listen must be host:port, e.g. 127.0.0.1:7301");
+        }
+        config = config.withRouter(new Config.RouterSettings(routerListen.substring(0, routerColon),
+                Integer.parseInt(routerListen.substring(routerColon + 1)), routerDomain, Optional.ofNullable(routerPublicPort)));
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));

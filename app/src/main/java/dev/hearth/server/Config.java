@@ -17,12 +17,20 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      Duration accessTokenLifetime, Duration sessionLifetime, Duration signingKeyRotation,
                      long maxBodyBytes, Optional<SmtpSettings> smtp, Optional<Path> encryptionKeys,
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
-                     List<OperationKind> operationKinds, Clock clock) {
+                     List<OperationKind> operationKinds, Clock clock, RouterSettings router) {
+
+    /**
+     * The computer router: where it listens, and the domain and port its URLs name
+     * ({@code http://{computer}--{workspace}.{domain}:{publicPort}}); port 0 picks a free one.
+     */
+    public record RouterSettings(String host, int port, String domain, Optional<Integer> publicPort) {
+        public static final RouterSettings DEFAULT = new RouterSettings("127.0.0.1", 7301, "localhost", Optional.empty());
+    }
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
-                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC());
+                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(), RouterSettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -32,7 +40,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
 
     public Config withListen(String h, int p) {
         return new Config(h, p, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withPort(int p) {
@@ -41,47 +49,52 @@ public record Config(String host, int port, Path dataDir, String store, Optional
 
     public Config withStore(String s) {
         return new Config(host, port, dataDir, s, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withPublicUrl(Optional<String> url) {
         return new Config(host, port, dataDir, store, url, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withSigningKeyRotation(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, d,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withSmtp(SmtpSettings s) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
                 maxBodyBytes, Optional.of(s), encryptionKeys, invitationLifetime, mailRetry, operationLease,
-                operationKinds, clock);
+                operationKinds, clock, router);
     }
 
     public Config withEncryptionKeys(Optional<Path> file) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, file, invitationLifetime, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, file, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withInvitationLifetime(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, d, mailRetry, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, d, mailRetry, operationLease, operationKinds, clock, router);
     }
 
     public Config withMailRetry(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, d, operationLease, operationKinds, clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, d, operationLease, operationKinds, clock, router);
     }
 
     public Config withOperations(Duration lease, List<OperationKind> kinds) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, lease, List.copyOf(kinds), clock);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, lease, List.copyOf(kinds), clock, router);
+    }
+
+    public Config withRouter(RouterSettings r) {
+        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, r);
     }
 
     public Config withClock(Clock c) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, c);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, c, router);
     }
 }

@@ -30,6 +30,7 @@ import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.computers.CheckpointsApi;
+import dev.hearth.server.proxy.ComputerProxy;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.ImageStore;
@@ -75,6 +76,8 @@ public final class HearthServer implements AutoCloseable {
     public static final String VERSION = "0.1.0";
 
     private final Server jetty;
+    // The computer router: its own Jetty server, since it answers any Host and speaks for computers.
+    private final Server routerJetty;
     private final Database database;
     private final Router router;
     private final String baseUrl;
@@ -88,9 +91,14 @@ public final class HearthServer implements AutoCloseable {
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
         Files.setPosixFilePermissions(config.dataDir(), PosixFilePermissions.fromString("rwx------"));
-        jetty = new Server(threads());
-        var connector = connector(jetty, config);
+        jetty = new Server(threads("hearth", "api-"));
+        var connector = connector(jetty, config.host(), config.port());
         connector.open();
+        routerJetty = new Server(threads("router", "router-"));
+        var routerConnector = connector(routerJetty, config.router().host(), config.router().port());
+        routerConnector.open();
+        int routerPort = config.router().publicPort().orElse(routerConnector.getLocalPort());
+        String routerHost = config.router().domain() + (routerPort == 80 ? "" : ":" + routerPort);
         baseUrl = config.publicUrl().orElse("http://" + config.host() + ":" + connector.getLocalPort() + ApiHandler.PREFIX);
         database = Database.open(config.store(), config.dataDir());
         var jdbi = database.jdbi();
@@ -112,7 +120,7 @@ public final class HearthServer implements AutoCloseable {
         var computerStore = new ComputerStore();
         var imageStore = new ImageStore();
         var images = new Images(Files.createDirectories(config.dataDir().toAbsolutePath().resolve("images")));
-        computers = computers(config, jdbi, computerStore, images, imageStore, clock);
+        computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost);
         var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
                 List.of(variables.contents(), computers.contents()), clock);
         var mailer = mailer(config);
@@ -143,7 +151,15 @@ public final class HearthServer implements AutoCloseable {
         jetty.setHandler(new ApiHandler(router, authenticator, authorizer, idempotency, config.maxBodyBytes(), webSockets));
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
+        var webSocketClient = new org.eclipse.jetty.websocket.client.WebSocketClient();
+        routerJetty.addBean(webSocketClient);
+        routerJetty.setHandler(new ComputerProxy(computers, name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
+                (authorization, workspace) -> authorizer.authorize(authenticator.authenticate(authorization),
+                        workspace.id(), dev.hearth.server.access.Action.COMPUTER_READ),
+                config.router().domain(), org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(routerJetty),
+                webSocketClient));
         jetty.start();
+        routerJetty.start();
         computers.reconcile();
         operations.start(database.dialect() == Database.Dialect.SQLITE);
         invitationMail.start();
@@ -158,26 +174,26 @@ public final class HearthServer implements AutoCloseable {
         return new HearthServer(config);
     }
 
-    private static QueuedThreadPool threads() {
+    private static QueuedThreadPool threads(String name, String virtualPrefix) {
         var threads = new QueuedThreadPool();
-        threads.setName("hearth");
-        threads.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("api-", 0).factory()));
+        threads.setName(name);
+        threads.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(virtualPrefix, 0).factory()));
         return threads;
     }
 
-    private static ServerConnector connector(Server jetty, Config config) {
+    private static ServerConnector connector(Server jetty, String host, int port) {
         var http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
         var connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
-        connector.setHost(config.host());
-        connector.setPort(config.port());
+        connector.setHost(host);
+        connector.setPort(port);
         jetty.addConnector(connector);
         return connector;
     }
 
     private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, Images images,
-                                      ImageStore imageStore, java.time.Clock clock) throws IOException {
+                                      ImageStore imageStore, java.time.Clock clock, String routerHost) throws IOException {
         Path dataDir = config.dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
         Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
@@ -188,7 +204,7 @@ public final class HearthServer implements AutoCloseable {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
         return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
-                new CheckpointStore(), dataDir, clock);
+                new CheckpointStore(), dataDir, clock, () -> routerHost);
     }
 
     private static Mailer mailer(Config config) {
@@ -257,6 +273,7 @@ public final class HearthServer implements AutoCloseable {
     public void close() throws Exception {
         maintenance.shutdownNow();
         jetty.stop();
+        routerJetty.stop();
         computers.close();
         invitationMail.close();
         operations.close();

@@ -27,6 +27,7 @@ public final class ChildServer {
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
         var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
+                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all()));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();

@@ -26,18 +26,97 @@ public final class TestImages {
         return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i >> /data/log; echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.02; done");
     }
 
+    /**
+     * A web computer: busybox httpd on 8080 serving /www (CGI in /www/cgi-bin: {@code echo} shows the
+     * request's method, Host, X-Forwarded-* and body size; {@code big} sends 20 MB; {@code slow} answers
+     * after 4 s), and on 9000 a WebSocket server in sh that greets with "hello" and answers each text
+     * message m (under 100 bytes) with "echo:m".
+     */
+    public static String web(Path dir) throws Exception {
+        var files = new java.util.LinkedHashMap<String, String>();
+        files.put("www/index.html", "hello from the computer\n");
+        files.put("www/cgi-bin/echo", """
+                #!/bin/sh
+                printf 'Content-Type: text/plain\\r\\n\\r\\n'
+                echo "method=$REQUEST_METHOD"
+                echo "host=$HTTP_HOST"
+                echo "xff=$HTTP_X_FORWARDED_FOR"
+                echo "xfproto=$HTTP_X_FORWARDED_PROTO"
+                echo "xfhost=$HTTP_X_FORWARDED_HOST"
+                echo "body=$(head -c ${CONTENT_LENGTH:-0} | wc -c | tr -d ' ')"
+                """);
+        files.put("www/cgi-bin/big", """
+                #!/bin/sh
+                printf 'Content-Type: application/octet-stream\\r\\n\\r\\n'
+                head -c 20000000 /dev/zero
+                """);
+        files.put("www/cgi-bin/slow", """
+                #!/bin/sh
+                sleep 4
+                printf 'Content-Type: text/plain\\r\\n\\r\\nslept\\n'
+                """);
+        files.put("ws.sh", """
+                #!/bin/sh
+                key=
+                while IFS= read -r line; do
+                  line=$(printf %s "$line" | tr -d '\\r')
+                  [ -z "$line" ] && break
+                  case "$line" in [Ss]ec-[Ww]eb[Ss]ocket-[Kk]ey:*) key=${line#*: };; esac
+                done
+                accept=$(printf %s "${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11" | sha1sum | cut -c1-40 | xxd -r -p | base64)
+                printf 'HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: %s\\r\\n\\r\\n' "$accept"
+                printf '\\201\\005hello'
+                bytes() { dd bs=1 count=$1 2>/dev/null | od -An -tu1; }
+                while :; do
+                  set -- $(bytes 2)
+                  [ $# -lt 2 ] && exit 0
+                  op=$(( $1 & 15 )); len=$(( $2 & 127 ))
+                  set -- $(bytes 4)
+                  m0=$1; m1=$2; m2=$3; m3=$4
+                  if [ $op -eq 8 ]; then printf '\\210\\000'; exit 0; fi
+                  out=; i=0
+                  for b in $(bytes $len); do
+                    case $((i % 4)) in 0) m=$m0;; 1) m=$m1;; 2) m=$m2;; *) m=$m3;; esac
+                    out="$out\\\\$(printf %03o $(( b ^ m )))"
+                    i=$((i + 1))
+                  done
+                  reply="echo:$(printf "$out")"
+                  printf "\\201\\\\$(printf %03o ${#reply})%s" "$reply"
+                done
+                """);
+        return build(dir, "httpd -f -p 8080 -h /www & nc -ll -p 9000 -e /ws.sh & wait", files);
+    }
+
     /** An image with busybox in /bin whose entrypoint is {@code /bin/sh -c script}; answers its oci: reference. */
     public static String build(Path dir, String script) throws Exception {
+        return build(dir, script, java.util.Map.of());
+    }
+
+    /** The same, with extra executable files (path in the root file system to content). */
+    public static String build(Path dir, String script, java.util.Map<String, String> files) throws Exception {
         Path layout = dir.resolve("layout");
         Path bundle = dir.resolve("bundle");
         sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
                 + " && umoci unpack --image " + layout + ":v1 " + bundle
                 + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
                 + " && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
+                + addFiles(bundle.resolve("rootfs"), files)
                 + " && umoci repack --image " + layout + ":v1 " + bundle
                 + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
                 + " --config.cmd '" + script.replace("'", "'\\''") + "' --config.env PATH=/bin");
         return "oci:" + layout + ":v1";
+    }
+
+    private static String addFiles(Path rootfs, java.util.Map<String, String> files) throws Exception {
+        var commands = new StringBuilder();
+        for (var file : files.entrySet()) {
+            Path target = rootfs.resolve(file.getKey());
+            Path source = java.nio.file.Files.createTempFile("hearth-image-file", "");
+            java.nio.file.Files.writeString(source, file.getValue());
+            commands.append(" && mkdir -p ").append(target.getParent()).append(" && cp ").append(source).append(' ')
+                    .append(target).append(" && chmod 755 ").append(target);
+        }
+        return commands.toString();
     }
 
     private static void sh(String script) throws Exception {

@@ -32,7 +32,9 @@ public final class TestServer implements AutoCloseable {
 
     private TestServer(Path dataDir, int port, UnaryOperator<Config> customize) throws Exception {
         this.dataDir = dataDir;
-        config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock));
+        // The router on a free port, so that test servers (and a hearth serve on 7301) never collide.
+        config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock)
+                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty())));
         server = HearthServer.start(config);
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }

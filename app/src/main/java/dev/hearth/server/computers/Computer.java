@@ -23,8 +23,12 @@ public record Computer(String id, String workspace, String name, String state, S
     public static final String PENDING_SLEEP = "sleeping";
     public static final String RESTORING = "restoring";
 
-    /** A published port: the target port inside the computer, the published one on the router. */
-    public record Port(int target, int published, String protocol) {
+    /**
+     * A published port: the target port inside the computer, the published one on the router; a
+     * private port wants a token with a role in the workspace.
+     */
+    public record Port(int target, int published, String protocol,
+                       @com.fasterxml.jackson.annotation.JsonProperty("private") boolean privateAccess) {
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */

@@ -61,12 +61,12 @@ public final class ComputerService {
     // How long a sleep or delete waits for killed execs to end.
     static final Duration EXECS_END = Duration.ofSeconds(10);
     static final int MIN_AUTO_SLEEP = 1;
-    static final String ROUTER = "localhost:7301";
     // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
     static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
             "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
 
-    public record PortRequest(Integer target, Integer published, String protocol) {
+    public record PortRequest(Integer target, Integer published, String protocol,
+                              @JsonProperty("private") Boolean privateAccess) {
     }
 
     public record ResourcesRequest(Double cpus, Integer memoryMb) {
@@ -82,7 +82,7 @@ public final class ComputerService {
     }
 
     public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag,
-                                 JsonNode autoSleepSeconds) {
+                                 JsonNode autoSleepSeconds, List<PortRequest> ports) {
     }
 
     /** A sleep's answer: the computer (asleep, or pending "sleeping" with the operation to follow). */
@@ -101,6 +101,8 @@ public final class ComputerService {
     private final String unavailable;
     private final Operations operations;
     private final Dirs dirs;
+    // The router's domain and port as its URLs name them ("localhost:7301"); known once it listens.
+    private final java.util.function.Supplier<String> routerHost;
     private final ComputerCheckpoints checkpoints;
     private final Path toolsDir;
     private final Clock clock;
@@ -108,6 +110,8 @@ public final class ComputerService {
     // When each computer was last used (an exec began or ended, it woke): what auto-sleep measures.
     private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
+    // Router requests (and relayed WebSockets) in flight per computer: a computer serving one is not idle.
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> routing = new ConcurrentHashMap<>();
     // last_active_at is written once a second, not by each exec: a write per exec cost milliseconds.
     private final Map<String, Instant> activity = new ConcurrentHashMap<>();
 
@@ -115,7 +119,9 @@ public final class ComputerService {
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
                            dev.hearth.server.images.ImageStore pulledImages, Optional<Runtime> runtime, String unavailable,
-                           Operations operations, CheckpointStore checkpointStore, Path dataDir, Clock clock) {
+                           Operations operations, CheckpointStore checkpointStore, Path dataDir, Clock clock,
+                           java.util.function.Supplier<String> routerHost) {
+        this.routerHost = routerHost;
         this.jdbi = jdbi;
         this.store = store;
         this.pulledImages = pulledImages;
@@ -542,7 +548,8 @@ public final class ComputerService {
         }
         boolean protect = request.protectedFlag() == null ? computer.protectedFlag() : request.protectedFlag();
         Integer autoSleep = autoSleep(request.autoSleepSeconds(), computer.autoSleepSeconds());
-        var updated = computer.withSettings(name, env, computer.ports(), protect, autoSleep, now());
+        var ports = request.ports() == null ? computer.ports() : ports(request.ports());
+        var updated = computer.withSettings(name, env, ports, protect, autoSleep, now());
         Constraints.unique(() -> jdbi.inTransaction(h -> {
             store.update(h, updated);
             return updated;
@@ -753,7 +760,7 @@ public final class ComputerService {
 
     /** Idle: no exec running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
     private void sleepIfIdle(Computer c, Instant now) {
-        if (c.autoSleepSeconds() == null || c.pending() != null || runtime.get().busy(c.sandboxId())) {
+        if (c.autoSleepSeconds() == null || c.pending() != null || runtime.get().busy(c.sandboxId()) || routed(c.id())) {
             return;
         }
         Instant last = lastUse.getOrDefault(c.id(), c.lastActiveAt() != null && c.lastStartedAt() != null
@@ -771,6 +778,69 @@ public final class ComputerService {
                 fallingAsleep.remove(c.id());
             }
         });
+    }
+
+    // ---- the router's side
+
+    /** Where a router request goes: the computer and the port it publishes. */
+    public record RouteTarget(String computerId, String computerName, Port port) {
+    }
+
+    /**
+     * The computer and port a host label names in a workspace: {@code web} is computer web on its
+     * port published on 80 (else its first port); {@code web-8080} is the port published on 8080.
+     */
+    public Optional<RouteTarget> routeFor(Workspace workspace, String label) {
+        var exact = jdbi.withHandle(h -> store.find(h, workspace.id(), label)).filter(c -> c.deletedAt() == null);
+        if (exact.isPresent()) {
+            var c = exact.get();
+            var port = c.ports().stream().filter(p -> p.published() == 80).findFirst().or(() -> c.ports().stream().findFirst());
+            return port.map(p -> new RouteTarget(c.id(), c.name(), p));
+        }
+        var numbered = java.util.regex.Pattern.compile("(.+)-(\\d{1,5})").matcher(label);
+        if (!numbered.matches()) {
+            return Optional.empty();
+        }
+        int published = Integer.parseInt(numbered.group(2));
+        return jdbi.withHandle(h -> store.find(h, workspace.id(), numbered.group(1))).filter(c -> c.deletedAt() == null)
+                .flatMap(c -> c.ports().stream().filter(p -> p.published() == published).findFirst()
+                        .map(p -> new RouteTarget(c.id(), c.name(), p)));
+    }
+
+    /**
+     * A router request begins: the computer is woken if asleep, counts as busy until {@link #leaveRoute}
+     * (no auto-sleep under a request in flight) and as used. Answers its address inside its network.
+     */
+    public String enterRoute(String computerId) {
+        routing.computeIfAbsent(computerId, id -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        try {
+            var c = current(computerId);
+            if (c.state().equals(Computer.SLEEPING)) {
+                c = wakeNow(computerId);
+            }
+            if (!c.state().equals(Computer.READY) || c.deletedAt() != null) {
+                throw new ApiException(ErrorCode.BAD_GATEWAY, "computer " + c.name() + " is " + (c.deletedAt() != null
+                        ? "deleted" : c.state()) + ", not ready");
+            }
+            used(computerId);
+            return c.slot().sandboxAddress();
+        } catch (RuntimeException e) {
+            leaveRoute(computerId);
+            throw e;
+        }
+    }
+
+    public void leaveRoute(String computerId) {
+        var inFlight = routing.get(computerId);
+        if (inFlight != null) {
+            inFlight.decrementAndGet();
+        }
+        used(computerId);
+    }
+
+    private boolean routed(String computerId) {
+        var inFlight = routing.get(computerId);
+        return inFlight != null && inFlight.get() > 0;
     }
 
     // ---- exec
@@ -1069,7 +1139,7 @@ public final class ComputerService {
             if (!published.add(pub)) {
                 throw ApiException.invalidField("ports.published", "port " + pub + " is published twice");
             }
-            ports.add(new Port(target, pub, protocol));
+            ports.add(new Port(target, pub, protocol, Boolean.TRUE.equals(p.privateAccess())));
         }
         if (ports.size() > 32) {
             throw ApiException.invalidField("ports", "at most 32 ports");
@@ -1109,11 +1179,12 @@ public final class ComputerService {
             case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
         }));
         String host = c.name() + "--" + workspace.name();
+        String router = routerHost.get();
         var ports = c.ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(), p.protocol(),
-                "http://" + (p.published() == 80 ? host : c.name() + "-" + p.published() + "--" + workspace.name())
-                        + "." + ROUTER)).toList();
+                p.privateAccess(), "http://" + (p.published() == 80 ? host : c.name() + "-" + p.published() + "--"
+                        + workspace.name()) + "." + router)).toList();
         return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), c.image(), c.imageDigest(),
-                ports, "http://" + host + "." + ROUTER, List.copyOf(c.env().keySet()), envVars,
+                ports, "http://" + host + "." + router, List.copyOf(c.env().keySet()), envVars,
                 new ComputerView.Resources(c.cpus(), c.memoryMb()), c.generation(), c.protectedFlag(),
                 c.autoSleepSeconds(), c.parent(),
                 c.fromCheckpoint(), c.error(), c.createdAt(), c.updatedAt(), c.lastStartedAt(), c.lastActiveAt(),

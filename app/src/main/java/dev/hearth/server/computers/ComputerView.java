@@ -14,7 +14,8 @@ public record ComputerView(String id, String workspace, String name, String stat
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 
-    public record PortView(int published, int target, String protocol, String url) {
+    public record PortView(int published, int target, String protocol,
+                           @JsonProperty("private") boolean privateAccess, String url) {
     }
 
     /** How an environment variable is set: {@code literal} or {@code secret}, and whether its variable is missing. */

@@ -1,0 +1,237 @@
+package dev.hearth.server.proxy;
+
+import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
+import dev.hearth.server.computers.ComputerService;
+import dev.hearth.server.computers.ComputerService.RouteTarget;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.workspaces.Workspace;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.proxy.ProxyHandler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The computer router: a request to {@code {computer}--{workspace}.{domain}} goes to the computer's
+ * address inside its network namespace, on the target port the host name selects. A sleeping
+ * computer is woken first. Bodies stream both ways (Jetty's reverse proxy); WebSocket upgrades are
+ * relayed. What goes wrong answers in the API's error envelope: 404 for a name that leads nowhere,
+ * 502 when nothing listens, 504 when the computer does not answer.
+ */
+public final class ComputerProxy extends ProxyHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ComputerProxy.class);
+    private static final String TARGET = "hearth.proxy.target";
+    private static final String PRIVATE = "hearth.proxy.private";
+    private static final String RETRIED = "hearth.proxy.retried";
+    private static final Set<String> NOT_RELAYED = Set.of("host", "upgrade", "connection", "sec-websocket-key",
+            "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length");
+
+    /** Checks that a request with this Authorization header may reach the workspace's private ports. */
+    @FunctionalInterface
+    public interface Access {
+        void check(String authorization, Workspace workspace);
+    }
+
+    private final ComputerService computers;
+    private final Function<String, Optional<Workspace>> workspaceByName;
+    private final Access access;
+    private final String domain;
+    private final ServerWebSocketContainer webSockets;
+    private final WebSocketClient webSocketClient;
+
+    public ComputerProxy(ComputerService computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
+                         String domain, ServerWebSocketContainer webSockets, WebSocketClient webSocketClient) {
+        this.computers = computers;
+        this.workspaceByName = workspaceByName;
+        this.access = access;
+        this.domain = domain;
+        this.webSockets = webSockets;
+        this.webSocketClient = webSocketClient;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        RouteTarget target;
+        String address;
+        try {
+            target = resolve(request);
+            address = computers.enterRoute(target.computerId());
+        } catch (ApiException e) {
+            writeError(response, callback, e);
+            return true;
+        }
+        if ("websocket".equalsIgnoreCase(request.getHeaders().get(HttpHeader.UPGRADE))) {
+            return relay(request, response, callback, target, address);
+        }
+        request.setAttribute(TARGET, HttpURI.build(request.getHttpURI()).scheme("http").host(address)
+                .port(target.port().target()).asImmutable());
+        request.setAttribute(PRIVATE, target.port().privateAccess());
+        String computerId = target.computerId();
+        return super.handle(withoutExpect(request), response, Callback.from(() -> {
+            computers.leaveRoute(computerId);
+            callback.succeeded();
+        }, failure -> {
+            computers.leaveRoute(computerId);
+            callback.failed(failure);
+        }));
+    }
+
+    /**
+     * Many small servers (busybox httpd among them) never answer {@code Expect: 100-continue}; the
+     * proxy would then hold the body back until the client gives up. Jetty answers the client's
+     * expectation itself once the body is read, so the computer is sent the body at once.
+     */
+    private static Request withoutExpect(Request request) {
+        if (!request.getHeaders().contains(HttpHeader.EXPECT)) {
+            return request;
+        }
+        var headers = org.eclipse.jetty.http.HttpFields.build(request.getHeaders()).remove(HttpHeader.EXPECT).asImmutable();
+        return new Request.Wrapper(request) {
+            @Override
+            public org.eclipse.jetty.http.HttpFields getHeaders() {
+                return headers;
+            }
+        };
+    }
+
+    /** The computer and port the Host names; private ports also check the caller's token. */
+    private RouteTarget resolve(Request request) {
+        String host = request.getHeaders().get(HttpHeader.HOST);
+        var name = HostName.parse(host, domain).orElseThrow(() -> ApiException.notFound("no computer at " + host
+                + "; computer addresses look like {computer}--{workspace}." + domain));
+        var workspace = workspaceByName.apply(name.workspace())
+                .orElseThrow(() -> ApiException.notFound("no workspace " + name.workspace()));
+        var target = computers.routeFor(workspace, name.label()).orElseThrow(() -> ApiException.notFound("no computer "
+                + "port at " + name.label() + " in workspace " + name.workspace()
+                + " (a computer's name, with -PORT for a port published on another port than 80)"));
+        if (target.port().privateAccess()) {
+            access.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), workspace);
+        }
+        return target;
+    }
+
+    @Override
+    protected HttpURI rewriteHttpURI(Request request) {
+        return (HttpURI) request.getAttribute(TARGET);
+    }
+
+    @Override
+    protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toComputer) {
+        super.copyRequestHeaders(request, toComputer);
+        if (Boolean.TRUE.equals(request.getAttribute(PRIVATE))) {
+            // The token was for Hearth, not for the program in the computer.
+            toComputer.headers(h -> h.remove(HttpHeader.AUTHORIZATION));
+        }
+    }
+
+    @Override
+    protected void addProxyHeaders(Request request, org.eclipse.jetty.client.Request toComputer) {
+        super.addProxyHeaders(request, toComputer);
+        String client = Request.getRemoteAddr(request);
+        toComputer.headers(h -> {
+            String before = request.getHeaders().get("X-Forwarded-For");
+            h.put("X-Forwarded-For", before == null ? client : before + ", " + client);
+            h.put("X-Forwarded-Proto", request.isSecure() ? "https" : "http");
+            h.put("X-Forwarded-Host", request.getHeaders().get(HttpHeader.HOST));
+        });
+    }
+
+    @Override
+    protected void onServerToProxyResponseFailure(Request request, org.eclipse.jetty.client.Request toComputer,
+                                                  org.eclipse.jetty.client.Response fromComputer, Response response,
+                                                  Callback callback, Throwable failure) {
+        // Connections into a computer are reset by every sleep and checkpoint: a body-less request that
+        // failed before any answer is sent once more, on a new connection.
+        boolean retry = !response.isCommitted() && request.getAttribute(RETRIED) == null
+                && !(failure instanceof TimeoutException) && request.getLength() <= 0
+                && Set.of("GET", "HEAD", "OPTIONS").contains(request.getMethod());
+        if (retry) {
+            request.setAttribute(RETRIED, true);
+            super.handle(request, response, callback);
+            return;
+        }
+        if (response.isCommitted()) {
+            callback.failed(failure);
+            return;
+        }
+        var target = (HttpURI) request.getAttribute(TARGET);
+        boolean timedOut = failure instanceof TimeoutException;
+        writeError(response, callback, new ApiException(timedOut ? ErrorCode.GATEWAY_TIMEOUT : ErrorCode.BAD_GATEWAY,
+                (timedOut ? "the computer did not answer on port " : "nothing answered on port ") + target.getPort()
+                        + " of the computer: " + failure.getMessage()));
+    }
+
+    /** Ends the client's WebSocket here and opens one to the computer; messages are relayed between them. */
+    private boolean relay(Request request, Response response, Callback callback, RouteTarget target, String address) {
+        var relay = new WebSocketRelay(() -> computers.leaveRoute(target.computerId()));
+        var uri = URI.create("ws://" + address + ":" + target.port().target() + request.getHttpURI().getPathQuery());
+        boolean upgraded = webSockets.upgrade((upgrade, upgradeResponse, upgradeCallback) -> {
+            var toComputer = new ClientUpgradeRequest();
+            toComputer.setSubProtocols(upgrade.getSubProtocols());
+            for (var field : upgrade.getHeaders()) {
+                String header = field.getLowerCaseName();
+                if (!NOT_RELAYED.contains(header) && !(target.port().privateAccess() && header.equals("authorization"))) {
+                    toComputer.setHeader(field.getName(), field.getValue());
+                }
+            }
+            toComputer.setHeader("X-Forwarded-Host", upgrade.getHeaders().get(HttpHeader.HOST));
+            toComputer.setHeader("X-Forwarded-For", Request.getRemoteAddr(upgrade));
+            try {
+                var session = webSocketClient.connect(relay.computerSide(), uri, toComputer).get(10, TimeUnit.SECONDS);
+                String accepted = session.getUpgradeResponse().getAcceptedSubProtocol();
+                if (accepted != null) {
+                    upgradeResponse.setAcceptedSubProtocol(accepted);
+                }
+                return relay.clientSide();
+            } catch (Exception e) {
+                LOG.info("no WebSocket to {}: {}", uri, e.toString());
+                relay.closeBoth(1011, "no WebSocket");
+                writeError(upgradeResponse, upgradeCallback, new ApiException(ErrorCode.BAD_GATEWAY,
+                        "the computer did not accept a WebSocket on port " + target.port().target() + ": " + e.getMessage()));
+                return null;
+            }
+        }, request, response, callback);
+        if (!upgraded) {
+            computers.leaveRoute(target.computerId());
+            writeError(response, callback, ApiException.invalidField("upgrade", "not a valid WebSocket upgrade"));
+        }
+        return true;
+    }
+
+    private static void writeError(Response response, Callback callback, ApiException e) {
+        var error = new LinkedHashMap<String, Object>();
+        error.put("code", e.code().code());
+        error.put("message", e.getMessage());
+        error.put("details", e.details() == null ? Map.of() : e.details());
+        error.put("request_id", Ids.next());
+        try {
+            byte[] body = Json.mapper().writeValueAsBytes(Map.of("error", error));
+            response.setStatus(e.code().status());
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+            response.write(true, ByteBuffer.wrap(body), callback);
+        } catch (Exception failure) {
+            LOG.warn("cannot answer a router request", failure);
+            callback.failed(failure);
+        }
+    }
+
+}
