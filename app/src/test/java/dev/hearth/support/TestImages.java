@@ -18,12 +18,12 @@ public final class TestImages {
     }
 
     /**
-     * Like {@link #counter}, and each count is also appended to /data/log every 20 ms: after a restore the
+     * Like {@link #counter}, and each count is also appended to /data/log every 20 ms (env LOG_EVERY, in seconds): after a restore the
      * log must run on from the restored memory without a gap or a repeat, which holds only if memory and
      * /data were captured at the same instant.
      */
     public static String logger(Path dir) throws Exception {
-        return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i >> /data/log; echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.02; done");
+        return build(dir, "echo $$ > /tmp/counter.pid; i=0; while :; do i=$((i+1)); echo $i >> /data/log; echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep ${LOG_EVERY:-0.02}; done");
     }
 
     /**

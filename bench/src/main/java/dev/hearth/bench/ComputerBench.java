@@ -1,7 +1,5 @@
 package dev.hearth.bench;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
@@ -68,56 +66,23 @@ public final class ComputerBench {
             row("create to first exec", rawCreate, hearthCreate);
             row("exec round trip (/bin/true)", rawExec, hearthExec);
             density(admin, ws, density);
+            admin.delete("/computers/" + template.path("id").asText());
             TestCleanup.removeSandboxes(dataDir);
         }
     }
 
     private static final int WARM_UP_EXECS = 100;
 
+    /** Namespace and veth, runsc run, runsc exec: what a script would do for a computer of this bundle. */
     private static double rawCreateToFirstExec(Path dataDir, Path templateBundle, int i) throws Exception {
-        Path dir = Files.createDirectories(dataDir.resolve("raw").resolve("r" + i));
-        Path data = Files.createDirectories(dir.resolve("data"));
-        Files.createDirectories(dir.resolve("overlay"));
-        String ns = "hbench-" + i;
-        String id = String.format("rawbench%04d", i);
-        var spec = (ObjectNode) Json.mapper().readTree(templateBundle.toFile());
-        for (var ns1 : spec.path("linux").path("namespaces")) {
-            if (ns1.path("type").asText().equals("network")) {
-                ((ObjectNode) ns1).put("path", "/var/run/netns/" + ns);
-            }
-        }
-        for (var m : spec.path("mounts")) {
-            if (m.path("destination").asText().equals("/data")) {
-                ((ObjectNode) m).put("source", data.toString());
-            }
-        }
-        ((ObjectNode) spec.path("linux")).put("cgroupsPath", "/hearth-bench/" + id);
-        Path bundle = Files.createDirectories(dir.resolve("bundle"));
-        Files.writeString(bundle.resolve("config.json"), spec.toString());
-        String root = dataDir.resolve("runsc").toString();
-        int block = 16_000 - i;
-        String host = "169.254." + ((block * 4 + 1) >> 8) + "." + ((block * 4 + 1) & 255);
-        String guest = "169.254." + ((block * 4 + 2) >> 8) + "." + ((block * 4 + 2) & 255);
-
+        var raw = RawSandbox.prepare(dataDir, templateBundle, i);
         long t = System.nanoTime();
-        run("ip", "netns", "add", ns);
-        run("ip", "link", "add", "hbv" + i, "type", "veth", "peer", "name", "hbp" + i);
-        run("ip", "link", "set", "hbp" + i, "netns", ns);
-        run("ip", "-n", ns, "link", "set", "hbp" + i, "name", "eth0");
-        run("ip", "addr", "add", host + "/30", "dev", "hbv" + i);
-        run("ip", "link", "set", "hbv" + i, "up");
-        run("ip", "-n", ns, "addr", "add", guest + "/30", "dev", "eth0");
-        run("ip", "-n", ns, "link", "set", "eth0", "up");
-        run("ip", "-n", ns, "link", "set", "lo", "up");
-        run("ip", "-n", ns, "route", "add", "default", "via", host);
-        run("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=4k bench /proc/sys/net && exec \"$@\"", "runsc",
-                "runsc", "--root", root, "--network=sandbox", "--net-disconnect-ok",
-                "--overlay2=root:dir=" + dir.resolve("overlay"), "run", "--detach", "--bundle", bundle.toString(), id);
-        run("runsc", "--root", root, "exec", id, "/bin/true");
+        raw.network();
+        raw.start();
+        raw.exec("/bin/true");
         double ms = (System.nanoTime() - t) / 1e6;
-        run("runsc", "--root", root, "delete", "--force", id);
-        run("ip", "link", "del", "hbv" + i);
-        run("ip", "netns", "del", ns);
+        raw.delete();
+        raw.removeNetwork();
         return ms;
     }
 

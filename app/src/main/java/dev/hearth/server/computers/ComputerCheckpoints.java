@@ -210,8 +210,29 @@ final class ComputerCheckpoints {
         }
     }
 
-    /** Paused, /data is copied and memory and overlay saved, so the three match; then it runs on. */
-    private void captureRunning(Computer computer, Runtime runsc, Path dir) {
+    /**
+     * /data, memory and overlay taken at one instant. When /data has been quiet, it is copied while
+     * the computer runs and the checkpoint follows (pausing it only for the save); if /data is
+     * unchanged afterwards the copy is exact. Otherwise, and when /data is busy, the computer is
+     * paused for the copy and the save together.
+     */
+    private void captureRunning(Computer computer, Runtime runsc, Path dir) throws IOException {
+        Path data = dirs.data(computer.id());
+        var before = DataFingerprint.ofQuiet(data);
+        if (before.isPresent()) {
+            Dirs.copy(data, dir.resolve("data"));
+            runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
+            if (DataFingerprint.of(data).equals(before.get())) {
+                return;
+            }
+            LOG.info("computer {}: /data changed during its checkpoint; taking it again, paused", computer.id());
+            Disk.deleteTree(dir.resolve("data"));
+            Disk.deleteTree(dir.resolve("image"));
+        }
+        captureRunningPaused(computer, runsc, dir);
+    }
+
+    private void captureRunningPaused(Computer computer, Runtime runsc, Path dir) {
         runsc.pause(computer.sandboxId());
         try {
             Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));

@@ -1,0 +1,276 @@
+package dev.hearth.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Checkpoint, sleep, wake and fork of a Hearth computer beside the same steps done with runsc by hand
+ * on a raw sandbox of the same bundle, in the same run, for a tiny computer and one with 200 MiB of
+ * touched memory. The computer's main process (probe.c) wakes every millisecond and reports the
+ * longest gap it saw: the pause as seen from inside. Needs root, runsc, gcc, umoci, busybox and curl.
+ * Arguments: {@code [rounds=5] [mib=0,200]}.
+ */
+public final class SnapshotBench {
+    private final HearthClient admin;
+    private final String ws;
+    private final Path work;
+    private final Map<String, List<Double>> raw = new LinkedHashMap<>();
+    private final Map<String, List<Double>> hearth = new LinkedHashMap<>();
+
+    private SnapshotBench(HearthClient admin, String ws, Path work) {
+        this.admin = admin;
+        this.ws = ws;
+        this.work = work;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        var sizes = Arrays.stream((args.length > 1 ? args[1] : "0,200").split(",")).map(Integer::parseInt).toList();
+        Path work = Files.createTempDirectory("hearth-snapshot-bench");
+        String image = buildImage(work);
+        var config = Config.defaults(work.resolve("hearth")).withPort(0)
+                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
+        try (var server = HearthServer.start(config)) {
+            var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
+            String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
+            await(admin, admin.create("/workspaces/" + ws + "/images", Map.of("reference", image)));
+            System.out.println("| computer | step | raw runsc (median ms) | hearth (median ms) | ratio |");
+            System.out.println("|---|---|---|---|---|");
+            int index = 0;
+            for (int mib : sizes) {
+                var bench = new SnapshotBench(admin, ws, work);
+                bench.measure(image, mib, rounds, index);
+                bench.print(mib == 0 ? "tiny" : mib + " MiB touched");
+                index += 2;
+            }
+            System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
+        }
+    }
+
+    private void measure(String image, int mib, int rounds, int index) throws Exception {
+        var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "probe-" + mib, "image", image,
+                "env", Map.of("PROBE_MIB", String.valueOf(mib)), "ports", List.of(Map.of("target", 8080, "published", 80)),
+                "resources", Map.of("memory_mb", 1024))).path("computer");
+        String id = computer.path("id").asText();
+        String url = computer.path("url").asText() + "/";
+        Path template = work.resolve("hearth/computers").resolve(id).resolve("bundle/config.json");
+        var sandbox = RawSandbox.prepare(work, template, index);
+        try {
+            sandbox.network();
+            sandbox.start();
+            String rawUrl = "http://" + sandbox.guest + ":8080/";
+            awaitProbe(() -> sandbox.exec("cat", "/tmp/maxgap"));
+            awaitProbe(() -> exec(id, "cat /tmp/maxgap"));
+            firstByte(url);
+            for (int round = 0; round < rounds; round++) {
+                Path images = Files.createDirectories(work.resolve("raw-images"));
+                rawRound(sandbox, images.resolve(mib + "-" + round), rawUrl, index + 1);
+                hearthRound(id, url, round);
+            }
+        } finally {
+            sandbox.delete();
+            sandbox.removeNetwork();
+            admin.delete("/computers/" + id);
+        }
+    }
+
+    /** pause → copy /data → checkpoint --leave-running → resume; sleep; wake; wake to first byte; fork. */
+    private void rawRound(RawSandbox sandbox, Path image, String url, int forkIndex) throws Exception {
+        sandbox.exec("touch", "/tmp/reset");
+        Thread.sleep(100);
+        long t = System.nanoTime();
+        sandbox.pause();
+        RawSandbox.run("cp", "-a", "--reflink=auto", sandbox.data().toString(), image.resolveSibling(image.getFileName() + "-data").toString());
+        sandbox.checkpoint(image, true);
+        sandbox.resume();
+        add(raw, "checkpoint, paused for /data (wall)", t);
+        Thread.sleep(100);
+        raw.computeIfAbsent("checkpoint, paused for /data: pause seen inside", k -> new ArrayList<>())
+                .add(Long.parseLong(sandbox.exec("cat", "/tmp/maxgap").strip()) / 1000.0);
+        // The bare primitive: checkpoint --leave-running alone (no /data copy).
+        sandbox.exec("touch", "/tmp/reset");
+        Thread.sleep(100);
+        t = System.nanoTime();
+        sandbox.checkpoint(image.resolveSibling(image.getFileName() + "-bare"), true);
+        add(raw, "checkpoint (wall)", t);
+        Thread.sleep(100);
+        raw.computeIfAbsent("checkpoint: pause seen inside", k -> new ArrayList<>())
+                .add(Long.parseLong(sandbox.exec("cat", "/tmp/maxgap").strip()) / 1000.0);
+
+        Path sleepImage = image.resolveSibling(image.getFileName() + "-sleep");
+        t = System.nanoTime();
+        sandbox.checkpoint(sleepImage, false);
+        sandbox.delete();
+        add(raw, "sleep", t);
+        t = System.nanoTime();
+        sandbox.restore(sleepImage);
+        add(raw, "wake", t);
+        sandbox.checkpoint(sleepImage.resolveSibling(sleepImage.getFileName() + "2"), false);
+        sandbox.delete();
+        t = System.nanoTime();
+        sandbox.restore(sleepImage.resolveSibling(sleepImage.getFileName() + "2"));
+        firstByte(url);
+        add(raw, "wake to first HTTP byte", t);
+
+        var fork = RawSandbox.prepare(work, work.resolve("raw").resolve(String.format("rawbench%04d", forkIndex - 1))
+                .resolve("bundle/config.json"), forkIndex);
+        try {
+            t = System.nanoTime();
+            fork.network();
+            Files.delete(fork.data());
+            RawSandbox.run("cp", "-a", "--reflink=auto", image.resolveSibling(image.getFileName() + "-data").toString(),
+                    fork.data().toString());
+            fork.restore(image);
+            add(raw, "fork (new computer from checkpoint)", t);
+        } finally {
+            fork.delete();
+            fork.removeNetwork();
+            cleanup(image.getParent());
+        }
+    }
+
+    private void hearthRound(String id, String url, int round) throws Exception {
+        exec(id, "touch /tmp/reset");
+        Thread.sleep(100);
+        long t = System.nanoTime();
+        var made = admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "r" + round),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString())).body();
+        await(admin, made);
+        add(hearth, "checkpoint (wall)", t);
+        Thread.sleep(100);
+        hearth.computeIfAbsent("checkpoint: pause seen inside", k -> new ArrayList<>())
+                .add(Long.parseLong(exec(id, "cat /tmp/maxgap")) / 1000.0);
+
+        t = System.nanoTime();
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        add(hearth, "sleep", t);
+        t = System.nanoTime();
+        admin.post("/computers/" + id + "/wake", Map.of());
+        add(hearth, "wake", t);
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        firstByte(url);
+        add(hearth, "wake to first HTTP byte", t);
+
+        String checkpoint = made.path("checkpoint").path("id").asText();
+        t = System.nanoTime();
+        var fork = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "fork-" + UUID.randomUUID().toString()
+                .substring(0, 8), "from_checkpoint", checkpoint)).path("computer");
+        add(hearth, "fork (new computer from checkpoint)", t);
+        if (!fork.path("state").asText().equals("ready")) {
+            throw new IllegalStateException("fork failed: " + fork);
+        }
+        admin.delete("/computers/" + fork.path("id").asText());
+        await(admin, admin.delete("/computers/" + id + "/checkpoints/" + checkpoint));
+    }
+
+    private String exec(String id, String script) {
+        return admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", script)))
+                .path("stdout").asText().strip();
+    }
+
+    private void print(String computer) {
+        var steps = new java.util.LinkedHashSet<>(raw.keySet());
+        steps.addAll(hearth.keySet());
+        for (var step : steps) {
+            if (raw.containsKey(step) && hearth.containsKey(step)) {
+                double r = median(raw.get(step));
+                double h = median(hearth.get(step));
+                System.out.printf("| %s | %s | %.1f | %.1f | %.2f |%n", computer, step, r, h, h / r);
+            } else {
+                System.out.printf("| %s | %s | %.1f | - | - |%n", computer, step, median(raw.get(step)));
+            }
+        }
+    }
+
+    private static void add(Map<String, List<Double>> into, String step, long startNanos) {
+        into.computeIfAbsent(step, k -> new ArrayList<>()).add((System.nanoTime() - startNanos) / 1e6);
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        return v[v.length / 2];
+    }
+
+    /** Polls with curl until the server answers 200 (curl resolves *.localhost to the loopback address). */
+    private static void firstByte(String url) throws Exception {
+        for (int i = 0; i < 2000; i++) {
+            var p = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", url).start();
+            String status = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            if (status.equals("200")) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new IllegalStateException("no answer from " + url);
+    }
+
+    @FunctionalInterface
+    private interface Probe {
+        String read() throws Exception;
+    }
+
+    /** The probe touches its memory before it writes its first gap. */
+    private static void awaitProbe(Probe probe) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            try {
+                if (!probe.read().isBlank() && !probe.read().contains("No such file")) {
+                    return;
+                }
+            } catch (IllegalStateException notYet) {
+                // the file is not there yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the probe never started");
+    }
+
+    private static void await(HearthClient admin, JsonNode accepted) {
+        String op = accepted.path("operations").get(0).asText();
+        var done = admin.get("/operations/" + op + "?wait=60").path("operation");
+        if (!done.path("state").asText().equals("succeeded")) {
+            throw new IllegalStateException("operation failed: " + done);
+        }
+    }
+
+    private static void cleanup(Path dir) throws Exception {
+        new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor();
+    }
+
+    /** busybox for httpd and sh, the probe compiled static, an entrypoint that starts both. */
+    private static String buildImage(Path work) throws Exception {
+        Path source = work.resolve("probe.c");
+        try (InputStream in = SnapshotBench.class.getResourceAsStream("/probe.c")) {
+            Files.write(source, in.readAllBytes());
+        }
+        Path layout = work.resolve("layout");
+        Path bundle = work.resolve("image-bundle");
+        RawSandbox.run("sh", "-c", "gcc -static -O2 -o " + work.resolve("probe") + " " + source
+                + " && umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
+                + " && umoci unpack --image " + layout + ":v1 " + bundle
+                + " && mkdir -p " + bundle + "/rootfs/bin " + bundle + "/rootfs/www"
+                + " && cp /bin/busybox " + bundle + "/rootfs/bin/ && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
+                + " && cp " + work.resolve("probe") + " " + bundle + "/rootfs/probe && echo ok > " + bundle + "/rootfs/www/index.html"
+                + " && umoci repack --image " + layout + ":v1 " + bundle
+                + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
+                + " --config.cmd 'httpd -p 8080 -h /www; exec /probe ${PROBE_MIB:-0}' --config.env PATH=/bin");
+        return "oci:" + layout + ":v1";
+    }
+}
