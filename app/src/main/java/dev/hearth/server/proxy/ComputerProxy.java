@@ -115,12 +115,12 @@ public final class ComputerProxy extends ProxyHandler {
     /** The computer and port the Host names; private ports also check the caller's token. */
     private RouteTarget resolve(Request request) {
         String host = request.getHeaders().get(HttpHeader.HOST);
-        var name = HostName.parse(host, domain).orElseThrow(() -> ApiException.notFound("no computer at " + host
+        var name = HostName.parse(host, domain).orElseThrow(() -> notFound("no computer at " + host
                 + "; computer addresses look like {computer}--{workspace}." + domain));
         var workspace = workspaceByName.apply(name.workspace())
-                .orElseThrow(() -> ApiException.notFound("no workspace " + name.workspace()));
-        var target = computers.routeFor(workspace, name.label()).orElseThrow(() -> ApiException.notFound("no computer "
-                + "port at " + name.label() + " in workspace " + name.workspace()
+                .orElseThrow(() -> notFound("no workspace " + name.workspace()));
+        var target = computers.routeFor(workspace, name.label()).orElseThrow(() -> notFound("no computer port at "
+                + name.label() + " in workspace " + name.workspace()
                 + " (a computer's name, with -PORT for a port published on another port than 80)"));
         if (target.port().privateAccess()) {
             access.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), workspace);
@@ -214,6 +214,10 @@ public final class ComputerProxy extends ProxyHandler {
             writeError(response, callback, ApiException.invalidField("upgrade", "not a valid WebSocket upgrade"));
         }
         return true;
+    }
+
+    private static ApiException notFound(String message) {
+        return new ApiException(ErrorCode.NOT_FOUND, message);
     }
 
     private static void writeError(Response response, Callback callback, ApiException e) {
