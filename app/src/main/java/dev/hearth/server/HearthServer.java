@@ -156,7 +156,8 @@ public final class HearthServer implements AutoCloseable {
         routerJetty.setHandler(new ComputerProxy(computers, name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
                 (authorization, workspace) -> authorizer.authorize(authenticator.authenticate(authorization),
                         workspace.id(), dev.hearth.server.access.Action.COMPUTER_READ),
-                config.router().domain(), org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(routerJetty),
+                config.router().domain(), config.router().timeout(),
+                org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(routerJetty),
                 webSocketClient));
         jetty.start();
         routerJetty.start();

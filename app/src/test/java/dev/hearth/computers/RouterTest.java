@@ -120,6 +120,24 @@ class RouterTest {
     }
 
     @Test
+    void aComputerThatStaysSilentGetsA504() throws Exception {
+        // Another server on this host would reuse these computers' network slots: restart this one instead.
+        var normal = server.config().router();
+        server.restart(c -> c.withRouter(normal.withTimeout(java.time.Duration.ofSeconds(1))));
+        try {
+            admin = server.admin();
+            String url = admin.get("/computers/" + web).path("computer").path("url").asText();
+            var silent = curl(url + "/cgi-bin/slow");
+            assertEquals("504", silent.status(), silent.body());
+            assertEquals("gateway_timeout", error(silent));
+        } finally {
+            server.restart(c -> c.withRouter(normal));
+            admin = server.admin();
+            base = admin.get("/computers/" + web).path("computer").path("url").asText();
+        }
+    }
+
+    @Test
     void privatePortsWantATokenWithARoleInTheWorkspace() throws Exception {
         String url = base.replace("web--", "web-8443--") + "/";
         var anonymous = curl(url);

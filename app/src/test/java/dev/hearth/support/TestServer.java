@@ -74,6 +74,16 @@ public final class TestServer implements AutoCloseable {
         server = HearthServer.start(config);
     }
 
+    public Config config() {
+        return config;
+    }
+
+    /** Restarts with a changed configuration (kept for later restarts). */
+    public void restart(UnaryOperator<Config> change) throws Exception {
+        config = change.apply(config);
+        restart();
+    }
+
     public void stop() throws Exception {
         server.close();
     }

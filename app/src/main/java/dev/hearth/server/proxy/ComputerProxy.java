@@ -56,9 +56,12 @@ public final class ComputerProxy extends ProxyHandler {
     private final String domain;
     private final ServerWebSocketContainer webSockets;
     private final WebSocketClient webSocketClient;
+    private final java.time.Duration timeout;
 
     public ComputerProxy(ComputerService computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
-                         String domain, ServerWebSocketContainer webSockets, WebSocketClient webSocketClient) {
+                         String domain, java.time.Duration timeout, ServerWebSocketContainer webSockets,
+                         WebSocketClient webSocketClient) {
+        this.timeout = timeout;
         this.computers = computers;
         this.workspaceByName = workspaceByName;
         this.access = access;
@@ -129,6 +132,11 @@ public final class ComputerProxy extends ProxyHandler {
     }
 
     @Override
+    protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
+        return super.newProxyToServerRequest(request, target).idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
     protected HttpURI rewriteHttpURI(Request request) {
         return (HttpURI) request.getAttribute(TARGET);
     }
@@ -175,7 +183,8 @@ public final class ComputerProxy extends ProxyHandler {
         var target = (HttpURI) request.getAttribute(TARGET);
         boolean timedOut = failure instanceof TimeoutException;
         writeError(response, callback, new ApiException(timedOut ? ErrorCode.GATEWAY_TIMEOUT : ErrorCode.BAD_GATEWAY,
-                (timedOut ? "the computer did not answer on port " : "nothing answered on port ") + target.getPort()
+                (timedOut ? "the computer did not answer within " + timeout.toSeconds() + " s on port "
+                        : "nothing answered on port ") + target.getPort()
                         + " of the computer: " + failure.getMessage()));
     }
 
