@@ -39,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -60,7 +59,6 @@ public final class ComputerService {
     static final Duration SLEEP_WAIT = Duration.ofSeconds(10);
     // How long a sleep or delete waits for killed execs to end.
     static final Duration EXECS_END = Duration.ofSeconds(10);
-    static final int MIN_AUTO_SLEEP = 1;
     // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
     static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
             "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
@@ -107,13 +105,8 @@ public final class ComputerService {
     private final Path toolsDir;
     private final Clock clock;
     private final Gates gates = new Gates();
-    // When each computer was last used (an exec began or ended, it woke): what auto-sleep measures.
-    private final Map<String, Instant> lastUse = new ConcurrentHashMap<>();
-    private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
-    // Router requests (and relayed WebSockets) in flight per computer: a computer serving one is not idle.
-    private final Map<String, java.util.concurrent.atomic.AtomicInteger> routing = new ConcurrentHashMap<>();
-    // last_active_at is written once a second, not by each exec: a write per exec cost milliseconds.
-    private final Map<String, Instant> activity = new ConcurrentHashMap<>();
+    private final Activity activity = new Activity();
+    private final Optional<Supervisor> supervisor;
 
     private final dev.hearth.server.images.ImageStore pulledImages;
 
@@ -137,79 +130,17 @@ public final class ComputerService {
         this.clock = clock;
         operations.register(new CreateKind(this));
         operations.register(new SleepKind(this));
-        watchers.add(Thread.ofVirtual().name("computer-activity").start(this::flushActivity));
-        if (runtime.isPresent()) {
-            watchers.add(Thread.ofVirtual().name("computer-supervisor").start(this::supervise));
-        }
+        this.supervisor = runtime.map(r -> new Supervisor(this, jdbi, store, r, activity, clock));
+        supervisor.ifPresent(Supervisor::start);
     }
-
-    private final List<Thread> watchers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Stops watching computers; they keep running, and the next start adopts them. */
     public void close() {
-        watchers.forEach(Thread::interrupt);
-        for (var t : watchers) {
-            try {
-                t.join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        supervisor.ifPresent(Supervisor::stop);
     }
 
-    /** Restart bookkeeping of one computer: how often, and not before when. */
-    private record Restarts(int count, Instant notBefore, Instant lastAt) {
-    }
-
-    private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
-    static final Duration SUPERVISE_EVERY = Duration.ofSeconds(1);
-    static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
-
-    /**
-     * Watches ready computers; one whose main process died (its sandbox stopped or vanished) is
-     * started again, after 1 s, 2 s, 4 s ... up to a minute when it keeps dying, and says so in
-     * {@code error} and the log. A minute of running resets the backoff.
-     */
-    private void supervise() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(SUPERVISE_EVERY);
-                var states = runtime.get().sandboxes();
-                Instant now = clock.instant();
-                for (var c : jdbi.withHandle(store::live)) {
-                    if (c.state().equals(Computer.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
-                        check(c, states.get(c.sandboxId()), now);
-                        sleepIfIdle(c, now);
-                    }
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("supervising computers failed; will retry", e);
-            }
-        }
-    }
-
-    private void check(Computer c, String status, Instant now) {
-        var history = restarts.get(c.id());
-        if ("running".equals(status)) {
-            if (history != null && history.lastAt().plus(MAX_BACKOFF).isBefore(now)) {
-                restarts.remove(c.id());
-            }
-            return;
-        }
-        if (history != null && now.isBefore(history.notBefore())) {
-            return;
-        }
-        int count = history == null ? 1 : history.count() + 1;
-        Duration backoff = Duration.ofSeconds(1L << Math.min(6, count - 1));
-        restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff), now));
-        LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(), c.id(),
-                status == null ? "gone" : status, count);
-        restart(c.id(), count);
-    }
-
-    private void restart(String computerId, int count) {
+    /** The supervisor saw the main process exit: start the computer again and say so in {@code error}. */
+    void restartAfterExit(String computerId, int count) {
         locked(computerId, () -> {
             var c = jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
             if (c.deletedAt() != null || !c.state().equals(Computer.READY)) {
@@ -227,24 +158,6 @@ public final class ComputerService {
             }
             return null;
         });
-    }
-
-    private void flushActivity() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(1000);
-                for (var id : List.copyOf(activity.keySet())) {
-                    var at = activity.remove(id);
-                    if (at != null) {
-                        jdbi.useTransaction(h -> store.touch(h, id, at));
-                    }
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("recording computer activity failed; will retry", e);
-            }
-        }
     }
 
     ComputerCheckpoints checkpoints() {
@@ -278,10 +191,10 @@ public final class ComputerService {
             throw ApiException.invalidField("image", problem);
         });
         var env = EnvValue.parse(request.env(), false);
-        var ports = ports(request.ports());
-        var resources = resources(request.resources());
+        var ports = ComputerInput.ports(request.ports());
+        var resources = ComputerInput.resources(request.resources());
         Instant now = now();
-        Integer autoSleep = autoSleep(request.autoSleepSeconds(), null);
+        Integer autoSleep = ComputerInput.autoSleep(request.autoSleepSeconds(), null);
         var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, null, image, null, env,
                 ports, resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()), autoSleep,
                 1, 1, null, null, null, null, now, now, null, null, null));
@@ -305,11 +218,11 @@ public final class ComputerService {
                     + source.image() + "; leave image out");
         }
         var env = request.env() == null ? source.env() : EnvValue.parse(request.env(), false);
-        var ports = request.ports() == null ? source.ports() : ports(request.ports());
+        var ports = request.ports() == null ? source.ports() : ComputerInput.ports(request.ports());
         var resources = request.resources() == null ? new ComputerView.Resources(source.cpus(), source.memoryMb())
-                : resources(request.resources());
+                : ComputerInput.resources(request.resources());
         Integer autoSleep = request.autoSleepSeconds() == null ? source.autoSleepSeconds()
-                : autoSleep(request.autoSleepSeconds(), null);
+                : ComputerInput.autoSleep(request.autoSleepSeconds(), null);
         Instant now = now();
         var computer = insert(new Computer(Ids.next(), workspace.id(), name, Computer.CREATING, null, source.image(),
                 checkpoint.imageDigest(), env, ports, resources.cpus(), resources.memoryMb(),
@@ -408,7 +321,7 @@ public final class ComputerService {
         Instant now = now();
         var ready = computer.with(Computer.READY, computer.imageDigest(), computer.generation(), null, now, now);
         save(ready);
-        lastUse.put(computer.id(), now);
+        activity.restarted(computer.id(), now);
         return ready;
     }
 
@@ -476,7 +389,7 @@ public final class ComputerService {
                 (long) computer.memoryMb() << 20, computer.cpus(), 1024);
     }
 
-    private Computer fail(Computer computer, String code, String message) {
+    Computer fail(Computer computer, String code, String message) {
         var failed = computer.with(Computer.FAILED, computer.imageDigest(), computer.generation(),
                 new Operation.Error(code, message), now(), computer.lastStartedAt());
         jdbi.useTransaction(h -> store.update(h, failed));
@@ -547,8 +460,8 @@ public final class ComputerService {
             throw ApiException.invalidField("env", "at most " + EnvValue.MAX_VARIABLES + " variables");
         }
         boolean protect = request.protectedFlag() == null ? computer.protectedFlag() : request.protectedFlag();
-        Integer autoSleep = autoSleep(request.autoSleepSeconds(), computer.autoSleepSeconds());
-        var ports = request.ports() == null ? computer.ports() : ports(request.ports());
+        Integer autoSleep = ComputerInput.autoSleep(request.autoSleepSeconds(), computer.autoSleepSeconds());
+        var ports = request.ports() == null ? computer.ports() : ComputerInput.ports(request.ports());
         var updated = computer.withSettings(name, env, ports, protect, autoSleep, now());
         Constraints.unique(() -> jdbi.inTransaction(h -> {
             store.update(h, updated);
@@ -577,7 +490,7 @@ public final class ComputerService {
             checkpoints.deleteAllOf(computer.id());
             var gone = latest.deleted(now());
             save(gone);
-            lastUse.remove(computer.id());
+            activity.forget(computer.id());
             return gone;
         });
         Thread.ofVirtual().start(() -> images.collectGarbage(digestsInUse()));
@@ -677,7 +590,7 @@ public final class ComputerService {
             var ready = next.with(Computer.READY, next.imageDigest(), next.generation(), null, now, now);
             save(ready);
             Disk.deleteTree(dirs.sleepImage(next.id()));
-            lastUse.put(computerId, now);
+            activity.restarted(computerId, now);
             return ready;
         });
     }
@@ -740,7 +653,7 @@ public final class ComputerService {
         var ready = next.withState(Computer.READY, null, null, now).with(Computer.READY, next.imageDigest(),
                 next.generation(), null, now, now);
         save(ready);
-        lastUse.put(computerId, now);
+        activity.restarted(computerId, now);
         LOG.info("computer {} ({}) restored from checkpoint {} (generation {})", next.name(), computerId,
                 checkpoint.name(), next.generation());
         return ready;
@@ -756,28 +669,6 @@ public final class ComputerService {
     private Image unpackedImage(Computer computer) {
         return images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
                 new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
-    }
-
-    /** Idle: no exec running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
-    private void sleepIfIdle(Computer c, Instant now) {
-        if (c.autoSleepSeconds() == null || c.pending() != null || runtime.get().busy(c.sandboxId()) || routed(c.id())) {
-            return;
-        }
-        Instant last = lastUse.getOrDefault(c.id(), c.lastActiveAt() != null && c.lastStartedAt() != null
-                && c.lastActiveAt().isAfter(c.lastStartedAt()) ? c.lastActiveAt() : c.lastStartedAt());
-        if (last == null || last.plusSeconds(c.autoSleepSeconds()).isAfter(now) || !fallingAsleep.add(c.id())) {
-            return;
-        }
-        Thread.ofVirtual().name("auto-sleep-" + c.id()).start(() -> {
-            try {
-                LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), c.autoSleepSeconds());
-                sleepNow(c.id());
-            } catch (RuntimeException e) {
-                LOG.warn("auto-sleep of computer {} failed", c.id(), e);
-            } finally {
-                fallingAsleep.remove(c.id());
-            }
-        });
     }
 
     // ---- the router's side
@@ -812,7 +703,7 @@ public final class ComputerService {
      * (no auto-sleep under a request in flight) and as used. Answers its address inside its network.
      */
     public String enterRoute(String computerId) {
-        routing.computeIfAbsent(computerId, id -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        activity.requestBegins(computerId);
         try {
             var c = current(computerId);
             if (c.state().equals(Computer.SLEEPING)) {
@@ -831,16 +722,8 @@ public final class ComputerService {
     }
 
     public void leaveRoute(String computerId) {
-        var inFlight = routing.get(computerId);
-        if (inFlight != null) {
-            inFlight.decrementAndGet();
-        }
+        activity.requestEnds(computerId);
         used(computerId);
-    }
-
-    private boolean routed(String computerId) {
-        var inFlight = routing.get(computerId);
-        return inFlight != null && inFlight.get() > 0;
     }
 
     // ---- exec
@@ -873,7 +756,7 @@ public final class ComputerService {
         public dev.hearth.server.sandbox.Terminal terminal(int columns, int rows) {
             var terminal = awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().execTerminal(sandbox, request,
                     scratch(), columns, rows)));
-            activity.put(computer.id(), now());
+            used(computer.id());
             return terminal;
         }
 
@@ -893,7 +776,7 @@ public final class ComputerService {
         if (command.isEmpty() || command.size() > 4096 || command.stream().anyMatch(a -> a == null)) {
             throw ApiException.invalidField("command", "an array of 1 to 4096 strings: argv[0] and its arguments");
         }
-        var extra = callEnv(request.env());
+        var extra = ComputerInput.callEnv(request.env());
         String cwd = request.cwd();
         if (cwd != null && !cwd.startsWith("/")) {
             throw ApiException.invalidField("cwd", "must be an absolute path");
@@ -949,9 +832,7 @@ public final class ComputerService {
     }
 
     private void used(String computerId) {
-        Instant now = now();
-        lastUse.put(computerId, now);
-        activity.put(computerId, now);
+        activity.used(computerId, now());
     }
 
     private static <T> T onRuntime(java.util.function.Supplier<T> call) {
@@ -960,18 +841,6 @@ public final class ComputerService {
         } catch (Commands.Failure | Images.PullFailure e) {
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the runtime could not run the command: " + e.getMessage());
         }
-    }
-
-    private static Map<String, String> callEnv(Map<String, String> env) {
-        if (env == null) {
-            return Map.of();
-        }
-        for (var e : env.entrySet()) {
-            if (!EnvValue.NAME.matcher(e.getKey()).matches() || e.getValue() == null) {
-                throw ApiException.invalidField("env." + e.getKey(), "names are letters, digits and _; values strings");
-            }
-        }
-        return env;
     }
 
     private static Set<String> secretNames(Computer computer) {
@@ -986,111 +855,9 @@ public final class ComputerService {
 
     // ---- reconcile
 
-    /**
-     * Makes what runs match the store after a start: running sandboxes of ready computers are
-     * adopted, ready computers whose sandbox died are started again, and sandboxes, networks and
-     * directories no live computer owns are removed.
-     */
+    /** Makes what runs match the store after a start (see {@link Reconciler}). */
     public void reconcile() {
-        if (runtime.isEmpty()) {
-            return;
-        }
-        var runsc = runtime.get();
-        var live = jdbi.withHandle(store::live);
-        var owned = new HashSet<String>();
-        for (var c : live) {
-            owned.add(c.sandboxId());
-            if (c.state().equals(Computer.READY) || c.state().equals(Computer.SLEEPING)) {
-                settle(c, runsc);
-            } else if (c.state().equals(Computer.CREATING) && c.fromCheckpoint() != null) {
-                // A fork has no operation to resume it: make it again (or adopt what it started).
-                LOG.warn("computer {} ({}) was being made from a checkpoint; finishing it", c.name(), c.id());
-                provision(c.id());
-            }
-        }
-        for (String orphan : runsc.sandboxes().keySet()) {
-            if (!owned.contains(orphan)) {
-                LOG.warn("removing sandbox {}, which no computer owns", orphan);
-                runsc.delete(orphan);
-            }
-        }
-        var liveIds = new HashSet<String>();
-        var liveSlots = new HashSet<Slot>();
-        live.forEach(c -> {
-            liveIds.add(c.id());
-            liveSlots.add(c.slot());
-        });
-        for (var slot : runsc.networks()) {
-            if (!liveSlots.contains(slot)) {
-                LOG.warn("removing network {}, which no computer owns", slot.netns());
-                runsc.removeNetwork(slot);
-            }
-        }
-        removeOrphanDirectories(liveIds);
-        checkpoints.reconcile();
-        int cgroups = runsc.pruneCgroups(owned);
-        if (cgroups > 0) {
-            LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
-        }
-    }
-
-    /**
-     * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
-     * finish a sleep whose image is complete, and start again what should run and does not.
-     */
-    private void settle(Computer c, Runtime runsc) {
-        var state = runsc.state(c.sandboxId());
-        if (state.filter("paused"::equals).isPresent()) {
-            LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
-            runsc.resume(c.sandboxId());
-            state = Optional.of("running");
-        }
-        boolean running = state.filter("running"::equals).isPresent();
-        if (Computer.RESTORING.equals(c.pending()) && !running) {
-            LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
-            fail(c.withState(Computer.FAILED, null, null, now()), "restore_interrupted", "hearth serve stopped while the "
-                    + "computer was being restored from a checkpoint; restore it again, or delete it");
-            return;
-        }
-        if (running) {
-            if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
-                // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
-                save(c.withState(Computer.READY, null, c.error(), now()));
-                Disk.deleteTree(dirs.sleepImage(c.id()));
-            }
-            LOG.info("adopted running computer {} ({})", c.name(), c.id());
-            return;
-        }
-        state.ifPresent(s -> runsc.delete(c.sandboxId()));
-        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && Dirs.complete(dirs.sleepImage(c.id()))) {
-            save(c.withState(Computer.SLEEPING, null, c.error(), now()));
-            LOG.info("computer {} ({}) is asleep", c.name(), c.id());
-            return;
-        }
-        if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
-            LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
-            save(c.withState(Computer.READY, null, new Operation.Error("memory_lost", "the sleep image was incomplete "
-                    + "after a crash; the computer started afresh from its image (/data is kept)"), now()));
-        } else {
-            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
-        }
-        provision(c.id());
-    }
-
-    private void removeOrphanDirectories(Set<String> liveIds) {
-        if (!Files.isDirectory(dirs.computers())) {
-            return;
-        }
-        try (var entries = Files.list(dirs.computers())) {
-            for (Path dir : entries.toList()) {
-                if (!liveIds.contains(dir.getFileName().toString())) {
-                    LOG.warn("removing {}, which no computer owns", dir);
-                    Disk.deleteTree(dir);
-                }
-            }
-        } catch (java.io.IOException e) {
-            LOG.warn("cannot list {}", dirs.computers(), e);
-        }
+        runtime.ifPresent(r -> new Reconciler(this, jdbi, store, r, dirs, checkpoints, clock).run());
     }
 
     // ---- helpers
@@ -1122,53 +889,8 @@ public final class ComputerService {
         return jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
     }
 
-    private void save(Computer c) {
+    void save(Computer c) {
         jdbi.useTransaction(h -> store.update(h, c));
-    }
-
-    private List<Port> ports(List<PortRequest> requested) {
-        var ports = new ArrayList<Port>();
-        var published = new HashSet<Integer>();
-        for (var p : requested == null ? List.<PortRequest>of() : requested) {
-            int target = Validate.range("ports.target", Validate.required("ports.target", p.target()), 1, 65535, 0);
-            int pub = Validate.range("ports.published", p.published(), 1, 65535, target);
-            String protocol = p.protocol() == null ? "http1" : p.protocol();
-            if (!protocol.equals("http1")) {
-                throw ApiException.invalidField("ports.protocol", "only http1 is supported");
-            }
-            if (!published.add(pub)) {
-                throw ApiException.invalidField("ports.published", "port " + pub + " is published twice");
-            }
-            ports.add(new Port(target, pub, protocol, Boolean.TRUE.equals(p.privateAccess())));
-        }
-        if (ports.size() > 32) {
-            throw ApiException.invalidField("ports", "at most 32 ports");
-        }
-        return ports;
-    }
-
-    /** {@code auto_sleep_seconds}: absent keeps {@code current}, null turns it off, else 10 s to 7 days. */
-    private static Integer autoSleep(JsonNode requested, Integer current) {
-        if (requested == null) {
-            return current;
-        }
-        if (requested.isNull()) {
-            return null;
-        }
-        if (!requested.canConvertToInt() || !requested.isIntegralNumber()) {
-            throw ApiException.invalidField("auto_sleep_seconds", "an integer of seconds, or null for never");
-        }
-        return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
-    }
-
-    private static ComputerView.Resources resources(ResourcesRequest r) {
-        int cores = java.lang.Runtime.getRuntime().availableProcessors();
-        double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
-        if (!(cpus >= 0.1 && cpus <= cores)) {
-            throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");
-        }
-        int memory = Validate.range("resources.memory_mb", r == null ? null : r.memoryMb(), 64, 65536, 512);
-        return new ComputerView.Resources(cpus, memory);
     }
 
     ComputerView view(Computer c, Workspace workspace) {

@@ -1,0 +1,77 @@
+package dev.hearth.server.computers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.server.Validate;
+import dev.hearth.server.computers.Computer.Port;
+import dev.hearth.server.computers.ComputerService.PortRequest;
+import dev.hearth.server.computers.ComputerService.ResourcesRequest;
+import dev.hearth.server.http.ApiException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+/** The checks and defaults of a computer's settings as requests give them (create, PATCH, exec). */
+final class ComputerInput {
+    static final int MIN_AUTO_SLEEP = 1;
+
+    private ComputerInput() {
+    }
+
+    static Map<String, String> callEnv(Map<String, String> env) {
+        if (env == null) {
+            return Map.of();
+        }
+        for (var e : env.entrySet()) {
+            if (!EnvValue.NAME.matcher(e.getKey()).matches() || e.getValue() == null) {
+                throw ApiException.invalidField("env." + e.getKey(), "names are letters, digits and _; values strings");
+            }
+        }
+        return env;
+    }
+
+    static List<Port> ports(List<PortRequest> requested) {
+        var ports = new ArrayList<Port>();
+        var published = new HashSet<Integer>();
+        for (var p : requested == null ? List.<PortRequest>of() : requested) {
+            int target = Validate.range("ports.target", Validate.required("ports.target", p.target()), 1, 65535, 0);
+            int pub = Validate.range("ports.published", p.published(), 1, 65535, target);
+            String protocol = p.protocol() == null ? "http1" : p.protocol();
+            if (!protocol.equals("http1")) {
+                throw ApiException.invalidField("ports.protocol", "only http1 is supported");
+            }
+            if (!published.add(pub)) {
+                throw ApiException.invalidField("ports.published", "port " + pub + " is published twice");
+            }
+            ports.add(new Port(target, pub, protocol, Boolean.TRUE.equals(p.privateAccess())));
+        }
+        if (ports.size() > 32) {
+            throw ApiException.invalidField("ports", "at most 32 ports");
+        }
+        return ports;
+    }
+
+    /** {@code auto_sleep_seconds}: absent keeps {@code current}, null turns it off, else 10 s to 7 days. */
+    static Integer autoSleep(JsonNode requested, Integer current) {
+        if (requested == null) {
+            return current;
+        }
+        if (requested.isNull()) {
+            return null;
+        }
+        if (!requested.canConvertToInt() || !requested.isIntegralNumber()) {
+            throw ApiException.invalidField("auto_sleep_seconds", "an integer of seconds, or null for never");
+        }
+        return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
+    }
+
+    static ComputerView.Resources resources(ResourcesRequest r) {
+        int cores = java.lang.Runtime.getRuntime().availableProcessors();
+        double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
+        if (!(cpus >= 0.1 && cpus <= cores)) {
+            throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");
+        }
+        int memory = Validate.range("resources.memory_mb", r == null ? null : r.memoryMb(), 64, 65536, 512);
+        return new ComputerView.Resources(cpus, memory);
+    }
+}

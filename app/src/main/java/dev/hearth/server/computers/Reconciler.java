@@ -1,0 +1,151 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.fs.Disk;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.Slot;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles the store with what runs when {@code hearth serve} starts: the computers the store
+ * says exist are adopted, resumed, finished or started again; what no computer owns (sandboxes,
+ * network namespaces, directories, cgroups, checkpoint files) is removed.
+ */
+final class Reconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    private final ComputerService computers;
+    private final Jdbi jdbi;
+    private final ComputerStore store;
+    private final Runtime runsc;
+    private final Dirs dirs;
+    private final ComputerCheckpoints checkpoints;
+    private final Clock clock;
+
+    Reconciler(ComputerService computers, Jdbi jdbi, ComputerStore store, Runtime runsc, Dirs dirs,
+               ComputerCheckpoints checkpoints, Clock clock) {
+        this.computers = computers;
+        this.jdbi = jdbi;
+        this.store = store;
+        this.runsc = runsc;
+        this.dirs = dirs;
+        this.checkpoints = checkpoints;
+        this.clock = clock;
+    }
+
+    /**
+     * Makes what runs match the store after a start: running sandboxes of ready computers are
+     * adopted, ready computers whose sandbox died are started again, and sandboxes, networks and
+     * directories no live computer owns are removed.
+     */
+    void run() {
+        var live = jdbi.withHandle(store::live);
+        var owned = new HashSet<String>();
+        for (var c : live) {
+            owned.add(c.sandboxId());
+            if (c.state().equals(Computer.READY) || c.state().equals(Computer.SLEEPING)) {
+                settle(c);
+            } else if (c.state().equals(Computer.CREATING) && c.fromCheckpoint() != null) {
+                // A fork has no operation to resume it: make it again (or adopt what it started).
+                LOG.warn("computer {} ({}) was being made from a checkpoint; finishing it", c.name(), c.id());
+                computers.provision(c.id());
+            }
+        }
+        for (String orphan : runsc.sandboxes().keySet()) {
+            if (!owned.contains(orphan)) {
+                LOG.warn("removing sandbox {}, which no computer owns", orphan);
+                runsc.delete(orphan);
+            }
+        }
+        var liveIds = new HashSet<String>();
+        var liveSlots = new HashSet<Slot>();
+        live.forEach(c -> {
+            liveIds.add(c.id());
+            liveSlots.add(c.slot());
+        });
+        for (var slot : runsc.networks()) {
+            if (!liveSlots.contains(slot)) {
+                LOG.warn("removing network {}, which no computer owns", slot.netns());
+                runsc.removeNetwork(slot);
+            }
+        }
+        removeOrphanDirectories(liveIds);
+        checkpoints.reconcile();
+        int cgroups = runsc.pruneCgroups(owned);
+        if (cgroups > 0) {
+            LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
+        }
+    }
+
+    /**
+     * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
+     * finish a sleep whose image is complete, and start again what should run and does not.
+     */
+    private void settle(Computer c) {
+        var state = runsc.state(c.sandboxId());
+        if (state.filter("paused"::equals).isPresent()) {
+            LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
+            runsc.resume(c.sandboxId());
+            state = Optional.of("running");
+        }
+        boolean running = state.filter("running"::equals).isPresent();
+        if (Computer.RESTORING.equals(c.pending()) && !running) {
+            LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
+            computers.fail(c.withState(Computer.FAILED, null, null, now()), "restore_interrupted", "hearth serve stopped while the "
+                    + "computer was being restored from a checkpoint; restore it again, or delete it");
+            return;
+        }
+        if (running) {
+            if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+                // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
+                computers.save(c.withState(Computer.READY, null, c.error(), now()));
+                Disk.deleteTree(dirs.sleepImage(c.id()));
+            }
+            LOG.info("adopted running computer {} ({})", c.name(), c.id());
+            return;
+        }
+        state.ifPresent(s -> runsc.delete(c.sandboxId()));
+        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && Dirs.complete(dirs.sleepImage(c.id()))) {
+            computers.save(c.withState(Computer.SLEEPING, null, c.error(), now()));
+            LOG.info("computer {} ({}) is asleep", c.name(), c.id());
+            return;
+        }
+        if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+            LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
+            computers.save(c.withState(Computer.READY, null, new Operation.Error("memory_lost", "the sleep image was incomplete "
+                    + "after a crash; the computer started afresh from its image (/data is kept)"), now()));
+        } else {
+            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
+        }
+        computers.provision(c.id());
+    }
+
+    private void removeOrphanDirectories(Set<String> liveIds) {
+        if (!Files.isDirectory(dirs.computers())) {
+            return;
+        }
+        try (var entries = Files.list(dirs.computers())) {
+            for (Path dir : entries.toList()) {
+                if (!liveIds.contains(dir.getFileName().toString())) {
+                    LOG.warn("removing {}, which no computer owns", dir);
+                    Disk.deleteTree(dir);
+                }
+            }
+        } catch (java.io.IOException e) {
+            LOG.warn("cannot list {}", dirs.computers(), e);
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

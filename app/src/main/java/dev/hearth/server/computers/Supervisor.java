@@ -1,0 +1,131 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.sandbox.Runtime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches ready computers once a second: one whose main process died (its sandbox stopped or
+ * vanished) is started again, after 1 s, 2 s, 4 s ... up to a minute while it keeps dying; one idle
+ * for its {@code auto_sleep_seconds} is put to sleep. Also writes {@code last_active_at}.
+ */
+final class Supervisor {
+    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+    static final Duration EVERY = Duration.ofSeconds(1);
+    static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
+    /** Restart bookkeeping of one computer: how often, and not before when. */
+    private record Restarts(int count, Instant notBefore, Instant lastAt) {
+    }
+
+    private final ComputerService computers;
+    private final Jdbi jdbi;
+    private final ComputerStore store;
+    private final Runtime runtime;
+    private final Activity activity;
+    private final Clock clock;
+    private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
+    private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    Supervisor(ComputerService computers, Jdbi jdbi, ComputerStore store, Runtime runtime, Activity activity, Clock clock) {
+        this.computers = computers;
+        this.jdbi = jdbi;
+        this.store = store;
+        this.runtime = runtime;
+        this.activity = activity;
+        this.clock = clock;
+    }
+
+    void start() {
+        threads.add(Thread.ofVirtual().name("computer-supervisor").start(() -> every(EVERY, this::pass)));
+        threads.add(Thread.ofVirtual().name("computer-activity").start(() -> every(Duration.ofSeconds(1),
+                () -> activity.flush((id, at) -> jdbi.useTransaction(h -> store.touch(h, id, at))))));
+    }
+
+    /** Stops watching; the computers keep running, and the next start adopts them. */
+    void stop() {
+        threads.forEach(Thread::interrupt);
+        for (var t : threads) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void every(Duration period, Runnable work) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(period);
+                work.run();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("watching computers failed; will retry", e);
+            }
+        }
+    }
+
+    private void pass() {
+        var states = runtime.sandboxes();
+        Instant now = clock.instant();
+        for (var c : jdbi.withHandle(store::live)) {
+            if (c.state().equals(Computer.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
+                check(c, states.get(c.sandboxId()), now);
+                sleepIfIdle(c, now);
+            }
+        }
+    }
+
+    private void check(Computer c, String status, Instant now) {
+        var history = restarts.get(c.id());
+        if ("running".equals(status)) {
+            if (history != null && history.lastAt().plus(MAX_BACKOFF).isBefore(now)) {
+                restarts.remove(c.id());
+            }
+            return;
+        }
+        if (history != null && now.isBefore(history.notBefore())) {
+            return;
+        }
+        int count = history == null ? 1 : history.count() + 1;
+        Duration backoff = Duration.ofSeconds(1L << Math.min(6, count - 1));
+        restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff), now));
+        LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(), c.id(),
+                status == null ? "gone" : status, count);
+        computers.restartAfterExit(c.id(), count);
+    }
+
+    /** Idle: no exec or router request running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
+    private void sleepIfIdle(Computer c, Instant now) {
+        if (c.autoSleepSeconds() == null || runtime.busy(c.sandboxId()) || activity.serving(c.id())) {
+            return;
+        }
+        Instant last = activity.lastUse(c.id()).orElse(c.lastActiveAt() != null && c.lastStartedAt() != null
+                && c.lastActiveAt().isAfter(c.lastStartedAt()) ? c.lastActiveAt() : c.lastStartedAt());
+        if (last == null || last.plusSeconds(c.autoSleepSeconds()).isAfter(now) || !fallingAsleep.add(c.id())) {
+            return;
+        }
+        Thread.ofVirtual().name("auto-sleep-" + c.id()).start(() -> {
+            try {
+                LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), c.autoSleepSeconds());
+                computers.sleepNow(c.id());
+            } catch (RuntimeException e) {
+                LOG.warn("auto-sleep of computer {} failed", c.id(), e);
+            } finally {
+                fallingAsleep.remove(c.id());
+            }
+        });
+    }
+}
