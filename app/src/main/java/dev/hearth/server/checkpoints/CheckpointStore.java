@@ -3,10 +3,9 @@ package dev.hearth.server.checkpoints;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.hearth.api.Json;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -78,7 +77,7 @@ public final class CheckpointStore {
                 UPDATE checkpoints SET state = :state, size_bytes = :size, error = :error, deleted_at = :deleted
                 WHERE id = :id""")
                 .bind("id", c.id()).bind("state", c.state()).bind("size", c.sizeBytes())
-                .bind("error", c.error() == null ? null : json(c.error())).bind("deleted", millis(c.deletedAt()))
+                .bind("error", StoredJson.text(c.error())).bind("deleted", millis(c.deletedAt()))
                 .execute();
     }
 
@@ -88,24 +87,11 @@ public final class CheckpointStore {
                 + "AND image_digest IS NOT NULL").mapTo(String.class).list());
     }
 
-    private static String json(Object value) {
-        try {
-            return Json.mapper().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static Checkpoint checkpoint(ResultSet rs, StatementContext ctx) throws SQLException {
-        try {
-            String error = rs.getString("error");
-            return new Checkpoint(rs.getString("id"), rs.getString("workspace"), rs.getString("source_type"),
-                    rs.getString("source"), rs.getString("name"), Checkpoint.CRASH, rs.getString("state"),
-                    rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
-                    rs.getString("parent"), error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
-                    instant(rs, "created_at"), instant(rs, "deleted_at"));
-        } catch (JsonProcessingException e) {
-            throw new SQLException("checkpoint " + rs.getString("id") + " holds malformed JSON", e);
-        }
+        return new Checkpoint(rs.getString("id"), rs.getString("workspace"), rs.getString("source_type"),
+                rs.getString("source"), rs.getString("name"), Checkpoint.CRASH, rs.getString("state"),
+                rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
+                rs.getString("parent"), StoredJson.read(rs, "error", Operation.Error.class),
+                instant(rs, "created_at"), instant(rs, "deleted_at"));
     }
 }

@@ -3,12 +3,11 @@ package dev.hearth.server.computers;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.hearth.api.Json;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -31,7 +30,7 @@ public final class ComputerStore {
                     :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state())
                 .bind("image", c.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(c.env()))
-                .bind("ports", json(c.ports())).bind("cpus", c.cpus()).bind("mem", c.memoryMb())
+                .bind("ports", StoredJson.text(c.ports())).bind("cpus", c.cpus()).bind("mem", c.memoryMb())
                 .bind("protected", c.protectedFlag()).bind("autoSleep", c.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.incarnation()).bind("slot", c.slot().index())
                 .bind("parent", c.parent()).bind("fromCheckpoint", c.fromCheckpoint())
@@ -90,8 +89,8 @@ public final class ComputerStore {
                 .bind("id", c.id()).bind("name", c.name()).bind("state", c.state()).bind("pending", c.pending())
                 .bind("digest", c.imageDigest()).bind("autoSleep", c.autoSleepSeconds())
                 .bind("incarnation", c.incarnation())
-                .bind("env", EnvValue.store(c.env())).bind("ports", json(c.ports())).bind("protected", c.protectedFlag())
-                .bind("gen", c.generation()).bind("error", c.error() == null ? null : json(c.error()))
+                .bind("env", EnvValue.store(c.env())).bind("ports", StoredJson.text(c.ports())).bind("protected", c.protectedFlag())
+                .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(c.updatedAt())).bind("started", millis(c.lastStartedAt()))
                 .bind("active", millis(c.lastActiveAt())).bind("deleted", millis(c.deletedAt())).execute();
     }
@@ -105,30 +104,16 @@ public final class ComputerStore {
                 + "AND image_digest IS NOT NULL").mapTo(String.class).list());
     }
 
-    private static String json(Object value) {
-        try {
-            return Json.mapper().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
-        try {
-            String error = rs.getString("error");
-            int autoSleep = rs.getInt("auto_sleep_seconds");
-            Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
-            return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
-                    rs.getString("pending"), rs.getString("image"), rs.getString("image_digest"),
-                    EnvValue.load(rs.getString("env")),
-                    Json.mapper().readValue(rs.getString("ports"), new TypeReference<List<Computer.Port>>() { }),
-                    rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds,
-                    rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")), rs.getString("parent"), rs.getString("from_checkpoint"),
-                    error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
-                    instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "last_started_at"),
-                    instant(rs, "last_active_at"), instant(rs, "deleted_at"));
-        } catch (JsonProcessingException e) {
-            throw new SQLException("computer " + rs.getString("id") + " holds malformed JSON", e);
-        }
+        int autoSleep = rs.getInt("auto_sleep_seconds");
+        Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
+        return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
+                rs.getString("pending"), rs.getString("image"), rs.getString("image_digest"),
+                EnvValue.load(rs.getString("env")), StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }),
+                rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds,
+                rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")), rs.getString("parent"),
+                rs.getString("from_checkpoint"), StoredJson.read(rs, "error", Operation.Error.class),
+                instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "last_started_at"),
+                instant(rs, "last_active_at"), instant(rs, "deleted_at"));
     }
 }

@@ -9,6 +9,7 @@ import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.idempotency.IdempotencyStore.Entry;
 import dev.hearth.server.idempotency.IdempotencyStore.Scope;
+import dev.hearth.server.store.StoredJson;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,7 +97,7 @@ public final class Idempotency {
             throw e;
         }
         if (reply.status() >= 200 && reply.status() < 300 && !reply.streaming()) {
-            String body = json(reply.replayBody());
+            String body = StoredJson.text(reply.replayBody());
             jdbi.useTransaction(h -> store.complete(h, scope, reply.status(), body));
         } else {
             jdbi.useTransaction(h -> store.release(h, scope));
@@ -109,14 +110,6 @@ public final class Idempotency {
             return Reply.status(entry.status(), Json.mapper().readTree(entry.body())).header("Idempotent-Replayed", "true");
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored idempotent response is not JSON", e);
-        }
-    }
-
-    private static String json(Object body) {
-        try {
-            return Json.mapper().writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -3,8 +3,8 @@ package dev.hearth.server.operations;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.hearth.api.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -47,7 +47,7 @@ public final class OperationStore {
                 UPDATE operations SET state = :state, error = :error, updated_at = :at, completed_at = :at,
                        lease_owner = NULL, lease_until = NULL
                 WHERE id = :id AND state = 'RUNNING' AND lease_owner = :owner""")
-                .bind("id", id).bind("owner", owner).bind("state", state.name()).bind("error", json(error))
+                .bind("id", id).bind("owner", owner).bind("state", state.name()).bind("error", StoredJson.text(error))
                 .bind("at", millis(at)).execute() == 1;
     }
 
@@ -72,23 +72,10 @@ public final class OperationStore {
                 .bind("attempts", op.attempts()).execute() == 1;
     }
 
-    private static String json(Object value) {
-        try {
-            return value == null ? null : Json.mapper().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static Operation operation(ResultSet rs, StatementContext ctx) throws SQLException {
-        try {
-            String error = rs.getString("error");
-            return new Operation(rs.getString("id"), rs.getString("kind"), Operation.State.valueOf(rs.getString("state")),
-                    rs.getString("workspace"), rs.getString("resource"), Json.mapper().readTree(rs.getString("input")),
-                    rs.getString("progress"), error == null ? null : Json.mapper().readValue(error, Operation.Error.class),
-                    rs.getInt("attempts"), instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "completed_at"));
-        } catch (JsonProcessingException e) {
-            throw new SQLException("operation " + rs.getString("id") + " holds malformed JSON", e);
-        }
+        return new Operation(rs.getString("id"), rs.getString("kind"), Operation.State.valueOf(rs.getString("state")),
+                rs.getString("workspace"), rs.getString("resource"), StoredJson.read(rs, "input", JsonNode.class),
+                rs.getString("progress"), StoredJson.read(rs, "error", Operation.Error.class),
+                rs.getInt("attempts"), instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "completed_at"));
     }
 }
