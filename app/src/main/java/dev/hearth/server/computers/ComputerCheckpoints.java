@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
@@ -25,7 +24,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -74,8 +72,13 @@ final class ComputerCheckpoints {
         this.operations = operations;
         this.dirs = dirs;
         this.clock = clock;
-        operations.register(new CreateKind(this));
-        operations.register(new DeleteKind(this));
+        // checkpoint.create is not resumed after a crash (reconcile fails it; the user makes it again);
+        // checkpoint.delete is: removing files again is harmless.
+        operations.register(OperationKind.of(CREATE_KIND, false, work -> {
+            work.progress("waiting for running commands, then pausing the computer");
+            makeNow(work.resource());
+        }));
+        operations.register(OperationKind.of(DELETE_KIND, true, work -> deleteNow(work.resource())));
     }
 
     // ---- the API's side
@@ -300,23 +303,7 @@ final class ComputerCheckpoints {
                 default -> { }
             }
         }
-        removeOrphans(keep);
-    }
-
-    private void removeOrphans(Set<String> keep) {
-        if (!Files.isDirectory(dirs.checkpoints())) {
-            return;
-        }
-        try (var entries = Files.list(dirs.checkpoints())) {
-            for (Path dir : entries.toList()) {
-                if (!keep.contains(dir.getFileName().toString())) {
-                    LOG.warn("removing {}, which no ready checkpoint owns", dir);
-                    Disk.deleteTree(dir);
-                }
-            }
-        } catch (IOException e) {
-            LOG.warn("cannot list {}", dirs.checkpoints(), e);
-        }
+        Dirs.removeUnowned(dirs.checkpoints(), keep, "no ready checkpoint");
     }
 
     Set<String> digestsInUse() {
@@ -348,42 +335,5 @@ final class ComputerCheckpoints {
 
     private Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    }
-
-    /** {@code checkpoint.create}: not resumed after a crash (reconcile fails it; the user makes it again). */
-    private record CreateKind(ComputerCheckpoints service) implements OperationKind {
-        @Override
-        public String name() {
-            return CREATE_KIND;
-        }
-
-        @Override
-        public boolean resumable() {
-            return false;
-        }
-
-        @Override
-        public void run(Work work) throws Failure {
-            work.progress("waiting for running commands, then pausing the computer");
-            service.makeNow(work.resource());
-        }
-    }
-
-    /** {@code checkpoint.delete}: removing files again is harmless, so it is resumed after a crash. */
-    private record DeleteKind(ComputerCheckpoints service) implements OperationKind {
-        @Override
-        public String name() {
-            return DELETE_KIND;
-        }
-
-        @Override
-        public boolean resumable() {
-            return true;
-        }
-
-        @Override
-        public void run(Work work) {
-            service.deleteNow(work.resource());
-        }
     }
 }

@@ -12,6 +12,7 @@ import dev.hearth.server.http.ApiException;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.sandbox.Commands;
 import dev.hearth.server.sandbox.Exec;
@@ -128,8 +129,10 @@ public final class ComputerService {
                 clock);
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
-        operations.register(new CreateKind(this));
-        operations.register(new SleepKind(this));
+        // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is
+        // not: reconcile settles a computer whose sleep was cut short.
+        operations.register(OperationKind.of(CREATE_KIND, true, this::createWork));
+        operations.register(OperationKind.of(SLEEP_KIND, false, this::sleepWork));
         this.supervisor = runtime.map(r -> new Supervisor(this, jdbi, store, r, activity, clock));
         supervisor.ifPresent(Supervisor::start);
     }
@@ -917,51 +920,22 @@ public final class ComputerService {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
-
-    /** {@code computer.sleep}: not resumed after a crash; reconcile settles the computer instead. */
-    private record SleepKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {
-        @Override
-        public String name() {
-            return SLEEP_KIND;
-        }
-
-        @Override
-        public boolean resumable() {
-            return false;
-        }
-
-        @Override
-        public void run(Work work) throws Failure {
-            try {
-                var c = service.sleepNow(work.resource());
-                if (!c.state().equals(Computer.SLEEPING) && c.deletedAt() == null) {
-                    throw new Failure("not_asleep", "the computer is " + c.state() + ", not asleep");
-                }
-            } catch (Commands.Failure | ApiException e) {
-                throw new Failure("sleep_failed", e.getMessage());
-            }
+    private void createWork(OperationKind.Work work) throws OperationKind.Failure {
+        work.progress("pulling and unpacking the image");
+        var computer = provision(work.resource());
+        if (computer.state().equals(Computer.FAILED)) {
+            throw new OperationKind.Failure(computer.error().code(), computer.error().message());
         }
     }
 
-    /** {@code computer.create}: pull the image and start; repeatable, so resumed after a crash. */
-    private record CreateKind(ComputerService service) implements dev.hearth.server.operations.OperationKind {
-        @Override
-        public String name() {
-            return CREATE_KIND;
-        }
-
-        @Override
-        public boolean resumable() {
-            return true;
-        }
-
-        @Override
-        public void run(Work work) throws Failure {
-            work.progress("pulling and unpacking the image");
-            var computer = service.provision(work.resource());
-            if (computer.state().equals(Computer.FAILED)) {
-                throw new Failure(computer.error().code(), computer.error().message());
+    private void sleepWork(OperationKind.Work work) throws OperationKind.Failure {
+        try {
+            var c = sleepNow(work.resource());
+            if (!c.state().equals(Computer.SLEEPING) && c.deletedAt() == null) {
+                throw new OperationKind.Failure("not_asleep", "the computer is " + c.state() + ", not asleep");
             }
+        } catch (Commands.Failure | ApiException e) {
+            throw new OperationKind.Failure("sleep_failed", e.getMessage());
         }
     }
 }

@@ -1,12 +1,16 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.fs.Disk;
 import dev.hearth.server.sandbox.Commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where computers and their checkpoints live on disk: {@code computers/<id>/} holds a computer's
@@ -14,6 +18,7 @@ import java.util.stream.Stream;
  * holds a checkpoint's {@code image} (memory and overlay) and {@code data} (a copy of /data).
  */
 record Dirs(Path computers, Path checkpoints) {
+    private static final Logger LOG = LoggerFactory.getLogger(Dirs.class);
     // Written into an image directory once it is whole: one without it is never restored.
     static final String COMPLETE = "hearth-complete";
     private static final Duration COPY_LIMIT = Duration.ofHours(1);
@@ -60,6 +65,23 @@ record Dirs(Path computers, Path checkpoints) {
      */
     static void copy(Path from, Path to) {
         Commands.check(List.of("cp", "-a", "--reflink=auto", from.toString(), to.toString()), COPY_LIMIT);
+    }
+
+    /** Removes the entries of {@code parent} not named in {@code keep}, saying which {@code owner} they lacked. */
+    static void removeUnowned(Path parent, Set<String> keep, String owner) {
+        if (!Files.isDirectory(parent)) {
+            return;
+        }
+        try (var entries = Files.list(parent)) {
+            for (Path entry : entries.toList()) {
+                if (!keep.contains(entry.getFileName().toString())) {
+                    LOG.warn("removing {}, which {} owns", entry, owner);
+                    Disk.deleteTree(entry);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list {}", parent, e);
+        }
     }
 
     /** Bytes of the regular files under {@code root}. */

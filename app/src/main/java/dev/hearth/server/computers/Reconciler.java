@@ -4,14 +4,11 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Runtime;
 import dev.hearth.server.sandbox.Slot;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +75,7 @@ final class Reconciler {
                 runsc.removeNetwork(slot);
             }
         }
-        removeOrphanDirectories(liveIds);
+        Dirs.removeUnowned(dirs.computers(), liveIds, "no computer");
         checkpoints.reconcile();
         int cgroups = runsc.pruneCgroups(owned);
         if (cgroups > 0) {
@@ -127,22 +124,6 @@ final class Reconciler {
             LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
         }
         computers.provision(c.id());
-    }
-
-    private void removeOrphanDirectories(Set<String> liveIds) {
-        if (!Files.isDirectory(dirs.computers())) {
-            return;
-        }
-        try (var entries = Files.list(dirs.computers())) {
-            for (Path dir : entries.toList()) {
-                if (!liveIds.contains(dir.getFileName().toString())) {
-                    LOG.warn("removing {}, which no computer owns", dir);
-                    Disk.deleteTree(dir);
-                }
-            }
-        } catch (java.io.IOException e) {
-            LOG.warn("cannot list {}", dirs.computers(), e);
-        }
     }
 
     private Instant now() {

@@ -15,6 +15,25 @@ public interface OperationKind {
     /** Does the work; throwing fails the operation with the exception's message. */
     void run(Work work) throws Exception;
 
+    /** A kind from its name, whether it may be repeated after a crash, and its work. */
+    static OperationKind of(String name, boolean resumable, Runner work) {
+        return new Simple(name, resumable, work);
+    }
+
+    /** The work of a kind, given its operation. */
+    @FunctionalInterface
+    interface Runner {
+        void run(Work work) throws Exception;
+    }
+
+    /** The kind {@link #of} makes. */
+    record Simple(String name, boolean resumable, Runner work) implements OperationKind {
+        @Override
+        public void run(Work w) throws Exception {
+            work.run(w);
+        }
+    }
+
     /** What the work sees of its operation. */
     interface Work {
         String operationId();
