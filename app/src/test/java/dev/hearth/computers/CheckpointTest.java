@@ -10,15 +10,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,9 +49,7 @@ class CheckpointTest {
         admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
         image = TestImages.logger(tmp);
-        var pulled = admin.send("POST", "/workspaces/" + ws + "/images", Map.of("reference", image), key());
-        String op = pulled.body().path("operations").get(0).asText();
-        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        TestComputers.pull(admin, ws, image);
     }
 
     @AfterAll
@@ -307,11 +304,7 @@ class CheckpointTest {
     // ---- helpers
 
     private JsonNode create(String name, Map<String, Object> extra) {
-        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", image));
-        body.putAll(extra);
-        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, key());
-        assertEquals(201, r.status(), () -> r.body().toString());
-        return r.body().path("computer");
+        return TestComputers.create(admin, ws, name, image, extra);
     }
 
     private JsonNode fork(String name, String checkpoint) {
@@ -338,10 +331,7 @@ class CheckpointTest {
     }
 
     private String run(String computer, String script) {
-        var r = admin.send("POST", "/computers/" + computer + "/exec", Map.of("command", List.of("sh", "-c", script)), Map.of());
-        assertEquals(200, r.status(), () -> r.body().toString());
-        assertEquals(0, r.body().path("exit_code").asInt(), () -> r.body().toString());
-        return r.body().path("stdout").asText().strip();
+        return TestComputers.run(admin, computer, script);
     }
 
     private long count(String computer) {
@@ -355,7 +345,7 @@ class CheckpointTest {
     }
 
     private static Map<String, String> key() {
-        return Map.of("Idempotency-Key", UUID.randomUUID().toString());
+        return TestComputers.key();
     }
 
     private static void sh(String script) throws Exception {

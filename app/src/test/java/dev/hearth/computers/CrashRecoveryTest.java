@@ -1,12 +1,14 @@
 package dev.hearth.computers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hearth.server.sandbox.RunscRuntime;
 import dev.hearth.support.ChildServer;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,9 +51,9 @@ class CrashRecoveryTest {
             assertEquals(0, out.path("exit_code").asInt(), out.toString());
             assertTrue(out.path("stdout").asText().startsWith("acknowledged\n"), out.toString());
 
-            var sandboxes = runsc(dir, "list");
-            assertEquals(1, sandboxes.stream().filter(l -> l.startsWith(id)).count(), "one sandbox: " + sandboxes);
-            assertTrue(sandboxes.stream().noneMatch(l -> l.contains("paused")), "nothing left paused: " + sandboxes);
+            var sandboxes = TestComputers.sandboxes(dir.resolve("runsc"));
+            assertEquals(1, sandboxes.keySet().stream().filter(s -> s.startsWith(id)).count(), "one sandbox: " + sandboxes);
+            assertFalse(sandboxes.containsValue("paused"), "nothing left paused: " + sandboxes);
 
             if (started.length > 1) {
                 var op = admin.get("/operations/" + started[1] + "?wait=30").path("operation");
@@ -73,14 +75,5 @@ class CrashRecoveryTest {
                 }
             }
         }
-    }
-
-    private static List<String> runsc(Path dir, String... args) throws Exception {
-        var command = new java.util.ArrayList<>(List.of("runsc", "--root", dir.resolve("runsc").toString()));
-        command.addAll(List.of(args));
-        var p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        var lines = new String(p.getInputStream().readAllBytes()).lines().skip(1).toList();
-        p.waitFor();
-        return lines;
     }
 }

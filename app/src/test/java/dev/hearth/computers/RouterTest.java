@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,10 +53,7 @@ class RouterTest {
         ws = workspace.path("id").asText();
         wsName = workspace.path("name").asText();
         image = TestImages.web(tmp);
-        var pulled = admin.send("POST", "/workspaces/" + ws + "/images", Map.of("reference", image),
-                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
-        String op = pulled.body().path("operations").get(0).asText();
-        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        TestComputers.pull(admin, ws, image);
         var computer = create("web", List.of(Map.of("target", 8080, "published", 80), Map.of("target", 9000),
                 Map.of("target", 7000), Map.of("target", 8080, "published", 8443, "private", true)), Map.of());
         web = computer.path("id").asText();
@@ -225,11 +222,9 @@ class RouterTest {
     // ---- helpers
 
     private JsonNode create(String name, List<Map<String, Object>> ports, Map<String, Object> extra) {
-        var body = new java.util.LinkedHashMap<String, Object>(Map.of("name", name, "image", image, "ports", ports));
-        body.putAll(extra);
-        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, Map.of("Idempotency-Key", UUID.randomUUID().toString()));
-        assertEquals(201, r.status(), () -> r.body().toString());
-        return r.body().path("computer");
+        var fields = new java.util.LinkedHashMap<String, Object>(extra);
+        fields.put("ports", ports);
+        return TestComputers.create(admin, ws, name, image, fields);
     }
 
     /** A computer just made starts its web server a moment later: the router answers 502 until then. */

@@ -9,14 +9,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -42,10 +41,7 @@ class SleepTest {
         admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
         counterImage = TestImages.counter(tmp);
-        var pulled = admin.send("POST", "/workspaces/" + ws + "/images", Map.of("reference", counterImage),
-                Map.of("Idempotency-Key", UUID.randomUUID().toString()));
-        String op = pulled.body().path("operations").get(0).asText();
-        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        TestComputers.pull(admin, ws, counterImage);
     }
 
     @AfterAll
@@ -56,18 +52,11 @@ class SleepTest {
     }
 
     private JsonNode create(String name, Map<String, Object> extra) {
-        var body = new LinkedHashMap<String, Object>(Map.of("name", name, "image", counterImage));
-        body.putAll(extra);
-        var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, Map.of("Idempotency-Key", UUID.randomUUID().toString()));
-        assertEquals(201, r.status(), () -> r.body().toString());
-        return r.body().path("computer");
+        return TestComputers.create(admin, ws, name, counterImage, extra);
     }
 
     private String run(String computer, String script) {
-        var r = admin.send("POST", "/computers/" + computer + "/exec", Map.of("command", List.of("sh", "-c", script)), Map.of());
-        assertEquals(200, r.status(), () -> r.body().toString());
-        assertEquals(0, r.body().path("exit_code").asInt(), () -> r.body().toString());
-        return r.body().path("stdout").asText().strip();
+        return TestComputers.run(admin, computer, script);
     }
 
     private JsonNode sleep(String computer) {
@@ -151,7 +140,8 @@ class SleepTest {
                 assertEquals(pid, r.body().path("stdout").asText().strip());
             }
         }
-        var sandboxes = new RunscSandboxes(server.dataDir.resolve("runsc")).withPrefix(id);
+        var sandboxes = TestComputers.sandboxes(server.dataDir.resolve("runsc")).keySet().stream()
+                .filter(s -> s.startsWith(id)).toList();
         assertEquals(1, sandboxes.size(), "one sandbox after the storm: " + sandboxes);
     }
 
@@ -201,15 +191,5 @@ class SleepTest {
         admin.delete("/computers/" + id);
         assertError(admin.send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of()), 409, "conflict");
         assertError(admin.send("POST", "/computers/" + id + "/wake", Map.of(), Map.of()), 409, "conflict");
-    }
-
-    /** The sandboxes runsc knows of under Hearth's root. */
-    private record RunscSandboxes(java.nio.file.Path root) {
-        List<String> withPrefix(String prefix) throws Exception {
-            var process = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
-            var ids = new String(process.getInputStream().readAllBytes()).lines().filter(l -> l.startsWith(prefix)).toList();
-            process.waitFor();
-            return ids;
-        }
     }
 }

@@ -112,6 +112,7 @@ public final class TestImages {
         for (var file : files.entrySet()) {
             Path target = rootfs.resolve(file.getKey());
             Path source = java.nio.file.Files.createTempFile("hearth-image-file", "");
+            source.toFile().deleteOnExit();
             java.nio.file.Files.writeString(source, file.getValue());
             commands.append(" && mkdir -p ").append(target.getParent()).append(" && cp ").append(source).append(' ')
                     .append(target).append(" && chmod 755 ").append(target);
