@@ -140,7 +140,7 @@ public final class SnapshotBench {
         } finally {
             fork.delete();
             fork.removeNetwork();
-            cleanup(image.getParent());
+            dev.hearth.fs.Disk.deleteTree(image.getParent());
         }
     }
 
@@ -231,7 +231,8 @@ public final class SnapshotBench {
     private static void awaitProbe(Probe probe) throws Exception {
         for (int i = 0; i < 600; i++) {
             try {
-                if (!probe.read().isBlank() && !probe.read().contains("No such file")) {
+                String gap = probe.read();
+                if (!gap.isBlank() && !gap.contains("No such file")) {
                     return;
                 }
             } catch (IllegalStateException notYet) {
@@ -248,10 +249,6 @@ public final class SnapshotBench {
         if (!done.path("state").asText().equals("succeeded")) {
             throw new IllegalStateException("operation failed: " + done);
         }
-    }
-
-    private static void cleanup(Path dir) throws Exception {
-        new ProcessBuilder("rm", "-rf", dir.toString()).start().waitFor();
     }
 
     /** busybox for httpd and sh, the probe compiled static, an entrypoint that starts both. */
