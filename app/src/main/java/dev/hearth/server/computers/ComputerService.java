@@ -677,7 +677,10 @@ public final class ComputerService {
     // ---- the router's side
 
     /** Where a router request goes: the computer and the port it publishes. */
-    public record RouteTarget(String computerId, String computerName, Port port) {
+    public record RouteTarget(Computer computer, Port port) {
+        public String computerId() {
+            return computer.id();
+        }
     }
 
     /**
@@ -689,7 +692,7 @@ public final class ComputerService {
         if (exact.isPresent()) {
             var c = exact.get();
             var port = c.ports().stream().filter(p -> p.published() == 80).findFirst().or(() -> c.ports().stream().findFirst());
-            return port.map(p -> new RouteTarget(c.id(), c.name(), p));
+            return port.map(p -> new RouteTarget(c, p));
         }
         var numbered = java.util.regex.Pattern.compile("(.+)-(\\d{1,5})").matcher(label);
         if (!numbered.matches()) {
@@ -698,17 +701,19 @@ public final class ComputerService {
         int published = Integer.parseInt(numbered.group(2));
         return jdbi.withHandle(h -> store.find(h, workspace.id(), numbered.group(1))).filter(c -> c.deletedAt() == null)
                 .flatMap(c -> c.ports().stream().filter(p -> p.published() == published).findFirst()
-                        .map(p -> new RouteTarget(c.id(), c.name(), p)));
+                        .map(p -> new RouteTarget(c, p)));
     }
 
     /**
      * A router request begins: the computer is woken if asleep, counts as busy until {@link #leaveRoute}
      * (no auto-sleep under a request in flight) and as used. Answers its address inside its network.
      */
-    public String enterRoute(String computerId) {
+    public String enterRoute(RouteTarget target) {
+        String computerId = target.computerId();
         activity.requestBegins(computerId);
         try {
-            var c = current(computerId);
+            // routeFor has just read it: read again only to wake it (under its gate).
+            var c = target.computer();
             if (c.state().equals(Computer.SLEEPING)) {
                 c = wakeNow(computerId);
             }

@@ -76,7 +76,7 @@ public final class ComputerProxy extends ProxyHandler {
         String address;
         try {
             target = resolve(request);
-            address = computers.enterRoute(target.computerId());
+            address = computers.enterRoute(target);
         } catch (ApiException e) {
             writeError(response, callback, e);
             return true;
