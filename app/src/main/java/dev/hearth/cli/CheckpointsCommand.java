@@ -71,12 +71,16 @@ final class CheckpointsCommand {
     }
 
     private void table(Iterable<JsonNode> rows) {
+        table(cli.out(), rows);
+    }
+
+    static void table(java.io.PrintStream out, Iterable<JsonNode> rows) {
         var table = new Table("NAME", "ID", "STATE", "GENERATION", "SIZE", "CREATED", "ERROR");
         rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(),
                 c.path("deleted_at").isNull() ? c.path("state").asText() : "deleted", c.path("generation").asText(),
                 size(c.path("size_bytes").asLong()), c.path("created_at").asText(),
                 c.path("error").isNull() ? "-" : c.path("error").path("message").asText()));
-        table.print(cli.out());
+        table.print(out);
     }
 
     private static String size(long bytes) {

@@ -25,6 +25,18 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--router-public-port", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_PORT}", description = "port computer URLs name, when a front proxy listens elsewhere (default: the router's)")
     Integer routerPublicPort;
 
+    @Option(names = "--database-host", defaultValue = "${env:HEARTH_DATABASE_HOST:-127.0.0.1}", description = "host name database connections name; also put in their TLS certificate (default ${DEFAULT-VALUE})")
+    String databaseHost;
+
+    @Option(names = "--database-listen", defaultValue = "${env:HEARTH_DATABASE_LISTEN:-127.0.0.1}", description = "address database ports and the pooler listen on (default ${DEFAULT-VALUE})")
+    String databaseListen;
+
+    @Option(names = "--database-ports", defaultValue = "${env:HEARTH_DATABASE_PORTS:-7400-7999}", description = "range each database's own port comes from (default ${DEFAULT-VALUE})")
+    String databasePorts;
+
+    @Option(names = "--pooler-port", defaultValue = "${env:HEARTH_POOLER_PORT:-6432}", description = "pgbouncer's port, in front of every database (default ${DEFAULT-VALUE}; 0: any free one)")
+    int poolerPort;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -73,6 +85,12 @@ final class ServeCommand implements Callable<Integer> {
         }
         config = config.withRouter(new Config.RouterSettings(routerListen.substring(0, routerColon),
                 Integer.parseInt(routerListen.substring(routerColon + 1)), routerDomain, Optional.ofNullable(routerPublicPort)));
+        var range = databasePorts.split("-");
+        if (range.length != 2) {
+            throw new IllegalArgumentException("--database-ports must be FIRST-LAST, e.g. 7400-7999");
+        }
+        config = config.withDatabases(new Config.DatabaseSettings(databaseHost, databaseListen,
+                Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));

@@ -17,7 +17,8 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      Duration accessTokenLifetime, Duration sessionLifetime, Duration signingKeyRotation,
                      long maxBodyBytes, Optional<SmtpSettings> smtp, Optional<Path> encryptionKeys,
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
-                     List<OperationKind> operationKinds, Clock clock, RouterSettings router) {
+                     List<OperationKind> operationKinds, Clock clock, RouterSettings router,
+                     DatabaseSettings databases) {
 
     /**
      * The computer router: where it listens, and the domain and port its URLs name
@@ -37,10 +38,20 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         }
     }
 
+    /**
+     * Databases: the host name connections name ({@code publicHost}, also put in the server
+     * certificate), the address their ports listen on, the range each database's own port comes
+     * from, and the pooler's port (0 picks a free one).
+     */
+    public record DatabaseSettings(String publicHost, String listenHost, int firstPort, int lastPort, int poolerPort) {
+        public static final DatabaseSettings DEFAULT = new DatabaseSettings("127.0.0.1", "127.0.0.1", 7400, 7999, 6432);
+    }
+
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
-                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(), RouterSettings.DEFAULT);
+                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(), RouterSettings.DEFAULT,
+                DatabaseSettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -50,7 +61,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
 
     public Config withListen(String h, int p) {
         return new Config(h, p, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withPort(int p) {
@@ -59,52 +70,58 @@ public record Config(String host, int port, Path dataDir, String store, Optional
 
     public Config withStore(String s) {
         return new Config(host, port, dataDir, s, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withPublicUrl(Optional<String> url) {
         return new Config(host, port, dataDir, store, url, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withSigningKeyRotation(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, d,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withSmtp(SmtpSettings s) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
                 maxBodyBytes, Optional.of(s), encryptionKeys, invitationLifetime, mailRetry, operationLease,
-                operationKinds, clock, router);
+                operationKinds, clock, router, databases);
     }
 
     public Config withEncryptionKeys(Optional<Path> file) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, file, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, file, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withInvitationLifetime(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, d, mailRetry, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, d, mailRetry, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withMailRetry(Duration d) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, d, operationLease, operationKinds, clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, d, operationLease, operationKinds, clock, router, databases);
     }
 
     public Config withOperations(Duration lease, List<OperationKind> kinds) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, lease, List.copyOf(kinds), clock, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, lease, List.copyOf(kinds), clock, router, databases);
     }
 
     public Config withRouter(RouterSettings r) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, r);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, r, databases);
     }
 
     public Config withClock(Clock c) {
         return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, c, router);
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, c, router, databases);
+    }
+
+    public Config withDatabases(DatabaseSettings d) {
+        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
+                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock,
+                router, d);
     }
 }

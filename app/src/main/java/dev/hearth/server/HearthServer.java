@@ -31,7 +31,13 @@ import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.computers.CheckpointsApi;
 import dev.hearth.server.proxy.ComputerProxy;
+import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.databases.DatabaseCheckpoints;
+import dev.hearth.server.databases.DatabaseService;
+import dev.hearth.server.databases.DatabaseStore;
+import dev.hearth.server.databases.Databases;
+import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
@@ -87,6 +93,7 @@ public final class HearthServer implements AutoCloseable {
     private final VariableService variables;
     private final ComputerService computers;
     private final InvitationMail invitationMail;
+    private final DatabaseService databases;
 
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
@@ -114,15 +121,20 @@ public final class HearthServer implements AutoCloseable {
         var access = new AccessService(jdbi, principals, accessStore, workspaceStore, clock, baseUrl,
                 baseUrl + "/auth/token");
         var variableStore = new VariableStore();
-        variables = new VariableService(jdbi, variableStore, new Keyring(config.encryptionKeyFile()), clock);
+        var keyring = new Keyring(config.encryptionKeyFile());
+        variables = new VariableService(jdbi, variableStore, keyring, clock);
         var operationStore = new OperationStore();
         operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
         var computerStore = new ComputerStore();
         var imageStore = new ImageStore();
         var images = new Images(Files.createDirectories(config.dataDir().toAbsolutePath().resolve("images")));
-        computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost);
+        var checkpointKinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
+        computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost, checkpointKinds);
+        var databaseStore = new DatabaseStore(config.databases().publicHost());
+        databases = Databases.open(config, jdbi, databaseStore, checkpointKinds.store(), keyring);
+        var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, operations, clock);
         var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
-                List.of(variables.contents(), computers.contents()), clock);
+                List.of(variables.contents(), computers.contents(), databases.contents()), clock);
         var mailer = mailer(config);
         var login = new EmailLogin(jdbi, authStore, access, tokens, mailer, clock, config.sessionLifetime());
         var idempotency = new Idempotency(jdbi, new IdempotencyStore(), clock);
@@ -142,6 +154,7 @@ public final class HearthServer implements AutoCloseable {
         OperationsApi.register(router, operations, operationStore);
         ComputersApi.register(router, computers, computerStore);
         CheckpointsApi.register(router, computers, computerStore);
+        DatabasesApi.register(router, databases, databaseCheckpoints, databaseStore);
         ImagesApi.register(router, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
@@ -162,6 +175,9 @@ public final class HearthServer implements AutoCloseable {
         jetty.start();
         routerJetty.start();
         computers.reconcile();
+        databases.start();
+        Databases.closeDataDir(config);
+        databaseCheckpoints.reconcile();
         operations.start(database.dialect() == Database.Dialect.SQLITE);
         invitationMail.start();
 
@@ -194,7 +210,8 @@ public final class HearthServer implements AutoCloseable {
     }
 
     private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, Images images,
-                                      ImageStore imageStore, java.time.Clock clock, String routerHost) throws IOException {
+                                      ImageStore imageStore, java.time.Clock clock, String routerHost,
+                                      CheckpointKinds checkpointKinds) throws IOException {
         Path dataDir = config.dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
         Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
@@ -205,7 +222,7 @@ public final class HearthServer implements AutoCloseable {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
         return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
-                new CheckpointStore(), dataDir, clock, () -> routerHost);
+                checkpointKinds, dataDir, clock, () -> routerHost);
     }
 
     private static Mailer mailer(Config config) {
@@ -276,6 +293,7 @@ public final class HearthServer implements AutoCloseable {
         jetty.stop();
         routerJetty.stop();
         computers.close();
+        databases.close();
         invitationMail.close();
         operations.close();
         database.close();

@@ -121,6 +121,40 @@ class RoleMatrixTest {
         return new Fixture(computerWorkspace, "-", "-", "-", "-", shared);
     }
 
+    private String databaseWorkspace;
+
+    /** Database routes share one workspace and one database, made again when a DELETE removed it. */
+    private Fixture databaseFixture() {
+        var admin = clients.get(Who.ADMIN);
+        if (databaseWorkspace == null) {
+            databaseWorkspace = TestServer.workspace(admin).path("id").asText();
+            admin.create("/workspaces/" + databaseWorkspace + "/access", Map.of("email", "editor@example.com", "role", "editor"));
+            admin.create("/workspaces/" + databaseWorkspace + "/access", Map.of("email", "viewer@example.com", "role", "viewer"));
+        }
+        String shared = null;
+        for (var d : admin.get("/workspaces/" + databaseWorkspace + "/databases").path("databases")) {
+            if (d.path("name").asText().equals("shared")) {
+                shared = d.path("id").asText();
+            } else {
+                admin.delete("/databases/" + d.path("id").asText());
+            }
+        }
+        if (shared == null) {
+            shared = admin.create("/workspaces/" + databaseWorkspace + "/databases", Map.of("name", "shared"))
+                    .path("database").path("id").asText();
+        }
+        return new Fixture(databaseWorkspace, "-", "-", "-", "-", shared);
+    }
+
+    /** A new ready checkpoint of the fixture's database, made by the admin. */
+    private String readyDatabaseCheckpoint(Fixture f) {
+        var admin = clients.get(Who.ADMIN);
+        var made = admin.create("/databases/" + f.computer() + "/checkpoints", Map.of("name", TestServer.uniqueName("k")));
+        String op = made.path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        return made.path("checkpoint").path("id").asText();
+    }
+
     /** A new ready checkpoint of the fixture's computer, made by the admin. */
     private String readyCheckpoint(Fixture f) {
         var admin = clients.get(Who.ADMIN);
@@ -215,6 +249,30 @@ class RoleMatrixTest {
                         f -> "/computers/" + f.computer() + "/checkpoints/" + readyCheckpoint(f), none),
                 new Case("POST", "/computers/{cmp}/restore", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/restore",
                         f -> Map.of("checkpoint", readyCheckpoint(f))),
+                // Database cases: the fixture's "computer" is the shared database.
+                new Case("POST", "/workspaces/{ws}/databases", Needs.EDITOR, 201, f -> ws.apply(f) + "/databases",
+                        f -> Map.of("name", TestServer.uniqueName("d"))),
+                new Case("GET", "/workspaces/{ws}/databases", Needs.VIEWER, 200, f -> ws.apply(f) + "/databases", none),
+                new Case("GET", "/databases/{db}", Needs.VIEWER, 200, f -> "/databases/" + f.computer(), none),
+                new Case("PATCH", "/databases/{db}", Needs.EDITOR, 200, f -> "/databases/" + f.computer(),
+                        f -> Map.of("auto_sleep_seconds", 600)),
+                new Case("DELETE", "/databases/{db}", Needs.EDITOR, 200, f -> "/databases/" + f.computer(), none),
+                new Case("GET", "/databases/{db}/connection", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/connection", none),
+                new Case("POST", "/databases/{db}/reset_credentials", Needs.EDITOR, 200,
+                        f -> "/databases/" + f.computer() + "/reset_credentials", none),
+                new Case("POST", "/databases/{db}/sleep", Needs.EDITOR, 200, f -> "/databases/" + f.computer() + "/sleep",
+                        empty),
+                new Case("POST", "/databases/{db}/wake", Needs.EDITOR, 200, f -> "/databases/" + f.computer() + "/wake",
+                        empty),
+                new Case("POST", "/databases/{db}/checkpoints", Needs.EDITOR, 202,
+                        f -> "/databases/" + f.computer() + "/checkpoints", f -> Map.of("name", TestServer.uniqueName("k"))),
+                new Case("GET", "/databases/{db}/checkpoints", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/checkpoints", none),
+                new Case("GET", "/databases/{db}/checkpoints/{chk}", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/checkpoints/" + readyDatabaseCheckpoint(f), none),
+                new Case("DELETE", "/databases/{db}/checkpoints/{chk}", Needs.EDITOR, 202,
+                        f -> "/databases/" + f.computer() + "/checkpoints/" + readyDatabaseCheckpoint(f), none),
                 new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",
                         f -> Map.of("reference", "oci:/nonexistent/layout:" + UUID.randomUUID())),
                 new Case("GET", "/workspaces/{ws}/images", Needs.VIEWER, 200, f -> ws.apply(f) + "/images", none),
@@ -251,8 +309,13 @@ class RoleMatrixTest {
             org.junit.jupiter.api.Assumptions.assumeTrue(
                     dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
         }
+        boolean databases = c.template().contains("databases") || c.template().contains("{db}");
+        if (databases) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(
+                    dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+        }
         var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-", "-")
-                : computers ? computerFixture() : fixture();
+                : computers ? computerFixture() : databases ? databaseFixture() : fixture();
         var headers = c.method().equals("GET") ? Map.<String, String>of()
                 : Map.of("Idempotency-Key", UUID.randomUUID().toString());
         var response = clients.get(who).send(c.method(), c.path().apply(fixture), c.body().apply(fixture), headers);

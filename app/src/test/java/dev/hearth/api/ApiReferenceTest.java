@@ -135,6 +135,20 @@ class ApiReferenceTest {
                 dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50).put("fail", true)).id();
         conforms("Operation", admin.get("/operations/" + failing + "?wait=30").path("operation"));
 
+        if (dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty()) {
+            var db = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "doc-db")).path("database");
+            conforms("Database", db);
+            String path = "/databases/" + db.path("id").asText();
+            conforms("Connection", admin.get(path + "/connection").path("connection"));
+            conforms("Connection", admin.post(path + "/reset_credentials", null).path("connection"));
+            conforms("Database", admin.post(path + "/wake", Map.of()).path("database"));
+            var checkpoint = admin.create(path + "/checkpoints", Map.of());
+            conforms("Checkpoint", checkpoint.path("checkpoint"));
+            admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");
+            conforms("Checkpoint", admin.get(path + "/checkpoints").path("checkpoints").get(0));
+            conforms("Database", admin.delete(path).path("database"));
+        }
+
         if (dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty()) {
             var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "doc-box", "image", "hearth/busybox",
                     "env", Map.of("A", "1"), "ports", List.of(Map.of("target", 8080)))).path("computer");

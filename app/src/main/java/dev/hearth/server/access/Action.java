@@ -13,13 +13,15 @@ public enum Action {
     ACCESS_MANAGE(Role.ADMIN),
     VARIABLE_READ(Role.VIEWER),
     VARIABLE_WRITE(Role.EDITOR),
-    /** Reading a secret's value (variables' values, later connection passwords). */
+    /** Reading a secret's value (variables' values, connection passwords). */
     SECRET_READ(Role.EDITOR),
     INVITATION_MANAGE(Role.ADMIN),
     OPERATION_READ(Role.VIEWER),
     COMPUTER_READ(Role.VIEWER),
     COMPUTER_WRITE(Role.EDITOR),
-    COMPUTER_EXEC(Role.EDITOR);
+    COMPUTER_EXEC(Role.EDITOR),
+    DATABASE_READ(Role.VIEWER),
+    DATABASE_WRITE(Role.EDITOR);
 
     private final Role minimum;
 

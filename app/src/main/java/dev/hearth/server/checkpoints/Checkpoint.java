@@ -15,8 +15,25 @@ public record Checkpoint(String id, String workspace, String sourceType, String 
     public static final String FAILED = "failed";
     public static final String DELETING = "deleting";
     public static final String COMPUTER = "computer";
+    public static final String DATABASE = "database";
     // A checkpoint is taken of a paused sandbox without asking its programs to flush anything.
     public static final String CRASH = "crash";
+    // A database's checkpoint is a clean copy of a stopped cluster or an online base backup: both
+    // start without losing a committed transaction.
+    public static final String CONSISTENT = "consistent";
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final java.time.format.DateTimeFormatter DEFAULT_NAME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(java.time.ZoneOffset.UTC);
+
+    /** The name asked for, checked, or one made from the time. */
+    public static String name(String requested, Instant now) {
+        String name = requested == null ? DEFAULT_NAME.format(now) : requested;
+        if (!NAME.matcher(name).matches()) {
+            throw dev.hearth.server.http.ApiException.invalidField("name",
+                    "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        return name;
+    }
 
     public Checkpoint ready(long size) {
         return new Checkpoint(id, workspace, sourceType, source, name, consistency, READY, generation, imageDigest, size,

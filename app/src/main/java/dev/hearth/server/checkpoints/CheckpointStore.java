@@ -89,7 +89,9 @@ public final class CheckpointStore {
 
     private static Checkpoint checkpoint(ResultSet rs, StatementContext ctx) throws SQLException {
         return new Checkpoint(rs.getString("id"), rs.getString("workspace"), rs.getString("source_type"),
-                rs.getString("source"), rs.getString("name"), Checkpoint.CRASH, rs.getString("state"),
+                rs.getString("source"), rs.getString("name"),
+                Checkpoint.DATABASE.equals(rs.getString("source_type")) ? Checkpoint.CONSISTENT : Checkpoint.CRASH,
+                rs.getString("state"),
                 rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
                 rs.getString("parent"), StoredJson.read(rs, "error", Operation.Error.class),
                 instant(rs, "created_at"), instant(rs, "deleted_at"));

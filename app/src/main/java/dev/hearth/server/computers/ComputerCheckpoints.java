@@ -3,6 +3,7 @@ package dev.hearth.server.computers;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
@@ -20,13 +21,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,13 +36,10 @@ import org.slf4j.LoggerFactory;
  */
 final class ComputerCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerCheckpoints.class);
-    static final String CREATE_KIND = "checkpoint.create";
-    static final String DELETE_KIND = "checkpoint.delete";
+    static final String CREATE_KIND = CheckpointKinds.CREATE;
+    static final String DELETE_KIND = CheckpointKinds.DELETE;
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final DateTimeFormatter DEFAULT_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
-            .withZone(ZoneOffset.UTC);
 
     record CreateCheckpoint(String name) {
     }
@@ -62,23 +57,28 @@ final class ComputerCheckpoints {
     private final Dirs dirs;
     private final Clock clock;
 
-    ComputerCheckpoints(Jdbi jdbi, CheckpointStore store, ComputerStore computers, Gates gates,
+    ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
                         Supplier<Runtime> runtime, Operations operations, Dirs dirs, Clock clock) {
         this.jdbi = jdbi;
-        this.store = store;
+        this.store = kinds.store();
         this.computers = computers;
         this.gates = gates;
         this.runtime = runtime;
         this.operations = operations;
         this.dirs = dirs;
         this.clock = clock;
-        // checkpoint.create is not resumed after a crash (reconcile fails it; the user makes it again);
-        // checkpoint.delete is: removing files again is harmless.
-        operations.register(OperationKind.of(CREATE_KIND, false, work -> {
-            work.progress("waiting for running commands, then pausing the computer");
-            makeNow(work.resource());
-        }));
-        operations.register(OperationKind.of(DELETE_KIND, true, work -> deleteNow(work.resource())));
+        kinds.handle(Checkpoint.COMPUTER, new CheckpointKinds.Handler() {
+            @Override
+            public void make(OperationKind.Work work) throws Exception {
+                work.progress("waiting for running commands, then pausing the computer");
+                makeNow(work.resource());
+            }
+
+            @Override
+            public void delete(OperationKind.Work work) {
+                deleteNow(work.resource());
+            }
+        });
     }
 
     // ---- the API's side
@@ -91,10 +91,7 @@ final class ComputerCheckpoints {
                     + "; only a ready or sleeping computer can be checkpointed");
         }
         Instant now = now();
-        String name = request == null || request.name() == null ? DEFAULT_NAME.format(now) : request.name();
-        if (!NAME.matcher(name).matches()) {
-            throw ApiException.invalidField("name", "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
-        }
+        String name = Checkpoint.name(request == null ? null : request.name(), now);
         var checkpoint = Constraints.unique(() -> jdbi.inTransaction(h -> {
             var c = new Checkpoint(Ids.next(), workspace.id(), Checkpoint.COMPUTER, computer.id(), name, Checkpoint.CRASH,
                     Checkpoint.CREATING, computer.generation(), computer.imageDigest(), 0,

@@ -6,6 +6,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.Validate;
 import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.http.ApiException;
@@ -113,7 +114,7 @@ public final class ComputerService {
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
                            dev.hearth.server.images.ImageStore pulledImages, Optional<Runtime> runtime, String unavailable,
-                           Operations operations, CheckpointStore checkpointStore, Path dataDir, Clock clock,
+                           Operations operations, CheckpointKinds checkpointKinds, Path dataDir, Clock clock,
                            java.util.function.Supplier<String> routerHost) {
         this.routerHost = routerHost;
         this.jdbi = jdbi;
@@ -125,7 +126,7 @@ public final class ComputerService {
         this.unavailable = unavailable;
         this.operations = operations;
         this.dirs = Dirs.under(dataDir);
-        this.checkpoints = new ComputerCheckpoints(jdbi, checkpointStore, store, gates, this::runtime, operations, dirs,
+        this.checkpoints = new ComputerCheckpoints(jdbi, checkpointKinds, store, gates, this::runtime, operations, dirs,
                 clock);
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;

@@ -24,7 +24,8 @@ public final class OutboxMailer implements Mailer {
     public void send(Mail mail) {
         String text = "To: " + mail.to() + "\nSubject: " + mail.subject() + "\n\n" + mail.text() + "\n";
         try {
-            Files.createDirectories(outbox);
+            Files.createDirectories(outbox, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
             Path file = outbox.resolve(Ids.next() + ".eml");
             Disk.writePrivate(file, text);
             LOG.info("no SMTP configured; mail written to {}:\n{}", file, text);

@@ -1,0 +1,189 @@
+package dev.hearth.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hearth databases}: PostgreSQL databases, their connection details and checkpoints. */
+@Command(name = "databases", aliases = "db", description = "Manage PostgreSQL databases.",
+        subcommands = DatabasesCommand.Checkpoints.class)
+final class DatabasesCommand {
+    @ParentCommand
+    Cli cli;
+
+    @Mixin
+    WorkspaceOption workspace;
+
+    @Command(name = "create", description = "Create a database (it starts asleep and wakes on the first connection).")
+    int create(@Parameters(paramLabel = "NAME") String name,
+               @Option(names = "--version", description = "PostgreSQL major version (default: the newest installed)") String version,
+               @Option(names = "--from-checkpoint", paramLabel = "ID|DATABASE/NAME",
+                       description = "a branch: the checkpoint's data with new credentials") String fromCheckpoint,
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long without connections (0: never)") Integer autoSleep,
+               @Option(names = "--protected") boolean protect) {
+        var body = new LinkedHashMap<String, Object>(Map.of("name", name));
+        if (version != null) {
+            body.put("version", version);
+        }
+        if (fromCheckpoint != null) {
+            body.put("from_checkpoint", fromCheckpoint);
+        }
+        if (autoSleep != null) {
+            body.put("auto_sleep_seconds", autoSleep);
+        }
+        if (protect) {
+            body.put("protected", true);
+        }
+        show(cli.client().create("/workspaces/" + workspace.required() + "/databases", body));
+        return 0;
+    }
+
+    @Command(name = "list", description = "List the workspace's databases.")
+    int list() {
+        var answer = Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/databases", "databases");
+        cli.print(answer, () -> table(answer.path("databases")));
+        return 0;
+    }
+
+    @Command(name = "get", description = "Show a database (never wakes it).")
+    int get(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().get(path(name, "")));
+        return 0;
+    }
+
+    @Command(name = "update", description = "Change a database's settings.")
+    int update(@Parameters(paramLabel = "NAME") String name,
+               @Option(names = "--protected", arity = "1", paramLabel = "true|false") Boolean protect,
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS") Integer autoSleep) {
+        var body = new LinkedHashMap<String, Object>();
+        if (protect != null) {
+            body.put("protected", protect);
+        }
+        if (autoSleep != null) {
+            body.put("auto_sleep_seconds", autoSleep);
+        }
+        show(cli.client().patch(path(name, ""), body));
+        return 0;
+    }
+
+    @Command(name = "delete", description = "Delete a database, its cluster and its checkpoints.")
+    int delete(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().delete(path(name, "")));
+        return 0;
+    }
+
+    @Command(name = "sleep", description = "Stop the database's cluster; the next connection wakes it.")
+    int sleep(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().post(path(name, "/sleep"), Map.of()));
+        return 0;
+    }
+
+    @Command(name = "wake", description = "Start the database's cluster now.")
+    int wake(@Parameters(paramLabel = "NAME") String name) {
+        show(cli.client().post(path(name, "/wake"), Map.of()));
+        return 0;
+    }
+
+    @Command(name = "connection", description = "Show how to connect (the password for editors and admins).")
+    int connection(@Parameters(paramLabel = "NAME") String name) {
+        var answer = cli.client().get(path(name, "/connection"));
+        cli.print(answer, () -> connectionTable(answer.path("connection")));
+        return 0;
+    }
+
+    @Command(name = "reset-credentials", description = "Set a new password; every earlier one stops working.")
+    int resetCredentials(@Parameters(paramLabel = "NAME") String name) {
+        var answer = cli.client().post(path(name, "/reset_credentials"), Map.of());
+        cli.print(answer, () -> connectionTable(answer.path("connection")));
+        return 0;
+    }
+
+    String path(String name, String rest) {
+        return "/databases/" + name + rest + "?workspace=" + workspace.required();
+    }
+
+    private void show(JsonNode answer) {
+        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("database"))));
+    }
+
+    private void table(Iterable<JsonNode> rows) {
+        var table = new Table("NAME", "ID", "STATE", "VERSION", "PORT", "AUTO-SLEEP", "PARENT", "ERROR");
+        rows.forEach(d -> table.row(d.path("name").asText(), d.path("id").asText(),
+                d.path("deleted_at").isNull() ? d.path("state").asText() : "deleted", d.path("version").asText(),
+                d.path("port").asText(), d.path("auto_sleep_seconds").asInt() == 0 ? "never"
+                        : d.path("auto_sleep_seconds").asText() + "s",
+                d.path("parent").isNull() ? "-" : d.path("parent").asText(),
+                d.path("error").isNull() ? "-" : d.path("error").path("message").asText()));
+        table.print(cli.out());
+    }
+
+    private void connectionTable(JsonNode c) {
+        var out = cli.out();
+        for (String field : new String[] {"host", "port", "database", "user", "password", "uri", "pooler_uri"}) {
+            out.printf("%-14s %s%n", field.toUpperCase().replace('_', ' '), c.path(field).asText());
+        }
+        out.printf("%-14s %s%n", "RESET PENDING", c.path("reset_pending").asBoolean());
+    }
+
+    /** {@code hearth databases checkpoints}: a database's checkpoints. */
+    @Command(name = "checkpoints", description = "Manage a database's checkpoints.")
+    static final class Checkpoints {
+        @ParentCommand
+        DatabasesCommand databases;
+
+        @Command(name = "create", description = "Checkpoint a database (awake: an online backup); waits unless --no-wait.")
+        int create(@Parameters(paramLabel = "DATABASE") String database,
+                   @Option(names = "--name", description = "a name to branch from (default: the time, UTC)") String name,
+                   @Option(names = "--no-wait") boolean noWait) {
+            var body = new LinkedHashMap<String, Object>();
+            if (name != null) {
+                body.put("name", name);
+            }
+            var client = databases.cli.client();
+            var answer = client.create(databases.path(database, "/checkpoints"), body);
+            if (!noWait) {
+                OperationsCommand.follow(client, answer.path("operations").get(0).asText(), databases.cli.context.err());
+                answer = client.get(databases.path(database, "/checkpoints/" + answer.path("checkpoint").path("id").asText()));
+            }
+            show(answer);
+            return answer.path("checkpoint").path("state").asText().equals("failed") ? 1 : 0;
+        }
+
+        @Command(name = "list", description = "List a database's checkpoints, newest first.")
+        int list(@Parameters(paramLabel = "DATABASE") String database) {
+            var answer = Cli.everyPage(databases.cli.client(), databases.path(database, "/checkpoints"), "checkpoints");
+            databases.cli.print(answer, () -> CheckpointsCommand.table(databases.cli.out(), answer.path("checkpoints")));
+            return 0;
+        }
+
+        @Command(name = "get", description = "Show a checkpoint (by id or name).")
+        int get(@Parameters(paramLabel = "DATABASE") String database, @Parameters(paramLabel = "CHECKPOINT") String checkpoint) {
+            show(databases.cli.client().get(databases.path(database, "/checkpoints/" + checkpoint)));
+            return 0;
+        }
+
+        @Command(name = "delete", description = "Delete a checkpoint and its files; waits unless --no-wait.")
+        int delete(@Parameters(paramLabel = "DATABASE") String database,
+                   @Parameters(paramLabel = "CHECKPOINT") String checkpoint, @Option(names = "--no-wait") boolean noWait) {
+            var client = databases.cli.client();
+            var answer = client.delete(databases.path(database, "/checkpoints/" + checkpoint));
+            if (!noWait) {
+                OperationsCommand.follow(client, answer.path("operations").get(0).asText(), databases.cli.context.err());
+                answer = client.get(databases.path(database, "/checkpoints/" + answer.path("checkpoint").path("id").asText()));
+            }
+            show(answer);
+            return 0;
+        }
+
+        private void show(JsonNode answer) {
+            databases.cli.print(answer, () -> CheckpointsCommand.table(databases.cli.out(),
+                    Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
+        }
+    }
+}

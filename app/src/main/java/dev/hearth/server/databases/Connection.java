@@ -1,0 +1,41 @@
+package dev.hearth.server.databases;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/** The Connection of the spec: how to reach a database directly ({@code uri}) and through the pooler. */
+@JsonPropertyOrder({"host", "port", "database", "user", "password", "password_status", "reset_pending", "uri",
+        "pooler_uri", "ssl_mode", "server_ca", "pooler_port"})
+public record Connection(String host, int port, String database, String user, String password, String passwordStatus,
+                         boolean resetPending, String uri, String poolerUri, String sslMode, String serverCa,
+                         int poolerPort) {
+    /** What a password reads as for those who may not see it, and in an idempotent replay. */
+    public static final String REDACTED = "********";
+    // Hearth knows the password it set; one a user sets in SQL is not known until the next reset.
+    static final String TRACKED = "tracked";
+    static final String SSL_MODE = "require";
+
+    /** {@code poolerDatabase} is the database's id: the pooler's names are unique on the server. */
+    static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
+        return new Connection(db.host(), db.port(), db.dbName(), db.user(), password, TRACKED, db.resetPending(),
+                uri(db.user(), password, db.host(), db.port(), db.dbName()),
+                uri(db.user(), password, db.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort);
+    }
+
+    public Connection redacted() {
+        return new Connection(host, port, database, user, REDACTED, passwordStatus, resetPending,
+                uri(user, REDACTED, host, port, database), uri(user, REDACTED, host, poolerPort, poolerUri.substring(
+                        poolerUri.lastIndexOf('/') + 1, poolerUri.indexOf('?'))), sslMode, serverCa, poolerPort);
+    }
+
+    private static String uri(String user, String password, String host, int port, String database) {
+        String h = host.contains(":") ? "[" + host + "]" : host;
+        return "postgresql://" + encode(user) + ":" + encode(password) + "@" + h + ":" + port + "/" + encode(database)
+                + "?sslmode=" + SSL_MODE;
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20").replace("%2A", "*");
+    }
+}

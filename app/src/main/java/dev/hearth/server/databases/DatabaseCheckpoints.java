@@ -1,0 +1,181 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
+import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.http.ApiException;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.operations.OperationKind;
+import dev.hearth.server.operations.Operations;
+import dev.hearth.server.store.Constraints;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.store.Page;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.workspaces.Workspace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints of databases: a copy of the data directory of a sleeping database (it stays asleep),
+ * or an online base backup ({@code pg_basebackup -X stream -c fast}) of an awake one (it keeps
+ * serving). Both are consistent. Same shapes and operations as a computer's checkpoints.
+ */
+public final class DatabaseCheckpoints {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseCheckpoints.class);
+    private static final String COMPLETE = "hearth-complete";
+
+    /** A checkpoint and the operation that makes or deletes it. */
+    public record Accepted(Checkpoint checkpoint, Operation operation) {
+    }
+
+    public record CreateCheckpoint(String name) {
+    }
+
+    private final Jdbi jdbi;
+    private final CheckpointStore store;
+    private final DatabaseService databases;
+    private final Operations operations;
+    private final Clock clock;
+
+    public DatabaseCheckpoints(Jdbi jdbi, CheckpointKinds kinds, DatabaseService databases, Operations operations,
+                               Clock clock) {
+        this.jdbi = jdbi;
+        this.store = kinds.store();
+        this.databases = databases;
+        this.operations = operations;
+        this.clock = clock;
+        kinds.handle(Checkpoint.DATABASE, new CheckpointKinds.Handler() {
+            @Override
+            public void make(OperationKind.Work work) throws Exception {
+                makeNow(work);
+            }
+
+            @Override
+            public void delete(OperationKind.Work work) {
+                deleteNow(work.resource());
+            }
+        });
+    }
+
+    public Accepted create(Workspace workspace, String databaseRef, CreateCheckpoint request) {
+        databases.engine();
+        var db = databases.live(workspace, databaseRef);
+        Instant now = now();
+        String name = Checkpoint.name(request == null ? null : request.name(), now);
+        var checkpoint = Constraints.unique(() -> jdbi.inTransaction(h -> {
+            var c = new Checkpoint(Ids.next(), workspace.id(), Checkpoint.DATABASE, db.id(), name, Checkpoint.CONSISTENT,
+                    Checkpoint.CREATING, db.generation(), null, 0, store.newestReady(h, db.id()).orElse(null), null,
+                    now, null);
+            store.insert(h, c);
+            return c;
+        }), () -> ApiException.conflict("database " + db.name() + " already has a checkpoint named " + name));
+        var op = operations.begin(CheckpointKinds.CREATE, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
+        return new Accepted(checkpoint, op);
+    }
+
+    public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {
+        var db = databases.get(workspace, databaseRef);
+        if (db.deletedAt() != null) {
+            return new Page<>(List.of(), null, false);
+        }
+        return Page.of(jdbi.withHandle(h -> store.page(h, db.id(), page)), page.limit(), Checkpoint::id);
+    }
+
+    public Checkpoint get(Workspace workspace, String databaseRef, String ref) {
+        var db = databases.get(workspace, databaseRef);
+        return jdbi.withHandle(h -> store.find(h, db.id(), ref))
+                .orElseThrow(() -> ApiException.notFound("checkpoint " + ref + " of database " + db.name()));
+    }
+
+    public Accepted delete(Workspace workspace, String databaseRef, String ref) {
+        var checkpoint = get(workspace, databaseRef, ref);
+        if (checkpoint.deletedAt() != null) {
+            throw ApiException.notFound("checkpoint " + ref + " (deleted)");
+        }
+        if (checkpoint.state().equals(Checkpoint.CREATING)) {
+            throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
+                    + "its checkpoint.create operation has finished");
+        }
+        var deleting = checkpoint.deleting();
+        jdbi.useTransaction(h -> store.update(h, deleting));
+        var op = operations.begin(CheckpointKinds.DELETE, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
+        return new Accepted(deleting, op);
+    }
+
+    /** Marks checkpoints that were being made when Hearth stopped as failed, and drops their files. */
+    public void reconcile() {
+        for (var c : jdbi.withHandle(store::live)) {
+            if (c.sourceType().equals(Checkpoint.DATABASE) && c.state().equals(Checkpoint.CREATING)) {
+                Disk.deleteTree(databases.layout().checkpoint(c.id()));
+                jdbi.useTransaction(h -> store.update(h, c.failed(new Operation.Error("interrupted",
+                        "Hearth stopped while this checkpoint was being made"))));
+            }
+        }
+    }
+
+    // ---- the operations' side
+
+    private void makeNow(OperationKind.Work work) throws Exception {
+        var checkpoint = jdbi.withHandle(h -> store.find(h, work.resource())).orElseThrow();
+        var layout = databases.layout();
+        Path dir = layout.checkpoint(checkpoint.id());
+        try {
+            var clusters = databases.engine().clusters();
+            long size = databases.supervisor().locked(checkpoint.source(), () -> {
+                clusters.privateDir(dir);
+                var cluster = databases.supervisor().cluster(checkpoint.source());
+                if (cluster != null) {
+                    work.progress("taking an online base backup");
+                    clusters.backup(cluster, layout.checkpointData(checkpoint.id()));
+                } else {
+                    work.progress("copying the stopped cluster");
+                    clusters.copy(layout.data(checkpoint.source()), layout.checkpointData(checkpoint.id()));
+                }
+                return sizeOf(layout.checkpointData(checkpoint.id()));
+            });
+            Files.writeString(dir.resolve(COMPLETE), "");
+            jdbi.useTransaction(h -> store.update(h, checkpoint.ready(size)));
+        } catch (Exception e) {
+            LOG.warn("checkpoint {} of database {} failed: {}", checkpoint.id(), checkpoint.source(), e.toString());
+            Disk.deleteTree(dir);
+            var error = new Operation.Error("checkpoint_failed", e.getMessage() == null ? e.toString() : e.getMessage());
+            jdbi.useTransaction(h -> store.update(h, checkpoint.failed(error)));
+            throw new OperationKind.Failure("checkpoint_failed", error.message());
+        }
+    }
+
+    private void deleteNow(String checkpointId) {
+        var checkpoint = jdbi.withHandle(h -> store.find(h, checkpointId)).orElseThrow();
+        Disk.deleteTree(databases.layout().checkpoint(checkpointId));
+        if (checkpoint.deletedAt() == null) {
+            jdbi.useTransaction(h -> store.update(h, checkpoint.deleted(now())));
+        }
+    }
+
+    private static long sizeOf(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

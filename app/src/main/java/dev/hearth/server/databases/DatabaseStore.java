@@ -1,0 +1,113 @@
+package dev.hearth.server.databases;
+
+import static dev.hearth.server.store.Times.instant;
+import static dev.hearth.server.store.Times.millis;
+
+import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.store.StoredJson;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
+
+/** Persists databases. A deleted database keeps its row and frees its name and port. */
+public final class DatabaseStore {
+    private final String host;
+
+    /** {@code host} is the public host name every database is reached at (a setting, not stored). */
+    public DatabaseStore(String host) {
+        this.host = host;
+    }
+
+    public void insert(Handle h, Database d) {
+        h.createUpdate("""
+                INSERT INTO databases (id, workspace, name, state, version, port, db_name, db_user, password_key,
+                    password, reset_pending, protected, auto_sleep_seconds, generation, parent, from_checkpoint,
+                    created_at, updated_at)
+                VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
+                    :autoSleep, :gen, :parent, :fromCheckpoint, :at, :at)""")
+                .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name()).bind("state", d.state())
+                .bind("version", d.version()).bind("port", d.port()).bind("db", d.dbName()).bind("user", d.user())
+                .bind("key", d.password().keyId()).bind("password", d.password().data())
+                .bind("pending", d.resetPending()).bind("protected", d.protectedFlag())
+                .bind("autoSleep", d.autoSleepSeconds()).bind("gen", d.generation()).bind("parent", d.parent())
+                .bind("fromCheckpoint", d.fromCheckpoint()).bind("at", millis(d.createdAt())).execute();
+    }
+
+    public Optional<Database> find(Handle h, String id) {
+        return h.createQuery("SELECT * FROM databases WHERE id = :id").bind("id", id).map(this::database).findOne();
+    }
+
+    /** By id (deleted too), or by live name within a workspace. */
+    public Optional<Database> find(Handle h, String workspace, String idOrName) {
+        return h.createQuery("""
+                SELECT * FROM databases WHERE workspace = :w AND (id = :v OR (name = :v AND deleted_at IS NULL))
+                ORDER BY CASE WHEN id = :v THEN 0 ELSE 1 END LIMIT 1""")
+                .bind("w", workspace).bind("v", idOrName).map(this::database).findOne();
+    }
+
+    public Optional<String> workspaceOf(Handle h, String idOrName, Optional<String> workspace) {
+        if (workspace.isPresent()) {
+            return find(h, workspace.get(), idOrName).map(Database::workspace);
+        }
+        return h.createQuery("SELECT workspace FROM databases WHERE id = :id").bind("id", idOrName)
+                .mapTo(String.class).findOne();
+    }
+
+    public List<Database> page(Handle h, String workspace, PageRequest page) {
+        return h.createQuery("""
+                SELECT * FROM databases WHERE workspace = :w AND deleted_at IS NULL AND id > :after
+                ORDER BY id LIMIT :n""")
+                .bind("w", workspace).bind("after", page.after().orElse("")).bind("n", page.limit() + 1)
+                .map(this::database).list();
+    }
+
+    /** Every live database, for reconciling with what runs. */
+    public List<Database> live(Handle h) {
+        return h.createQuery("SELECT * FROM databases WHERE deleted_at IS NULL ORDER BY id").map(this::database).list();
+    }
+
+    public Set<Integer> portsInUse(Handle h) {
+        return new TreeSet<>(h.createQuery("SELECT port FROM databases WHERE deleted_at IS NULL").mapTo(Integer.class).list());
+    }
+
+    public long countLive(Handle h, String workspace) {
+        return h.createQuery("SELECT COUNT(*) FROM databases WHERE workspace = :w AND deleted_at IS NULL")
+                .bind("w", workspace).mapTo(Long.class).one();
+    }
+
+    public void update(Handle h, Database d) {
+        h.createUpdate("""
+                UPDATE databases SET state = :state, password_key = :key, password = :password,
+                    reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, error = :error,
+                    updated_at = :updated, deleted_at = :deleted
+                WHERE id = :id""")
+                .bind("id", d.id()).bind("state", d.state()).bind("key", d.password().keyId())
+                .bind("password", d.password().data()).bind("pending", d.resetPending())
+                .bind("protected", d.protectedFlag()).bind("autoSleep", d.autoSleepSeconds())
+                .bind("error", StoredJson.text(d.error())).bind("updated", millis(d.updatedAt()))
+                .bind("deleted", millis(d.deletedAt())).execute();
+    }
+
+    /** Activity is written apart from everything else: it comes from connections, not from requests. */
+    public void touch(Handle h, String id, java.time.Instant at) {
+        h.createUpdate("UPDATE databases SET last_active_at = :at WHERE id = :id").bind("id", id).bind("at", millis(at))
+                .execute();
+    }
+
+    private Database database(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
+                rs.getString("version"), host, rs.getInt("port"), rs.getString("db_name"), rs.getString("db_user"),
+                new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
+                rs.getBoolean("reset_pending"), rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),
+                rs.getInt("generation"), rs.getString("parent"), rs.getString("from_checkpoint"),
+                StoredJson.read(rs, "error", Operation.Error.class), instant(rs, "created_at"),
+                instant(rs, "updated_at"), instant(rs, "last_active_at"), instant(rs, "deleted_at"));
+    }
+}

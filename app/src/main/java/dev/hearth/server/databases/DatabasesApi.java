@@ -1,0 +1,80 @@
+package dev.hearth.server.databases;
+
+import static dev.hearth.server.access.Action.DATABASE_READ;
+import static dev.hearth.server.access.Action.DATABASE_WRITE;
+
+import dev.hearth.server.databases.DatabaseCheckpoints.CreateCheckpoint;
+import dev.hearth.server.databases.DatabaseService.CreateDatabase;
+import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** HTTP routes of databases and their checkpoints: translation only. */
+public final class DatabasesApi {
+    private DatabasesApi() {
+    }
+
+    public static void register(Router router, DatabaseService service, DatabaseCheckpoints checkpoints,
+                                DatabaseStore store) {
+        Scope.Locator locator = store::workspaceOf;
+        router.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
+                ex -> Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class)))));
+        router.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ),
+                ex -> Reply.ok(Reply.page("databases", service.list(ex.workspace(), ex.page()))));
+        router.add("GET", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_READ),
+                ex -> Reply.ok(Reply.one("database", service.get(ex.workspace(), ex.param("db")))));
+        router.add("PATCH", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
+                ex -> Reply.ok(Reply.one("database", service.update(ex.workspace(), ex.param("db"),
+                        ex.body(UpdateDatabase.class)))));
+        router.add("DELETE", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
+                ex -> Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db")))));
+        router.add("GET", "/databases/{db}/connection", Scope.resource("db", "database", locator, DATABASE_READ),
+                ex -> Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role()))));
+        router.add("POST", "/databases/{db}/reset_credentials", Scope.resource("db", "database", locator, DATABASE_WRITE),
+                ex -> {
+                    ex.bodyOr(Empty.class, new Empty());
+                    var connection = service.resetCredentials(ex.workspace(), ex.param("db"));
+                    // A replay of the same Idempotency-Key answers the password redacted.
+                    return Reply.withReplay(200, Reply.one("connection", connection),
+                            Reply.one("connection", connection.redacted()));
+                });
+        router.add("POST", "/databases/{db}/sleep", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
+            ex.bodyOr(SleepRequest.class, new SleepRequest(null));
+            return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
+        });
+        router.add("POST", "/databases/{db}/wake", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
+            ex.bodyOr(Empty.class, new Empty());
+            return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
+        });
+        router.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
+                Reply.status(202, accepted(checkpoints.create(ex.workspace(), ex.param("db"),
+                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))))));
+        router.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),
+                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page()))));
+        router.add("GET", "/databases/{db}/checkpoints/{chk}", Scope.resource("db", "database", locator, DATABASE_READ),
+                ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), ex.param("chk")),
+                        "operations", List.of())));
+        router.add("DELETE", "/databases/{db}/checkpoints/{chk}",
+                Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
+                        Reply.status(202, accepted(checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")))));
+    }
+
+    /** Routes without a body accept an empty object too. */
+    record Empty() {
+    }
+
+    /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
+    record SleepRequest(Boolean force) {
+    }
+
+    private static Map<String, Object> accepted(DatabaseCheckpoints.Accepted accepted) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("checkpoint", accepted.checkpoint());
+        body.put("operations", List.of(accepted.operation().id()));
+        return body;
+    }
+}

@@ -1,0 +1,302 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.pgwire.Backends;
+import dev.hearth.server.postgres.Cluster;
+import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.Scram;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps each database's cluster running or stopped as asked: wakes it for the proxy and the API,
+ * puts it to sleep (on request, or after its auto-sleep delay with no connection), applies a
+ * password reset recorded while it slept before it accepts anyone, and restarts a cluster that
+ * crashed. Every move of one database happens under that database's lock; a connection that
+ * arrives while the database falls asleep waits for the lock and then wakes it.
+ */
+final class Supervisor implements Backends {
+    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+    // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
+    static final int WAKES_PER_MINUTE = 10;
+    private static final int RESTARTS_PER_MINUTE = 5;
+
+    /** One database's live state: its lock, its running cluster (null asleep) and its connections. */
+    static final class Instance {
+        final ReentrantLock lock = new ReentrantLock();
+        volatile Cluster cluster;
+        volatile boolean gone;
+        final AtomicInteger connections = new AtomicInteger();
+        volatile long idleSinceNanos = System.nanoTime();
+        volatile int autoSleepSeconds;
+        final ArrayDeque<Long> wakes = new ArrayDeque<>();
+        final ArrayDeque<Long> restarts = new ArrayDeque<>();
+    }
+
+    /** Reads and writes the stored database around a move; a deleted or unknown one is refused. */
+    interface Rows {
+        Database load(String id);
+
+        void save(Database d);
+
+        String password(Database d);
+    }
+
+    private final Clusters clusters;
+    private final Layout layout;
+    private final Rows rows;
+    private final Clock clock;
+    private final Map<String, Instance> instances = new ConcurrentHashMap<>();
+
+    Supervisor(Clusters clusters, Layout layout, Rows rows, Clock clock) {
+        this.clusters = clusters;
+        this.layout = layout;
+        this.rows = rows;
+        this.clock = clock;
+    }
+
+    Instance instance(String id) {
+        return instances.computeIfAbsent(id, k -> new Instance());
+    }
+
+    void forget(String id) {
+        instances.remove(id);
+    }
+
+    boolean awake(String id) {
+        var i = instances.get(id);
+        return i != null && i.cluster != null;
+    }
+
+    Cluster cluster(String id) {
+        var i = instances.get(id);
+        return i == null ? null : i.cluster;
+    }
+
+    // ---- the proxy's side
+
+    @Override
+    public int wake(String id) throws Refused {
+        var instance = instance(id);
+        var running = instance.cluster;
+        if (running != null) {
+            return running.port();
+        }
+        instance.lock.lock();
+        try {
+            if (instance.gone) {
+                throw new Refused("3D000", "this database was deleted");
+            }
+            if (instance.cluster == null && !allowWake(instance)) {
+                throw new Refused("57P03", "database is asleep and was woken " + WAKES_PER_MINUTE
+                        + " times in the last minute; try again shortly");
+            }
+            return start(id).port();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("database {} could not be woken: {}", id, e.toString());
+            throw new Refused("57P03", "database could not be woken: " + e.getMessage());
+        } finally {
+            instance.lock.unlock();
+        }
+    }
+
+    @Override
+    public OptionalInt awakePort(String id) {
+        var running = cluster(id);
+        return running == null ? OptionalInt.empty() : OptionalInt.of(running.port());
+    }
+
+    @Override
+    public void opened(String id) {
+        instance(id).connections.incrementAndGet();
+    }
+
+    @Override
+    public void closed(String id) {
+        var instance = instance(id);
+        instance.idleSinceNanos = System.nanoTime();
+        instance.connections.decrementAndGet();
+    }
+
+    // ---- moves, each under the database's lock
+
+    /** Starts the cluster if it sleeps (applying a pending reset first); the caller holds the lock. */
+    Cluster start(String id) throws IOException {
+        var instance = instance(id);
+        if (instance.cluster != null) {
+            return instance.cluster;
+        }
+        var db = rows.load(id);
+        if (db.resetPending()) {
+            clusters.setPassword(db.version(), layout.data(id), db.user(), Scram.verifier(rows.password(db)));
+            db = db.withPassword(db.password(), false, now());
+        }
+        var cluster = startOnFreePort(db);
+        instance.cluster = cluster;
+        instance.idleSinceNanos = System.nanoTime();
+        cluster.process().onExit().thenRun(() -> Thread.ofVirtual().start(() -> exited(id, cluster)));
+        rows.save(db.withState(Database.READY, db.error(), now()));
+        return cluster;
+    }
+
+    /** Stops the cluster if it runs; the caller holds the lock. */
+    void stop(String id, Operation.Error error) {
+        var instance = instance(id);
+        var cluster = instance.cluster;
+        if (cluster == null) {
+            return;
+        }
+        instance.cluster = null;
+        clusters.stop(cluster);
+        var db = rows.load(id);
+        rows.save(db.withState(Database.SLEEPING, error, now()).withActivity(now()));
+    }
+
+    <T> T locked(String id, java.util.concurrent.Callable<T> move) throws Exception {
+        var instance = instance(id);
+        instance.lock.lock();
+        try {
+            return move.call();
+        } finally {
+            instance.lock.unlock();
+        }
+    }
+
+    /** Puts every database to sleep that has had no connection for its auto-sleep delay. */
+    void sleepIdle() {
+        for (var entry : instances.entrySet()) {
+            var instance = entry.getValue();
+            int delay = instance.autoSleepSeconds;
+            if (instance.cluster == null || delay <= 0) {
+                continue;
+            }
+            long idle = System.nanoTime() - instance.idleSinceNanos;
+            if (instance.connections.get() > 0 || idle < Duration.ofSeconds(delay).toNanos()) {
+                continue;
+            }
+            if (instance.lock.tryLock()) {
+                try {
+                    sleepIfStillIdle(entry.getKey(), instance);
+                } finally {
+                    instance.lock.unlock();
+                }
+            }
+        }
+    }
+
+    // A connection counts itself before it reads the cluster, and this clears the cluster before it
+    // counts again: either the connection sees no cluster (and waits for the lock), or this sees it.
+    private void sleepIfStillIdle(String id, Instance instance) {
+        var cluster = instance.cluster;
+        if (cluster == null) {
+            return;
+        }
+        instance.cluster = null;
+        if (instance.connections.get() > 0) {
+            instance.cluster = cluster;
+            return;
+        }
+        instance.cluster = cluster;
+        LOG.info("database {} had no connection for its auto-sleep delay; putting it to sleep", id);
+        stop(id, null);
+    }
+
+    private void exited(String id, Cluster cluster) {
+        var instance = instance(id);
+        instance.lock.lock();
+        try {
+            if (instance.cluster != cluster) {
+                return;
+            }
+            instance.cluster = null;
+            int code = cluster.process().exitValue();
+            var error = new Operation.Error("crashed", "postgres exited unexpectedly (exit code " + code + ") at "
+                    + now() + "; see " + layout.log(id));
+            LOG.warn("database {}: postgres exited unexpectedly (exit code {}); starting it again", id, code);
+            var db = rows.load(id);
+            rows.save(db.withState(Database.SLEEPING, error, now()));
+            if (!allowRestart(instance)) {
+                LOG.error("database {} crashed {} times in a minute; left asleep until a connection wakes it", id,
+                        RESTARTS_PER_MINUTE);
+                return;
+            }
+            start(id);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("database {} could not be started again after a crash", id, e);
+        } finally {
+            instance.lock.unlock();
+        }
+    }
+
+    private Cluster startOnFreePort(Database db) throws IOException {
+        IOException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int port = freePort();
+            try {
+                return clusters.start(db.version(), layout.data(db.id()), layout.socketDir(db.id()),
+                        layout.log(db.id()), port);
+            } catch (IOException e) {
+                // Another process may have taken the port between the probe and the bind.
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private static boolean allowWake(Instance instance) {
+        return within(instance.wakes, WAKES_PER_MINUTE);
+    }
+
+    private static boolean allowRestart(Instance instance) {
+        return within(instance.restarts, RESTARTS_PER_MINUTE);
+    }
+
+    private static boolean within(ArrayDeque<Long> times, int perMinute) {
+        long now = System.nanoTime();
+        while (!times.isEmpty() && now - times.peekFirst() > Duration.ofMinutes(1).toNanos()) {
+            times.pollFirst();
+        }
+        if (times.size() >= perMinute) {
+            return false;
+        }
+        times.addLast(now);
+        return true;
+    }
+
+    private static int freePort() throws IOException {
+        try (var s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
+    /** Stops every running cluster (Hearth is shutting down; they wake again on the next connection). */
+    void stopAll() {
+        for (var entry : instances.entrySet()) {
+            var instance = entry.getValue();
+            instance.lock.lock();
+            try {
+                stop(entry.getKey(), null);
+            } catch (RuntimeException e) {
+                LOG.warn("database {} did not stop cleanly: {}", entry.getKey(), e.toString());
+            } finally {
+                instance.lock.unlock();
+            }
+        }
+    }
+}

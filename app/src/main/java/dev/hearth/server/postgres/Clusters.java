@@ -1,0 +1,299 @@
+package dev.hearth.server.postgres;
+
+import dev.hearth.fs.Disk;
+import dev.hearth.server.sandbox.Commands;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The PostgreSQL driver: one cluster per database, made by copying a template data directory,
+ * changed while stopped with {@code postgres --single} (no port is opened), started with
+ * {@code postgres} directly and stopped with SIGINT. Every instance setting is given on the
+ * command line, so that copies and branches never carry stale ports or paths
+ * (design/measured/postgres-clusters.md has the measurements behind each choice).
+ */
+public final class Clusters {
+    // Bump when the template's contents change: a new directory is made, old databases keep theirs.
+    private static final String TEMPLATE_REVISION = "r1";
+    private static final String TEMPLATE_OWNER = "tpl_owner";
+    private static final String TEMPLATE_DB = "tpl_db";
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+    private static final Duration START_LIMIT = Duration.ofSeconds(60);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+    private final PostgresHost host;
+    private final Path root;
+    private final Certificates certificates;
+    private final String poolerPassword;
+
+    /** {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's. */
+    public Clusters(PostgresHost host, Path root, Certificates certificates, String poolerPassword) throws IOException {
+        this.host = host;
+        this.root = root;
+        this.certificates = certificates;
+        this.poolerPassword = poolerPassword;
+        writeHba();
+    }
+
+    public PostgresHost host() {
+        return host;
+    }
+
+    /**
+     * Makes a stopped cluster at {@code data} whose database {@code dbName} is owned by login role
+     * {@code user} with the password behind {@code verifier}.
+     */
+    public void create(String version, Path data, String dbName, String user, String verifier) throws IOException {
+        copy(prepare(version), data);
+        single(version, data, "postgres", List.of(
+                "ALTER DATABASE " + TEMPLATE_DB + " RENAME TO " + ident(dbName) + ";",
+                "ALTER ROLE " + TEMPLATE_OWNER + " RENAME TO " + ident(user) + ";",
+                "ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier) + ";"));
+    }
+
+    /** Sets a stopped cluster's role password (every other password of that role stops working). */
+    public void setPassword(String version, Path data, String user, String verifier) {
+        single(version, data, "postgres", List.of("ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier) + ";"));
+    }
+
+    /**
+     * Makes a stopped cluster at {@code data} from a checkpoint's copy, with a new password.
+     * {@code --single} also finishes the recovery of an online backup, so the next start is quick.
+     */
+    public void branch(String version, Path checkpoint, Path data, String user, String verifier) throws IOException {
+        copy(checkpoint, data);
+        setPassword(version, data, user, verifier);
+    }
+
+    /** Starts a stopped cluster and returns once it accepts connections. */
+    public Cluster start(String version, Path data, Path socketDir, Path log, int port) throws IOException {
+        Files.deleteIfExists(socketDir.resolve(".s.PGSQL." + port + ".lock"));
+        var command = host.asClusterUser(List.of(host.bin(version, "postgres").toString(), "-D", data.toString(),
+                "-c", "port=" + port,
+                "-c", "listen_addresses=127.0.0.1",
+                "-c", "unix_socket_directories=" + socketDir,
+                "-c", "unix_socket_permissions=0700",
+                "-c", "hba_file=" + hbaFile(),
+                "-c", "ssl=on",
+                "-c", "ssl_cert_file=" + certificates.serverCertificate(),
+                "-c", "ssl_key_file=" + certificates.serverKey(),
+                "-c", "ssl_min_protocol_version=TLSv1.2",
+                "-c", "shared_buffers=16MB",
+                "-c", "max_connections=100",
+                "-c", "max_worker_processes=4",
+                "-c", "max_logical_replication_workers=0",
+                "-c", "logging_collector=off"));
+        var process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        var cluster = new Cluster(process, port, socketDir, version);
+        awaitReady(cluster, data, log);
+        return cluster;
+    }
+
+    /** Fast shutdown (SIGINT): sessions end, a clean checkpoint is written; SIGQUIT after the grace. */
+    public void stop(Cluster cluster) {
+        stop(cluster.process().toHandle());
+    }
+
+    /** Stops a postmaster this process did not start (found in postmaster.pid after a restart of Hearth). */
+    public void stop(ProcessHandle postmaster) {
+        Signals.send(postmaster.pid(), Signals.SIGINT);
+        if (waitFor(postmaster, STOP_GRACE)) {
+            return;
+        }
+        Signals.send(postmaster.pid(), Signals.SIGQUIT);
+        if (!waitFor(postmaster, Duration.ofSeconds(10))) {
+            Signals.send(postmaster.pid(), Signals.SIGKILL);
+            waitFor(postmaster, Duration.ofSeconds(10));
+        }
+    }
+
+    /** The live postmaster of a data directory, if one runs (postmaster.pid names it, /proc confirms it). */
+    public Optional<ProcessHandle> postmasterOf(Path data) {
+        try {
+            Path pidFile = data.resolve("postmaster.pid");
+            if (!Files.exists(pidFile)) {
+                return Optional.empty();
+            }
+            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
+    public String sql(Cluster cluster, String database, String sql) {
+        return Commands.check(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
+                "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
+                "-U", "postgres", "-d", database, "-c", sql), LIMIT).strip();
+    }
+
+    /** An online, consistent copy of a running cluster (base backup with the WAL it needs). */
+    public void backup(Cluster cluster, Path target) {
+        Commands.check(host.asClusterUser(List.of(host.bin(cluster.version(), "pg_basebackup").toString(),
+                "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()), "-U", "postgres",
+                "-D", target.toString(), "-X", "stream", "-c", "fast", "--no-manifest")), LIMIT);
+    }
+
+    /** A copy of a stopped cluster (or a checkpoint); ownership and modes are kept. */
+    public void copy(Path from, Path to) throws IOException {
+        Commands.check(List.of("cp", "-a", "--reflink=auto", from.toString(), to.toString()), LIMIT);
+        Files.deleteIfExists(to.resolve("postmaster.pid"));
+        Files.deleteIfExists(to.resolve("postmaster.opts"));
+    }
+
+    /** A directory owned by the clusters' OS user and closed to everyone else. */
+    public Path privateDir(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        host.giveToClusterUser(dir);
+        return dir;
+    }
+
+    private void awaitReady(Cluster cluster, Path data, Path log) throws IOException {
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        Path pidFile = data.resolve("postmaster.pid");
+        while (System.nanoTime() < deadline) {
+            if (!cluster.process().isAlive()) {
+                throw new IOException("postgres exited at start: " + tail(log));
+            }
+            if (ready(pidFile, cluster.pid())) {
+                return;
+            }
+            sleepMillis(1);
+        }
+        stop(cluster);
+        throw new IOException("postgres was not ready after " + START_LIMIT.toSeconds() + " s: " + tail(log));
+    }
+
+    // Line 8 of postmaster.pid reads "ready" once connections are accepted: pg_ctl's own test.
+    private static boolean ready(Path pidFile, long pid) {
+        try {
+            var lines = Files.readAllLines(pidFile);
+            return lines.size() >= 8 && lines.getFirst().strip().equals(String.valueOf(pid))
+                    && lines.get(7).strip().equals("ready");
+        } catch (IOException | RuntimeException notYet) {
+            return false;
+        }
+    }
+
+    /** The template data directory of a version, made (once, ~1 s) if missing. */
+    public Path prepare(String version) throws IOException {
+        Path template = root.resolve("templates").resolve(version + "-" + TEMPLATE_REVISION);
+        if (Files.exists(template.resolve("hearth-template-complete"))) {
+            return template;
+        }
+        synchronized (this) {
+            if (Files.exists(template.resolve("hearth-template-complete"))) {
+                return template;
+            }
+            privateDir(template.getParent());
+            Path building = template.resolveSibling(template.getFileName() + ".building");
+            Disk.deleteTree(building);
+            Disk.deleteTree(template);
+            Commands.check(host.asClusterUser(List.of(host.bin(version, "initdb").toString(), "-D", building.toString(),
+                    "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8",
+                    "--locale=C.UTF-8", "--no-instructions")), LIMIT);
+            single(version, building, "postgres", List.of(
+                    "CREATE ROLE " + TEMPLATE_OWNER + " LOGIN CREATEDB;",
+                    "CREATE DATABASE " + TEMPLATE_DB + " OWNER " + TEMPLATE_OWNER + ";",
+                    "CREATE ROLE pgbouncer LOGIN PASSWORD " + literal(Scram.verifier(poolerPassword)) + ";"));
+            // pgbouncer looks passwords up in the database a client asks for, through this function.
+            single(version, building, TEMPLATE_DB, List.of(
+                    "CREATE SCHEMA pgbouncer AUTHORIZATION pgbouncer;",
+                    "CREATE FUNCTION pgbouncer.user_lookup(i_username text, OUT uname text, OUT phash text) "
+                            + "RETURNS record AS $$ SELECT rolname, CASE WHEN rolvaliduntil < now() THEN NULL "
+                            + "ELSE rolpassword END FROM pg_authid WHERE rolname = i_username AND rolcanlogin "
+                            + "AND NOT rolsuper $$ LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog;",
+                    "REVOKE ALL ON FUNCTION pgbouncer.user_lookup(text) FROM public;",
+                    "GRANT EXECUTE ON FUNCTION pgbouncer.user_lookup(text) TO pgbouncer;"));
+            Files.writeString(building.resolve("hearth-template-complete"), "");
+            Files.move(building, template, StandardCopyOption.ATOMIC_MOVE);
+            return template;
+        }
+    }
+
+    /** Statements run one per line by a single-user backend on a stopped cluster; any error fails. */
+    private void single(String version, Path data, String database, List<String> statements) {
+        var command = new ArrayList<>(List.of(host.bin(version, "postgres").toString(), "--single",
+                "-c", "exit_on_error=on", "-c", "log_min_messages=error", "-D", data.toString(), database));
+        var result = Commands.run(host.asClusterUser(command), String.join("\n", statements) + "\n", LIMIT);
+        if (!result.ok()) {
+            throw new Commands.Failure("postgres --single failed (exit " + result.exitCode() + "): "
+                    + result.stderr().strip());
+        }
+    }
+
+    // Only the postgres role may use the private socket; users come in over TLS with SCRAM, and
+    // never as postgres or pgbouncer's lookup role from anywhere but loopback (where the proxy is).
+    private void writeHba() throws IOException {
+        Path hba = hbaFile();
+        Files.createDirectories(hba.getParent());
+        Files.writeString(hba, """
+                # Written by Hearth at every start; shared by every cluster (hba_file on the command line).
+                local   all             postgres                        trust
+                local   replication     postgres                        trust
+                local   all             all                             reject
+                hostssl all             postgres        0.0.0.0/0       reject
+                hostssl all             all             127.0.0.1/32    scram-sha-256
+                host    all             all             0.0.0.0/0       reject
+                host    all             all             ::/0            reject
+                """);
+        host.giveToClusterUser(hba);
+    }
+
+    private Path hbaFile() {
+        return root.resolve("config").resolve("pg_hba.conf");
+    }
+
+    private static String tail(Path log) {
+        try {
+            var lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    private static boolean waitFor(ProcessHandle process, Duration limit) {
+        try {
+            process.onExit().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return !process.isAlive();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for postgres", e);
+        }
+    }
+
+    static String ident(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    static String literal(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+}
