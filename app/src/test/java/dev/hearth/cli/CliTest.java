@@ -241,6 +241,37 @@ class CliTest {
     }
 
     @Test
+    void databasesConnectionResetAndPsql() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+        cli(asAdmin(), "workspaces", "create", "cli-databases");
+        var made = cli(asAdmin(), "databases", "create", "notes", "-w", "cli-databases");
+        assertEquals(0, made.code(), made.err());
+        assertTrue(made.out().lines().anyMatch(l -> l.startsWith("notes") && l.contains("sleeping")), made.out());
+        var shown = cli(asAdmin(), "databases", "connection", "notes", "-w", "cli-databases");
+        assertTrue(shown.out().contains("postgresql://notes:"), shown.out());
+        // psql's exit code comes back: 0 for a query that works (it wakes the database), 1 for one that fails.
+        assertEquals(0, cli(asAdmin(), "psql", "notes", "-w", "cli-databases", "--", "-c", "CREATE TABLE t (n int)").code());
+        assertEquals(0, cli(asAdmin(), "psql", "notes", "-w", "cli-databases", "--pooler", "--", "-c", "SELECT * FROM t").code());
+        assertEquals(1, cli(asAdmin(), "psql", "notes", "-w", "cli-databases", "--", "-v", "ON_ERROR_STOP=1", "-c",
+                "SELECT * FROM missing").code());
+        var listed = cli(asAdmin(), "databases", "list", "-w", "cli-databases");
+        assertTrue(listed.out().lines().anyMatch(l -> l.startsWith("notes") && l.contains("ready")), listed.out());
+        var reset = cli(asAdmin(), "databases", "reset-credentials", "notes", "-w", "cli-databases");
+        assertEquals(0, reset.code(), reset.err());
+        assertTrue(reset.out().contains("RESET PENDING  false"), reset.out());
+        assertEquals(0, cli(asAdmin(), "psql", "notes", "-w", "cli-databases", "--", "-c", "SELECT 1").code());
+        var checkpoint = cli(asAdmin(), "databases", "checkpoints", "create", "notes", "--name", "first", "-w", "cli-databases");
+        assertEquals(0, checkpoint.code(), checkpoint.err());
+        assertTrue(checkpoint.out().lines().anyMatch(l -> l.startsWith("first") && l.contains("ready")), checkpoint.out());
+        assertEquals(0, cli(asAdmin(), "databases", "create", "notes-branch", "--from-checkpoint", "notes/first",
+                "-w", "cli-databases").code());
+        assertEquals(0, cli(asAdmin(), "psql", "notes-branch", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
+        assertEquals(0, cli(asAdmin(), "databases", "sleep", "notes", "-w", "cli-databases").code());
+        assertEquals(0, cli(asAdmin(), "databases", "delete", "notes-branch", "-w", "cli-databases").code());
+    }
+
+    @Test
     void checkpointsRestoreAndFork() {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");

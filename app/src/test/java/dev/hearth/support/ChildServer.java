@@ -22,13 +22,24 @@ public final class ChildServer {
     private ChildServer() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable t) {
+            // Without this the server's threads keep the process alive and the test waits forever.
+            t.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         Path dataDir = Path.of(args[0]);
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
         var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
                 .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
-                .withOperations(Duration.ofSeconds(2), TestKinds.all()));
+                .withOperations(Duration.ofSeconds(2), TestKinds.all())
+                .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer")) {
@@ -37,6 +48,25 @@ public final class ChildServer {
             admin.post("/computers/" + id + "/exec", Map.of("command", java.util.List.of("sh", "-c",
                     "echo acknowledged > /data/f; sleep 100000 > /dev/null 2>&1 &")));
             System.out.println("computer " + id);
+            System.out.flush();
+            server.join();
+            return;
+        }
+        if (kind.equals("databases")) {
+            var ids = new java.util.ArrayList<String>();
+            for (String name : List.of("awake", "asleep")) {
+                String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", name)).path("database")
+                        .path("id").asText();
+                var c = admin.get("/databases/" + id + "/connection").path("connection");
+                try (var jdbc = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + c.path("port").asInt()
+                        + "/" + name + "?sslmode=require", name, c.path("password").asText())) {
+                    jdbc.createStatement().execute("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('acknowledged')");
+                }
+                ids.add(id);
+            }
+            admin.post("/databases/" + ids.get(1) + "/sleep", Map.of());
+            admin.post("/databases/" + ids.get(1) + "/reset_credentials", null);
+            System.out.println("databases " + String.join(" ", ids));
             System.out.flush();
             server.join();
             return;
@@ -86,7 +116,7 @@ public final class ChildServer {
         var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
-                if (line.startsWith("operation ") || line.startsWith("computer ")) {
+                if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")) {
                     child.destroyForcibly().waitFor();
                     return line.substring(line.indexOf(' ') + 1);
                 }

@@ -76,6 +76,8 @@ public final class DatabaseService implements AutoCloseable {
     private final Supervisor supervisor;
     private final WakeProxy proxy;
     private final Set<Integer> reservedPorts = new HashSet<>();
+    // The latest removal of trashed files; close waits for it so that nothing runs on after.
+    private Thread trash;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
@@ -320,18 +322,12 @@ public final class DatabaseService implements AutoCloseable {
         }
         removeOrphans(live);
         ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
-        Thread.ofVirtual().name("database-template").start(() -> {
-            try {
-                engine.get().clusters().prepare(engine.get().clusters().host().defaultVersion());
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("the database template could not be made: {}", e.toString());
-            }
-        });
     }
 
     @Override
     public void close() {
         ticker.shutdownNow();
+        awaitTrash();
         if (supervisor != null) {
             proxy.close();
             supervisor.stopAll();
@@ -508,8 +504,18 @@ public final class DatabaseService implements AutoCloseable {
         }
     }
 
-    private void emptyTrashLater() {
-        Thread.ofVirtual().name("database-trash").start(() -> {
+    private synchronized void awaitTrash() {
+        if (trash != null) {
+            try {
+                trash.join(java.time.Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private synchronized void emptyTrashLater() {
+        trash = Thread.ofVirtual().name("database-trash").start(() -> {
             try {
                 Disk.deleteTree(layout.trash());
             } catch (RuntimeException e) {

@@ -1,0 +1,169 @@
+package dev.hearth.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Databases beside the raw PostgreSQL operations, in one run: create (API) vs template copy +
+ * start; wake-on-connect to the first query vs starting postgres by hand on a copy of the same
+ * cluster and connecting to it directly; a query round trip through the proxy vs straight to the
+ * cluster's private port; reset asleep and awake. Needs PostgreSQL and pgbouncer (run as root).
+ * Arguments: {@code [rounds=10] [queries=2000]}.
+ */
+public final class DatabaseBench {
+    private static final String PG = "/usr/lib/postgresql/15/bin/";
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int queries = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+        Path dataDir = Files.createTempDirectory("hearth-db-bench");
+        var config = Config.defaults(dataDir).withPort(0)
+                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
+                .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 37400, 37599, 0));
+        var times = new LinkedHashMap<String, List<Double>>();
+        try (var hearth = HearthServer.start(config)) {
+            var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+            String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
+            String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "b")).path("database")
+                    .path("id").asText();
+            var c = admin.get("/databases/" + id + "/connection").path("connection");
+            Path root = dataDir.resolve("databases");
+            Path raw = root.resolve("raw");
+            for (int i = 0; i < rounds + 1; i++) {
+                boolean keep = i > 0;
+                // Create: the API against a template copy plus a start of postgres by hand.
+                long t = System.nanoTime();
+                String made = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "n" + i)).path("database")
+                        .path("id").asText();
+                record(times, keep, "create (API; asleep after)", t);
+                Path template = Files.list(root.resolve("templates")).filter(p -> !p.toString().endsWith(".building"))
+                        .findFirst().orElseThrow();
+                t = System.nanoTime();
+                sh("cp", "-a", template.toString(), raw.toString());
+                var started = start(raw, 37900, root);
+                record(times, keep, "raw: template copy + start", t);
+                stop(started, raw);
+                admin.delete("/databases/" + made);
+
+                // Wake on connect: through Hearth's port, and by hand on a copy of the same stopped cluster.
+                admin.post("/databases/" + id + "/sleep", Map.of());
+                sh("rm", "-rf", raw.toString());
+                sh("cp", "-a", root.resolve("clusters/" + id + "/data").toString(), raw.toString());
+                t = System.nanoTime();
+                query(jdbc(c.path("port").asInt(), c), "SELECT 1");
+                record(times, keep, "wake on connect to first query (uri)", t);
+                t = System.nanoTime();
+                started = start(raw, 37901, root);
+                query(jdbc(37901, c), "SELECT 1");
+                record(times, keep, "raw: start postgres + first query", t);
+                stop(started, raw);
+                sh("rm", "-rf", raw.toString());
+
+                // Reset, awake then asleep (the database is awake from the query above).
+                t = System.nanoTime();
+                c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
+                record(times, keep, "reset awake (API)", t);
+                admin.post("/databases/" + id + "/sleep", Map.of());
+                t = System.nanoTime();
+                c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
+                record(times, keep, "reset asleep (API; applied after the answer)", t);
+                Thread.sleep(200);
+            }
+            // Relay overhead: one connection through the proxy, one to the private port, interleaved.
+            var proxied = jdbc(c.path("port").asInt(), c);
+            int privatePort = Integer.parseInt(Files.readAllLines(root.resolve("clusters/" + id + "/data/postmaster.pid")).get(3).strip());
+            var direct = jdbc(privatePort, c);
+            var through = new ArrayList<Double>();
+            var straight = new ArrayList<Double>();
+            for (int i = 0; i < queries; i++) {
+                long t = System.nanoTime();
+                proxied.createStatement().executeQuery("SELECT 1").close();
+                through.add((System.nanoTime() - t) / 1e6);
+                t = System.nanoTime();
+                direct.createStatement().executeQuery("SELECT 1").close();
+                straight.add((System.nanoTime() - t) / 1e6);
+            }
+            times.put("SELECT 1 through the proxy", through.subList(queries / 10, queries));
+            times.put("raw: SELECT 1 straight to the cluster", straight.subList(queries / 10, queries));
+            proxied.close();
+            direct.close();
+        }
+        System.out.println("| step | median ms | p90 ms |");
+        System.out.println("|---|---|---|");
+        times.forEach((step, v) -> System.out.printf("| %s | %.3f | %.3f |%n", step, pct(v, 50), pct(v, 90)));
+        System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    }
+
+    private static Process start(Path data, int port, Path root) throws Exception {
+        var p = new ProcessBuilder("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--",
+                PG + "postgres", "-D", data.toString(), "-c", "port=" + port, "-c", "listen_addresses=127.0.0.1",
+                "-c", "unix_socket_directories=" + data, "-c", "hba_file=" + root.resolve("config/pg_hba.conf"),
+                "-c", "ssl=on", "-c", "ssl_cert_file=" + root.resolve("tls/server.crt"),
+                "-c", "ssl_key_file=" + root.resolve("tls/server.key"), "-c", "shared_buffers=16MB",
+                "-c", "max_connections=100", "-c", "max_worker_processes=4", "-c", "max_logical_replication_workers=0")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Path pid = data.resolve("postmaster.pid");
+        while (true) {
+            try {
+                var lines = Files.readAllLines(pid);
+                if (lines.size() >= 8 && lines.get(7).strip().equals("ready")) {
+                    return p;
+                }
+            } catch (java.io.IOException notYet) {
+                // not written yet
+            }
+            if (!p.isAlive()) {
+                throw new IllegalStateException("raw postgres did not start");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private static void stop(Process p, Path data) throws Exception {
+        sh("kill", "-INT", String.valueOf(p.pid()));
+        p.waitFor();
+        sh("rm", "-rf", data.toString());
+    }
+
+    private static Connection jdbc(int port, JsonNode c) throws Exception {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + c.path("database").asText()
+                + "?sslmode=require", c.path("user").asText(), c.path("password").asText());
+    }
+
+    private static void query(Connection c, String sql) throws Exception {
+        try (c) {
+            c.createStatement().executeQuery(sql).close();
+        }
+    }
+
+    private static void sh(String... command) throws Exception {
+        var p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + ": " + out);
+        }
+    }
+
+    private static void record(Map<String, List<Double>> times, boolean keep, String step, long start) {
+        if (keep) {
+            times.computeIfAbsent(step, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1e6);
+        }
+    }
+
+    private static double pct(List<Double> values, int p) {
+        var sorted = values.stream().sorted().toList();
+        return sorted.get(Math.min(sorted.size() - 1, sorted.size() * p / 100));
+    }
+}
