@@ -208,11 +208,7 @@ public final class DatabaseService implements AutoCloseable {
             if (cluster == null) {
                 return pending;
             }
-            var clusters = engine.clusters();
-            clusters.sql(cluster, "postgres", "ALTER ROLE " + ident(db.user()) + " PASSWORD '"
-                    + Scram.verifier(password) + "'");
-            clusters.sql(cluster, "postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    + "WHERE usename = '" + db.user().replace("'", "''") + "'");
+            engine.clusters().setPassword(cluster, db.user(), Scram.verifier(password));
             var done = pending.withPassword(pending.password(), false, now());
             rows().save(done);
             return done;
@@ -549,10 +545,6 @@ public final class DatabaseService implements AutoCloseable {
 
     private static ApiException taken(String name) {
         return ApiException.conflict("a database named " + name + " already exists in this workspace");
-    }
-
-    private static String ident(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     private Instant now() {

@@ -65,6 +65,16 @@ public final class Clusters {
     }
 
     /**
+     * Sets a running cluster's role password and ends that role's sessions: PostgreSQL checks
+     * passwords only when a session starts, so sessions opened with an old one would live on.
+     */
+    public void setPassword(Cluster cluster, String user, String verifier) {
+        sql(cluster, "postgres", "ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier));
+        sql(cluster, "postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = "
+                + literal(user));
+    }
+
+    /**
      * Makes a stopped cluster at {@code data} from a checkpoint's copy, with a new password.
      * {@code --single} also finishes the recovery of an online backup, so the next start is quick.
      */
@@ -133,7 +143,7 @@ public final class Clusters {
     }
 
     /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
-    public String sql(Cluster cluster, String database, String sql) {
+    private String sql(Cluster cluster, String database, String sql) {
         return Commands.check(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
                 "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
                 "-U", "postgres", "-d", database, "-c", sql), LIMIT).strip();
