@@ -531,9 +531,6 @@ public final class DatabaseService implements AutoCloseable {
             @Override
             public void save(Database d) {
                 jdbi.useTransaction(h -> store.update(h, d));
-                if (d.lastActiveAt() != null) {
-                    jdbi.useTransaction(h -> store.touch(h, d.id(), d.lastActiveAt()));
-                }
             }
 
             @Override

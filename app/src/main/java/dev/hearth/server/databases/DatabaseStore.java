@@ -86,19 +86,13 @@ public final class DatabaseStore {
         h.createUpdate("""
                 UPDATE databases SET state = :state, password_key = :key, password = :password,
                     reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, error = :error,
-                    updated_at = :updated, deleted_at = :deleted
+                    updated_at = :updated, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
                 .bind("id", d.id()).bind("state", d.state()).bind("key", d.password().keyId())
                 .bind("password", d.password().data()).bind("pending", d.resetPending())
                 .bind("protected", d.protectedFlag()).bind("autoSleep", d.autoSleepSeconds())
                 .bind("error", StoredJson.text(d.error())).bind("updated", millis(d.updatedAt()))
-                .bind("deleted", millis(d.deletedAt())).execute();
-    }
-
-    /** Activity is written apart from everything else: it comes from connections, not from requests. */
-    public void touch(Handle h, String id, java.time.Instant at) {
-        h.createUpdate("UPDATE databases SET last_active_at = :at WHERE id = :id").bind("id", id).bind("at", millis(at))
-                .execute();
+                .bind("active", millis(d.lastActiveAt())).bind("deleted", millis(d.deletedAt())).execute();
     }
 
     private Database database(ResultSet rs, StatementContext ctx) throws SQLException {
