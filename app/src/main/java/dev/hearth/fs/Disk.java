@@ -9,7 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** The two file operations server and client both need: private files written whole, and trees removed. */
+/** File operations shared across the program: private files written whole, trees removed and measured. */
 public final class Disk {
     private Disk() {
     }
@@ -35,6 +35,13 @@ public final class Disk {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Bytes of the regular files under {@code root}. */
+    public static long size(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }
     }
 }

@@ -198,7 +198,7 @@ final class ComputerCheckpoints {
                 default -> throw new IllegalStateException("the computer is " + computer.state());
             }
             Dirs.markComplete(dir);
-            var ready = checkpoint.ready(Dirs.size(dir));
+            var ready = checkpoint.ready(Disk.size(dir));
             save(ready);
             LOG.info("checkpoint {} ({}) of computer {} is ready: {} bytes", checkpoint.name(), checkpoint.id(),
                     computer.name(), ready.sizeBytes());

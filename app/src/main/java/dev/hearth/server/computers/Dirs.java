@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,10 +83,4 @@ record Dirs(Path computers, Path checkpoints) {
         }
     }
 
-    /** Bytes of the regular files under {@code root}. */
-    static long size(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        }
-    }
 }

@@ -14,14 +14,12 @@ import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.workspaces.Workspace;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -142,7 +140,7 @@ public final class DatabaseCheckpoints {
                     work.progress("copying the stopped cluster");
                     clusters.copy(layout.data(checkpoint.source()), layout.checkpointData(checkpoint.id()));
                 }
-                return sizeOf(layout.checkpointData(checkpoint.id()));
+                return Disk.size(layout.checkpointData(checkpoint.id()));
             });
             Files.writeString(dir.resolve(COMPLETE), "");
             jdbi.useTransaction(h -> store.update(h, checkpoint.ready(size)));
@@ -160,18 +158,6 @@ public final class DatabaseCheckpoints {
         Disk.deleteTree(databases.layout().checkpoint(checkpointId));
         if (checkpoint.deletedAt() == null) {
             jdbi.useTransaction(h -> store.update(h, checkpoint.deleted(now())));
-        }
-    }
-
-    private static long sizeOf(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
         }
     }
 

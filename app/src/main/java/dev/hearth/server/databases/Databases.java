@@ -10,7 +10,6 @@ import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.PostgresHost;
 import dev.hearth.server.postgres.Scram;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -80,7 +79,7 @@ public final class Databases {
         host.giveToClusterUser(poolerDir);
         var entries = new LinkedHashMap<String, Pooler.Entry>();
         jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(), new Pooler.Entry(d.port(), d.dbName())));
-        int poolerPort = settings.poolerPort() == 0 ? freePort() : settings.poolerPort();
+        int poolerPort = settings.poolerPort() == 0 ? Supervisor.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), poolerPort, certs, caCopy, poolerPassword,
                 entries);
         return new DatabaseService.Engine(clusters, pooler, certs.caPem());
@@ -121,11 +120,5 @@ public final class Databases {
             Disk.writePrivate(file, Scram.newPassword());
         }
         return Files.readString(file).strip();
-    }
-
-    private static int freePort() throws IOException {
-        try (var s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

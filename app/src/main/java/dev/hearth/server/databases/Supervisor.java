@@ -275,8 +275,9 @@ final class Supervisor implements Backends {
         return true;
     }
 
-    private static int freePort() throws IOException {
-        try (var s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    /** A port free on every address now (for a cluster's private port, and the pooler's when none is set). */
+    static int freePort() throws IOException {
+        try (var s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
