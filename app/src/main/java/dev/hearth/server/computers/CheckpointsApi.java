@@ -3,12 +3,11 @@ package dev.hearth.server.computers;
 import static dev.hearth.server.access.Action.COMPUTER_READ;
 import static dev.hearth.server.access.Action.COMPUTER_WRITE;
 
-import dev.hearth.server.computers.ComputerCheckpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerService.RestoreRequest;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,8 +20,8 @@ public final class CheckpointsApi {
         Scope.Locator locator = store::workspaceOf;
         var checkpoints = service.checkpoints();
         router.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
-                Reply.status(202, accepted(checkpoints.create(ex.workspace(), ex.param("cmp"),
-                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))))));
+                Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
+                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()));
         router.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))));
         router.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
@@ -30,16 +29,10 @@ public final class CheckpointsApi {
                         "operations", List.of())));
         router.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
                 Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
-                        Reply.status(202, accepted(checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")))));
+                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()));
         router.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
                         ex.body(RestoreRequest.class)))));
     }
 
-    private static Map<String, Object> accepted(ComputerCheckpoints.Accepted accepted) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("checkpoint", accepted.checkpoint());
-        body.put("operations", List.of(accepted.operation().id()));
-        return body;
-    }
 }

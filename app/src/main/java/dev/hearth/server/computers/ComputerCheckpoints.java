@@ -2,9 +2,11 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
+import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
@@ -41,12 +43,7 @@ final class ComputerCheckpoints {
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
 
-    record CreateCheckpoint(String name) {
-    }
 
-    /** A checkpoint and the operation that makes or deletes it. */
-    record Accepted(Checkpoint checkpoint, Operation operation) {
-    }
 
     private final Jdbi jdbi;
     private final CheckpointStore store;

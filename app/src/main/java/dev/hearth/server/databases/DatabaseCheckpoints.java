@@ -2,9 +2,11 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
+import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
@@ -33,12 +35,7 @@ public final class DatabaseCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseCheckpoints.class);
     private static final String COMPLETE = "hearth-complete";
 
-    /** A checkpoint and the operation that makes or deletes it. */
-    public record Accepted(Checkpoint checkpoint, Operation operation) {
-    }
 
-    public record CreateCheckpoint(String name) {
-    }
 
     private final Jdbi jdbi;
     private final CheckpointStore store;

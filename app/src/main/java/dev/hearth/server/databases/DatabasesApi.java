@@ -3,13 +3,12 @@ package dev.hearth.server.databases;
 import static dev.hearth.server.access.Action.DATABASE_READ;
 import static dev.hearth.server.access.Action.DATABASE_WRITE;
 
-import dev.hearth.server.databases.DatabaseCheckpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;
 import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,8 +50,8 @@ public final class DatabasesApi {
             return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
         });
         router.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
-                Reply.status(202, accepted(checkpoints.create(ex.workspace(), ex.param("db"),
-                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))))));
+                Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
+                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()));
         router.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page()))));
         router.add("GET", "/databases/{db}/checkpoints/{chk}", Scope.resource("db", "database", locator, DATABASE_READ),
@@ -60,7 +59,7 @@ public final class DatabasesApi {
                         "operations", List.of())));
         router.add("DELETE", "/databases/{db}/checkpoints/{chk}",
                 Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
-                        Reply.status(202, accepted(checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")))));
+                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body()));
     }
 
     /** Routes without a body accept an empty object too. */
@@ -71,10 +70,4 @@ public final class DatabasesApi {
     record SleepRequest(Boolean force) {
     }
 
-    private static Map<String, Object> accepted(DatabaseCheckpoints.Accepted accepted) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("checkpoint", accepted.checkpoint());
-        body.put("operations", List.of(accepted.operation().id()));
-        return body;
-    }
 }

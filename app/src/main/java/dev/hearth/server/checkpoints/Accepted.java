@@ -1,0 +1,17 @@
+package dev.hearth.server.checkpoints;
+
+import dev.hearth.server.operations.Operation;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A checkpoint and the operation that makes or deletes it: the answer of create and delete, for computers and databases. */
+public record Accepted(Checkpoint checkpoint, Operation operation) {
+    /** The body of the 202: {@code {checkpoint, operations: [id]}}. */
+    public Map<String, Object> body() {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("checkpoint", checkpoint);
+        body.put("operations", List.of(operation.id()));
+        return body;
+    }
+}
