@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,7 @@ import java.nio.charset.StandardCharsets;
         "pooler_uri", "ssl_mode", "server_ca", "pooler_port"})
 public record Connection(String host, int port, String database, String user, String password, String passwordStatus,
                          boolean resetPending, String uri, String poolerUri, String sslMode, String serverCa,
-                         int poolerPort) {
+                         int poolerPort, @JsonIgnore String poolerDatabase) {
     /** What a password reads as for those who may not see it, and in an idempotent replay. */
     public static final String REDACTED = "********";
     // Hearth knows the password it set; one a user sets in SQL is not known until the next reset.
@@ -20,13 +21,13 @@ public record Connection(String host, int port, String database, String user, St
     static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
         return new Connection(db.host(), db.port(), db.dbName(), db.user(), password, TRACKED, db.resetPending(),
                 uri(db.user(), password, db.host(), db.port(), db.dbName()),
-                uri(db.user(), password, db.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort);
+                uri(db.user(), password, db.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort, poolerDatabase);
     }
 
     public Connection redacted() {
         return new Connection(host, port, database, user, REDACTED, passwordStatus, resetPending,
-                uri(user, REDACTED, host, port, database), uri(user, REDACTED, host, poolerPort, poolerUri.substring(
-                        poolerUri.lastIndexOf('/') + 1, poolerUri.indexOf('?'))), sslMode, serverCa, poolerPort);
+                uri(user, REDACTED, host, port, database), uri(user, REDACTED, host, poolerPort, poolerDatabase), sslMode,
+                serverCa, poolerPort, poolerDatabase);
     }
 
     private static String uri(String user, String password, String host, int port, String database) {
