@@ -238,11 +238,31 @@ public final class Clusters {
     private void single(String version, Path data, String database, List<String> statements) {
         var command = new ArrayList<>(List.of(host.bin(version, "postgres").toString(), "--single",
                 "-c", "exit_on_error=on", "-c", "log_min_messages=error", "-D", data.toString(), database));
-        var result = Commands.run(host.asClusterUser(command), String.join("\n", statements) + "\n", LIMIT);
+        String input = String.join("\n", statements) + "\n";
+        var result = Commands.run(host.asClusterUser(command), input, LIMIT);
+        if (!result.ok() && result.stderr().contains("lock file \"postmaster.pid\" already exists")
+                && leftoverEnded(data)) {
+            // Callers hold the database's lock and it is asleep, so the holder is left over from a
+            // Hearth that was killed (say, its own --single): once that ends, the data directory is free.
+            result = Commands.run(host.asClusterUser(command), input, LIMIT);
+        }
         if (!result.ok()) {
             throw new Commands.Failure("postgres --single failed (exit " + result.exitCode() + "): "
                     + result.stderr().strip());
         }
+    }
+
+    /** Waits (up to the stop grace) for the process named in postmaster.pid to end; true if it did. */
+    private boolean leftoverEnded(Path data) {
+        var holder = postmasterOf(data);
+        if (holder.isEmpty()) {
+            return true;
+        }
+        if (waitFor(holder.get(), STOP_GRACE)) {
+            return true;
+        }
+        stop(holder.get());
+        return !holder.get().isAlive();
     }
 
     // Only the postgres role may use the private socket; users come in over TLS with SCRAM, and
