@@ -105,9 +105,6 @@ public final class Pooler implements AutoCloseable {
                 pool_mode = transaction
                 ; Below any auto-sleep delay worth having: idle server connections must not keep databases awake.
                 server_idle_timeout = 10
-                ; A database that goes to sleep ends pgbouncer's server logins in flight; with the default
-                ; (15 s) one such login turned every pooled client away for 15 s. The next login wakes it.
-                server_login_retry = 0
                 max_client_conn = 2000
                 default_pool_size = 20
                 ignore_startup_parameters = extra_float_digits
