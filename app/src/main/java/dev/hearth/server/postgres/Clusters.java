@@ -252,17 +252,35 @@ public final class Clusters {
         }
     }
 
-    /** Waits (up to the stop grace) for the process named in postmaster.pid to end; true if it did. */
+    /**
+     * Waits (up to the stop grace) for the process named in postmaster.pid to end, then removes the
+     * lock file if its process is gone or a zombie: PostgreSQL counts a zombie (an orphan whose new
+     * parent has not reaped it yet) as a live holder and would refuse the directory. True if free.
+     */
     private boolean leftoverEnded(Path data) {
         var holder = postmasterOf(data);
-        if (holder.isEmpty()) {
-            return true;
+        if (holder.isPresent() && !waitFor(holder.get(), STOP_GRACE)) {
+            stop(holder.get());
         }
-        if (waitFor(holder.get(), STOP_GRACE)) {
+        return releaseStaleLock(data);
+    }
+
+    private static boolean releaseStaleLock(Path data) {
+        Path pidFile = data.resolve("postmaster.pid");
+        try {
+            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            Path stat = Path.of("/proc", String.valueOf(pid), "stat");
+            if (Files.exists(stat)) {
+                String text = Files.readString(stat);
+                if (text.charAt(text.lastIndexOf(')') + 2) != 'Z') {
+                    return false;
+                }
+            }
+            Files.deleteIfExists(pidFile);
             return true;
+        } catch (IOException | RuntimeException gone) {
+            return !Files.exists(pidFile);
         }
-        stop(holder.get());
-        return !holder.get().isAlive();
     }
 
     // Only the postgres role may use the private socket; users come in over TLS with SCRAM, and
