@@ -223,6 +223,12 @@ public final class DatabaseService implements AutoCloseable {
     public Database sleep(Workspace workspace, String ref) {
         engine();
         var db = live(workspace, ref);
+        try {
+            supervisor.settleLogins(db.id());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while waiting for logins to finish");
+        }
         return locked(db.id(), () -> {
             supervisor.stop(db.id(), null);
             return rows().load(db.id());

@@ -32,6 +32,9 @@ final class Supervisor implements Backends {
     // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
     static final int WAKES_PER_MINUTE = 10;
     private static final int RESTARTS_PER_MINUTE = 5;
+    // How long a fresh connection may still be logging in, and the most a sleep waits for that.
+    static final Duration LOGIN_SETTLE = Duration.ofSeconds(1);
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(2);
 
     /** One database's live state: its lock, its running cluster (null asleep) and its connections. */
     static final class Instance {
@@ -40,6 +43,7 @@ final class Supervisor implements Backends {
         volatile boolean gone;
         final AtomicInteger connections = new AtomicInteger();
         volatile long idleSinceNanos = System.nanoTime();
+        volatile long lastOpenedNanos = System.nanoTime() - LOGIN_SETTLE.toNanos();
         volatile int autoSleepSeconds;
         final ArrayDeque<Long> wakes = new ArrayDeque<>();
         final ArrayDeque<Long> restarts = new ArrayDeque<>();
@@ -120,7 +124,24 @@ final class Supervisor implements Backends {
 
     @Override
     public void opened(String id) {
-        instance(id).connections.incrementAndGet();
+        var instance = instance(id);
+        instance.lastOpenedNanos = System.nanoTime();
+        instance.connections.incrementAndGet();
+    }
+
+    /**
+     * Before a requested sleep: waits (at most {@link #SETTLE_LIMIT}) until no connection opened in
+     * the last {@link #LOGIN_SETTLE}, so that logins in flight finish rather than fail. A login that
+     * fails this way makes pgbouncer 1.18 turn away the pool's next client (check_fast_fail).
+     */
+    void settleLogins(String id) throws InterruptedException {
+        var instance = instance(id);
+        long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
+        long young;
+        while ((young = LOGIN_SETTLE.toNanos() - (System.nanoTime() - instance.lastOpenedNanos)) > 0
+                && System.nanoTime() < deadline) {
+            Thread.sleep(Duration.ofNanos(Math.min(young, deadline - System.nanoTime()) + 1));
+        }
     }
 
     @Override
