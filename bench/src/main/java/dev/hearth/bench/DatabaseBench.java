@@ -19,8 +19,10 @@ import java.util.Optional;
  * Databases beside the raw PostgreSQL operations, in one run: create (API) vs template copy +
  * start; wake-on-connect to the first query vs starting postgres by hand on a copy of the same
  * cluster and connecting to it directly; a query round trip through the proxy vs straight to the
- * cluster's private port; reset asleep and awake. Needs PostgreSQL and pgbouncer (run as root).
- * Arguments: {@code [rounds=10] [queries=2000]}.
+ * cluster's private port; reset asleep and awake; checkpoint awake vs {@code pg_basebackup} and
+ * asleep vs {@code cp -a}; branch to first query vs copying the checkpoint and starting it by hand.
+ * Needs PostgreSQL and pgbouncer (run as root). Arguments: {@code [rounds=10] [queries=2000] [mib=0]},
+ * where mib is the size of a table written into the measured database first.
  */
 public final class DatabaseBench {
     private static final String PG = "/usr/lib/postgresql/15/bin/";
@@ -28,6 +30,7 @@ public final class DatabaseBench {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+        int mib = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         Path dataDir = Files.createTempDirectory("hearth-db-bench");
         var config = Config.defaults(dataDir).withPort(0)
                 .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
@@ -41,6 +44,7 @@ public final class DatabaseBench {
             var c = admin.get("/databases/" + id + "/connection").path("connection");
             Path root = dataDir.resolve("databases");
             Path raw = root.resolve("raw");
+            fill(jdbc(c.path("port").asInt(), c), mib);
             for (int i = 0; i < rounds + 1; i++) {
                 boolean keep = i > 0;
                 // Create: the API against a template copy plus a start of postgres by hand.
@@ -80,6 +84,7 @@ public final class DatabaseBench {
                 c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
                 record(times, keep, "reset asleep (API; applied after the answer)", t);
                 Thread.sleep(200);
+                c = checkpointAndBranch(admin, id, root, times, keep);
             }
             // Relay overhead: one connection through the proxy, one to the private port, interleaved.
             var proxied = jdbc(c.path("port").asInt(), c);
@@ -100,10 +105,84 @@ public final class DatabaseBench {
             proxied.close();
             direct.close();
         }
+        sh("rm", "-rf", dataDir.toString());
         System.out.println("| step | median ms | p90 ms |");
         System.out.println("|---|---|---|");
         times.forEach((step, v) -> System.out.printf("| %s | %.3f | %.3f |%n", step, pct(v, 50), pct(v, 90)));
         System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    }
+
+    /**
+     * Checkpoints the database awake and asleep, then branches from the awake checkpoint (the one that
+     * needs recovery), each beside the same step by hand. Leaves the database awake and returns its
+     * connection.
+     */
+    private static JsonNode checkpointAndBranch(HearthClient admin, String id, Path root,
+                                                Map<String, List<Double>> times, boolean keep) throws Exception {
+        // Explicit wakes: connections may wake a database only 10 times a minute.
+        admin.post("/databases/" + id + "/wake", Map.of());
+        var c = admin.get("/databases/" + id + "/connection").path("connection");
+        long t = System.nanoTime();
+        String awake = await(admin, admin.create("/databases/" + id + "/checkpoints", Map.of()));
+        record(times, keep, "checkpoint awake (API, to the operation's end)", t);
+        Path raw = root.resolve("raw");
+        sh("install", "-d", "-m", "0700", "-o", "postgres", "-g", "postgres", raw.toString());
+        Path cluster = root.resolve("clusters/" + id);
+        String port = Files.readAllLines(cluster.resolve("data/postmaster.pid")).get(3).strip();
+        t = System.nanoTime();
+        sh("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "pg_basebackup",
+                "-h", cluster.resolve("run").toString(), "-p", port, "-U", "postgres", "-D", raw.toString(),
+                "-X", "stream", "-c", "fast", "--no-manifest");
+        record(times, keep, "raw: pg_basebackup -X stream -c fast", t);
+        sh("rm", "-rf", raw.toString());
+
+        admin.post("/databases/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        String asleep = await(admin, admin.create("/databases/" + id + "/checkpoints", Map.of()));
+        record(times, keep, "checkpoint asleep (API, to the operation's end)", t);
+        t = System.nanoTime();
+        sh("cp", "-a", cluster.resolve("data").toString(), raw.toString());
+        record(times, keep, "raw: cp -a of the stopped cluster", t);
+        sh("rm", "-rf", raw.toString());
+
+        t = System.nanoTime();
+        var branch = admin.create("/workspaces/" + admin.get("/databases/" + id).path("database").path("workspace")
+                .asText() + "/databases", Map.of("name", "branch", "from_checkpoint", awake)).path("database");
+        var bc = admin.get("/databases/" + branch.path("id").asText() + "/connection").path("connection");
+        query(jdbc(bc.path("port").asInt(), bc), "SELECT 1");
+        record(times, keep, "branch from the awake checkpoint to first query (API)", t);
+        t = System.nanoTime();
+        sh("cp", "-a", root.resolve("checkpoints/" + awake + "/data").toString(), raw.toString());
+        sh("rm", "-f", raw.resolve("postmaster.pid").toString());
+        var started = start(raw, 37902, root);
+        query(jdbc(37902, c), "SELECT 1");
+        record(times, keep, "raw: copy the checkpoint + start (recovery) + first query", t);
+        stop(started, raw);
+
+        admin.delete("/databases/" + branch.path("id").asText());
+        await(admin, admin.delete("/databases/" + id + "/checkpoints/" + awake));
+        await(admin, admin.delete("/databases/" + id + "/checkpoints/" + asleep));
+        admin.post("/databases/" + id + "/wake", Map.of());
+        return c;
+    }
+
+    /** Waits for the answer's operation to succeed and returns the checkpoint's id. */
+    private static String await(HearthClient admin, JsonNode accepted) {
+        String op = accepted.path("operations").get(0).asText();
+        var done = admin.get("/operations/" + op + "?wait=60").path("operation");
+        if (!done.path("state").asText().equals("succeeded")) {
+            throw new IllegalStateException("operation failed: " + done);
+        }
+        return accepted.path("checkpoint").path("id").asText();
+    }
+
+    /** Writes about {@code mib} MiB into a table, so checkpoints and branches copy real data. */
+    private static void fill(Connection connection, int mib) throws Exception {
+        try (connection) {
+            connection.createStatement().execute("CREATE TABLE filler (n int, pad text)");
+            connection.createStatement().execute("INSERT INTO filler SELECT n, repeat('x', 1000) "
+                    + "FROM generate_series(1, " + mib * 1000 + ") n");
+        }
     }
 
     private static Process start(Path data, int port, Path root) throws Exception {
