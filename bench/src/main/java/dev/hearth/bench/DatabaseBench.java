@@ -75,14 +75,30 @@ public final class DatabaseBench {
                 stop(started, raw);
                 sh("rm", "-rf", raw.toString());
 
-                // Reset, awake then asleep (the database is awake from the query above).
+                // Reset, awake then asleep (the database is awake from the query above), each beside
+                // the same statements run by hand: psql over the socket, postgres --single on a copy.
                 t = System.nanoTime();
                 c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
                 record(times, keep, "reset awake (API)", t);
+                t = System.nanoTime();
+                rawResetAwake(root.resolve("clusters/" + id), c);
+                record(times, keep, "raw: ALTER ROLE + end the role's sessions (psql)", t);
                 admin.post("/databases/" + id + "/sleep", Map.of());
                 t = System.nanoTime();
                 c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
-                record(times, keep, "reset asleep (API; applied after the answer)", t);
+                record(times, keep, "reset asleep (API answer)", t);
+                while (admin.get("/databases/" + id + "/connection").path("connection").path("reset_pending")
+                        .asBoolean()) {
+                    Thread.sleep(1);
+                }
+                record(times, keep, "reset asleep (API, until applied to the stopped cluster)", t);
+                sh("cp", "-a", root.resolve("clusters/" + id + "/data").toString(), raw.toString());
+                t = System.nanoTime();
+                shIn("ALTER ROLE " + c.path("user").asText() + " PASSWORD '" + c.path("password").asText() + "';\n",
+                        "setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "postgres",
+                        "--single", "-c", "exit_on_error=on", "-D", raw.toString(), "postgres");
+                record(times, keep, "raw: postgres --single ALTER ROLE on the stopped cluster", t);
+                sh("rm", "-rf", raw.toString());
                 Thread.sleep(200);
                 c = checkpointAndBranch(admin, id, root, times, keep);
             }
@@ -227,8 +243,27 @@ public final class DatabaseBench {
         }
     }
 
+    /** Sets the role's current password again and ends its sessions, as Hearth's awake reset does. */
+    private static void rawResetAwake(Path cluster, JsonNode c) throws Exception {
+        String port = Files.readAllLines(cluster.resolve("data/postmaster.pid")).get(3).strip();
+        for (String sql : List.of("ALTER ROLE " + c.path("user").asText() + " PASSWORD '" + c.path("password").asText()
+                + "'", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '"
+                + c.path("user").asText() + "'")) {
+            sh("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "psql", "-X", "-q",
+                    "-h", cluster.resolve("run").toString(), "-p", port, "-U", "postgres", "-d", "postgres",
+                    "-v", "ON_ERROR_STOP=1", "-c", sql);
+        }
+    }
+
     private static void sh(String... command) throws Exception {
+        shIn("", command);
+    }
+
+    private static void shIn(String input, String... command) throws Exception {
         var p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (var in = p.getOutputStream()) {
+            in.write(input.getBytes());
+        }
         String out = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             throw new IllegalStateException(String.join(" ", command) + ": " + out);
