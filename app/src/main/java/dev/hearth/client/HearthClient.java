@@ -31,7 +31,10 @@ public final class HearthClient {
     private final TokenSource tokens;
 
     public HearthClient(String baseUrl, TokenSource tokens) {
-        this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, tokens);
+        // HTTP/1.1 is all the server speaks; the JDK's default (HTTP/2) would ask each new connection
+        // to upgrade to h2c first.
+        this(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+                .build(), baseUrl, tokens);
     }
 
     public HearthClient(HttpClient http, String baseUrl, TokenSource tokens) {
