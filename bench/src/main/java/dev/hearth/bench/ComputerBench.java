@@ -1,9 +1,6 @@
 package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
-import dev.hearth.client.KeyFileTokens;
-import dev.hearth.server.Config;
-import dev.hearth.server.HearthServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,15 +13,18 @@ import java.util.Map;
  * (Hearth: POST computer + POST exec; raw: netns + veth, runsc run --detach, runsc exec) and exec
  * round trip (Hearth's exec route against runsc exec on the same sandbox), then density: idle
  * computers created until the target, each answering an exec, with the host memory they took.
+ * The server is {@code hearth serve} in its own JVM; exec round trips are timed with the JDK's
+ * HttpClient and with a curl-like blocking client ({@link BlockingHttp}).
  * Needs root and runsc. Arguments: {@code [rounds=10] [density=50]}.
  */
 public final class ComputerBench {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int density = args.length > 1 ? Integer.parseInt(args[1]) : 50;
-        Path dataDir = Files.createTempDirectory("hearth-bench");
-        try (var hearth = HearthServer.start(Config.defaults(dataDir).withPort(0))) {
-            var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+        Path dataDir = Files.createTempDirectory("hearth-bench").resolve("data");
+        try (var hearth = ServedHearth.start(dataDir)) {
+            var admin = hearth.admin();
+            var curlLike = hearth.blockingAdmin();
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
             var template = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "template", "image", "hearth/busybox"))
                     .path("computer");
@@ -45,31 +45,41 @@ public final class ComputerBench {
             String sandbox = template.path("id").asText() + "-0001";
             String root = dataDir.resolve("runsc").toString();
             var hearthExec = new ArrayList<Double>();
+            var blockingExec = new ArrayList<Double>();
             var rawExec = new ArrayList<Double>();
+            String exec = "/computers/" + template.path("id").asText() + "/exec";
             // Warm both paths first (the JIT, the connection, the store's caches), as a server that
             // has been up for a while is: the first few dozen execs of a fresh JVM are slower.
             for (int i = 0; i < WARM_UP_EXECS; i++) {
                 run("runsc", "--root", root, "exec", sandbox, "/bin/true");
-                admin.post("/computers/" + template.path("id").asText() + "/exec", Map.of("command", List.of("/bin/true")));
+                admin.post(exec, Map.of("command", List.of("/bin/true")));
+                curlLike.send("POST", exec, TRUE);
             }
             for (int i = 0; i < rounds * 3; i++) {
                 long t = System.nanoTime();
                 run("runsc", "--root", root, "exec", sandbox, "/bin/true");
                 rawExec.add((System.nanoTime() - t) / 1e6);
                 t = System.nanoTime();
-                admin.post("/computers/" + template.path("id").asText() + "/exec", Map.of("command", List.of("/bin/true")));
+                admin.post(exec, Map.of("command", List.of("/bin/true")));
                 hearthExec.add((System.nanoTime() - t) / 1e6);
+                t = System.nanoTime();
+                curlLike.send("POST", exec, TRUE);
+                blockingExec.add((System.nanoTime() - t) / 1e6);
             }
 
             System.out.println("| measurement | raw runsc (median ms) | hearth (median ms) | ratio |");
             System.out.println("|---|---|---|---|");
             row("create to first exec", rawCreate, hearthCreate);
-            row("exec round trip (/bin/true)", rawExec, hearthExec);
+            row("exec round trip (/bin/true), JDK HttpClient", rawExec, hearthExec);
+            row("exec round trip (/bin/true), blocking client", rawExec, blockingExec);
             density(admin, ws, density);
             admin.delete("/computers/" + template.path("id").asText());
+        } finally {
             TestCleanup.removeSandboxes(dataDir);
         }
     }
+
+    private static final String TRUE = "{\"command\": [\"/bin/true\"]}";
 
     private static final int WARM_UP_EXECS = 100;
 

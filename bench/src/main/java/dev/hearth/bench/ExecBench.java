@@ -1,9 +1,5 @@
 package dev.hearth.bench;
 
-import dev.hearth.client.HearthClient;
-import dev.hearth.client.KeyFileTokens;
-import dev.hearth.server.Config;
-import dev.hearth.server.HearthServer;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.RunscRuntime;
 import java.nio.file.Files;
@@ -14,22 +10,21 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Where exec's overhead lives: on one sandbox, interleaved, raw {@code runsc exec}, Hearth's runtime
- * driver called directly (no HTTP), and the exec route through HTTP, beside an HTTP round trip that
- * does no work ({@code GET /health}). Needs root and runsc. Arguments: {@code [calls=100] [warm=150]}.
+ * driver called directly (no HTTP, in this JVM), and the exec route of {@code hearth serve} running
+ * in its own JVM, beside an HTTP round trip that does no work ({@code GET /health}); both HTTP steps
+ * with the JDK's HttpClient and with a curl-like blocking client. Needs root and runsc. Arguments:
+ * {@code [calls=100] [warm=150]}.
  */
 public final class ExecBench {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         int warm = args.length > 1 ? Integer.parseInt(args[1]) : 150;
-        Path dataDir = Files.createTempDirectory("hearth-exec-bench");
-        var config = Config.defaults(dataDir).withPort(0)
-                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
-        try (var hearth = HearthServer.start(config)) {
-            var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+        Path dataDir = Files.createTempDirectory("hearth-exec-bench").resolve("data");
+        try (var hearth = ServedHearth.start(dataDir)) {
+            var admin = hearth.admin();
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
             String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "c", "image", "hearth/busybox"))
                     .path("computer").path("id").asText();
@@ -41,8 +36,13 @@ public final class ExecBench {
             var steps = new LinkedHashMap<String, Step>();
             steps.put("raw runsc exec", () -> ComputerBench.run("runsc", "--root", root, "exec", sandbox, "/bin/true"));
             steps.put("runtime driver exec (no HTTP)", () -> driver.exec(sandbox, request, scratch, 1 << 20, () -> true));
-            steps.put("HTTP GET /health (no work)", () -> admin.get("/health"));
-            steps.put("HTTP exec route", () -> admin.post("/computers/" + id + "/exec", Map.of("command", List.of("/bin/true"))));
+            steps.put("HTTP GET /health (no work), JDK HttpClient", () -> admin.get("/health"));
+            steps.put("HTTP exec route, JDK HttpClient", () -> admin.post("/computers/" + id + "/exec",
+                    Map.of("command", List.of("/bin/true"))));
+            var curlLike = hearth.blockingAdmin();
+            steps.put("HTTP GET /health (no work), blocking client", () -> curlLike.send("GET", "/health", null));
+            steps.put("HTTP exec route, blocking client", () -> curlLike.send("POST", "/computers/" + id + "/exec",
+                    "{\"command\": [\"/bin/true\"]}"));
             var times = new LinkedHashMap<String, List<Double>>();
             for (int i = 0; i < warm + calls; i++) {
                 for (var step : steps.entrySet()) {
@@ -58,6 +58,8 @@ public final class ExecBench {
             times.forEach((step, values) -> System.out.printf("| %s | %.2f |%n", step, median(values)));
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             admin.delete("/computers/" + id);
+        } finally {
+            ComputerBench.TestCleanup.removeSandboxes(dataDir);
         }
     }
 

@@ -1,0 +1,90 @@
+package dev.hearth.bench;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code hearth serve} in its own JVM, as it is deployed, so that the harness's client, JIT and
+ * garbage collector do not share the server's process: a caller of the API is another process.
+ */
+final class ServedHearth implements AutoCloseable {
+    private final Process process;
+    private final String baseUrl;
+    private final Path dataDir;
+
+    private ServedHearth(Process process, String baseUrl, Path dataDir) {
+        this.process = process;
+        this.baseUrl = baseUrl;
+        this.dataDir = dataDir;
+    }
+
+    /** Starts the server on free loopback ports and waits until it answers /health. */
+    static ServedHearth start(Path dataDir, String... extraArgs) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String jar = Path.of("app/target/hearth.jar").toAbsolutePath().toString();
+        int api = freePort();
+        var command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve",
+                "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + api,
+                "--router-listen", "127.0.0.1:" + freePort()));
+        command.addAll(List.of(extraArgs));
+        var process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile()).start();
+        var served = new ServedHearth(process, "http://127.0.0.1:" + api + "/v1", dataDir);
+        served.awaitHealthy();
+        return served;
+    }
+
+    /** The admin's client (the JDK's HttpClient) with the admin key file. */
+    HearthClient admin() throws IOException {
+        return new HearthClient(baseUrl, KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+    }
+
+    /** The admin's access token and a curl-like client sending it (the token lives 15 minutes or more). */
+    BlockingHttp blockingAdmin() throws IOException {
+        var admin = admin();
+        String token = KeyFileTokens.read(dataDir.resolve("admin-key.json")).token(admin).orElseThrow();
+        return new BlockingHttp(baseUrl, token);
+    }
+
+    private void awaitHealthy() throws Exception {
+        var probe = HttpClient.newHttpClient();
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/health")).build();
+        for (int i = 0; i < 600; i++) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("hearth serve exited: see " + dataDir + ".log");
+            }
+            try {
+                if (probe.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200
+                        && Files.exists(dataDir.resolve("admin-key.json"))) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("hearth serve did not answer /health within 60 s");
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops the server as an operator would (SIGTERM), so it shuts its sandboxes down. */
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
