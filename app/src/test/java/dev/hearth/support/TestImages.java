@@ -100,19 +100,20 @@ public final class TestImages {
                 + " && umoci unpack --image " + layout + ":v1 " + bundle
                 + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
                 + " && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
-                + addFiles(bundle.resolve("rootfs"), files)
+                + addFiles(dir, bundle.resolve("rootfs"), files)
                 + " && umoci repack --image " + layout + ":v1 " + bundle
                 + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
                 + " --config.cmd '" + script.replace("'", "'\\''") + "' --config.env PATH=/bin");
         return "oci:" + layout + ":v1";
     }
 
-    private static String addFiles(Path rootfs, java.util.Map<String, String> files) throws Exception {
+    /** Copies of {@code files} staged in the build directory, so they go with it (not left in /tmp). */
+    private static String addFiles(Path dir, Path rootfs, java.util.Map<String, String> files) throws Exception {
         var commands = new StringBuilder();
+        Path staged = java.nio.file.Files.createDirectories(dir.resolve("files"));
         for (var file : files.entrySet()) {
             Path target = rootfs.resolve(file.getKey());
-            Path source = java.nio.file.Files.createTempFile("hearth-image-file", "");
-            source.toFile().deleteOnExit();
+            Path source = java.nio.file.Files.createTempFile(staged, "file", "");
             java.nio.file.Files.writeString(source, file.getValue());
             commands.append(" && mkdir -p ").append(target.getParent()).append(" && cp ").append(source).append(' ')
                     .append(target).append(" && chmod 755 ").append(target);

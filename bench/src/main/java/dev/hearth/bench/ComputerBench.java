@@ -75,7 +75,7 @@ public final class ComputerBench {
             density(admin, ws, density);
             admin.delete("/computers/" + template.path("id").asText());
         } finally {
-            TestCleanup.removeSandboxes(dataDir);
+            TestCleanup.removeAll(dataDir);
         }
     }
 
@@ -142,8 +142,13 @@ public final class ComputerBench {
         }
     }
 
-    /** Removes what the bench's server left running. */
+    /** Removes what the bench's server left running, then its files. */
     static final class TestCleanup {
+        static void removeAll(Path dataDir) throws Exception {
+            removeSandboxes(dataDir);
+            dev.hearth.fs.Disk.deleteTree(dataDir.getParent());
+        }
+
         static void removeSandboxes(Path dataDir) throws Exception {
             var list = new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "list", "-quiet").start();
             for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {

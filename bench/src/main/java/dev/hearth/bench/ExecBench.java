@@ -59,7 +59,7 @@ public final class ExecBench {
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             admin.delete("/computers/" + id);
         } finally {
-            ComputerBench.TestCleanup.removeSandboxes(dataDir);
+            ComputerBench.TestCleanup.removeAll(dataDir);
         }
     }
 

@@ -35,7 +35,7 @@ final class ServedHearth implements AutoCloseable {
                 "--router-listen", "127.0.0.1:" + freePort()));
         command.addAll(List.of(extraArgs));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dataDir.resolveSibling(dataDir.getFileName() + ".log").toFile()).start();
+                .redirectOutput(log(dataDir).toFile()).start();
         var served = new ServedHearth(process, "http://127.0.0.1:" + api + "/v1", dataDir);
         served.awaitHealthy();
         return served;
@@ -58,7 +58,7 @@ final class ServedHearth implements AutoCloseable {
         var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/health")).build();
         for (int i = 0; i < 600; i++) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("hearth serve exited: see " + dataDir + ".log");
+                throw new IllegalStateException("hearth serve exited:\n" + Files.readString(log()));
             }
             try {
                 if (probe.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200
@@ -71,6 +71,14 @@ final class ServedHearth implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException("hearth serve did not answer /health within 60 s");
+    }
+
+    private Path log() {
+        return log(dataDir);
+    }
+
+    private static Path log(Path dataDir) {
+        return dataDir.resolveSibling(dataDir.getFileName() + ".log");
     }
 
     private static int freePort() throws IOException {
