@@ -26,6 +26,25 @@ import java.util.Optional;
  */
 public final class DatabaseBench {
     private static final String PG = "/usr/lib/postgresql/15/bin/";
+    private static final String[] AS_POSTGRES = {"setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"};
+
+    private final HearthClient admin;
+    private final String ws;
+    private final String id;
+    private final Path root;
+    private final Path raw;
+    private final Map<String, List<Double>> times = new LinkedHashMap<>();
+    private JsonNode connection;
+    private boolean keep;
+
+    private DatabaseBench(HearthClient admin, String ws, String id, Path root) {
+        this.admin = admin;
+        this.ws = ws;
+        this.id = id;
+        this.root = root;
+        this.raw = root.resolve("raw");
+        this.connection = admin.get("/databases/" + id + "/connection").path("connection");
+    }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
@@ -35,77 +54,143 @@ public final class DatabaseBench {
         var config = Config.defaults(dataDir).withPort(0)
                 .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 37400, 37599, 0));
-        var times = new LinkedHashMap<String, List<Double>>();
+        DatabaseBench bench;
         try (var hearth = HearthServer.start(config)) {
             var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
             String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "b")).path("database")
                     .path("id").asText();
-            var c = admin.get("/databases/" + id + "/connection").path("connection");
-            Path root = dataDir.resolve("databases");
-            Path raw = root.resolve("raw");
-            fill(jdbc(c.path("port").asInt(), c), mib);
+            bench = new DatabaseBench(admin, ws, id, dataDir.resolve("databases"));
+            fill(bench.connect(bench.port()), mib);
             for (int i = 0; i < rounds + 1; i++) {
-                boolean keep = i > 0;
-                // Create: the API against a template copy plus a start of postgres by hand.
-                long t = System.nanoTime();
-                String made = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "n" + i)).path("database")
-                        .path("id").asText();
-                record(times, keep, "create (API; asleep after)", t);
-                Path template = Files.list(root.resolve("templates")).filter(p -> !p.toString().endsWith(".building"))
-                        .findFirst().orElseThrow();
-                t = System.nanoTime();
-                sh("cp", "-a", template.toString(), raw.toString());
-                var started = start(raw, 37900, root);
-                record(times, keep, "raw: template copy + start", t);
-                stop(started, raw);
-                admin.delete("/databases/" + made);
-
-                // Wake on connect: through Hearth's port, and by hand on a copy of the same stopped cluster.
-                admin.post("/databases/" + id + "/sleep", Map.of());
-                sh("rm", "-rf", raw.toString());
-                sh("cp", "-a", root.resolve("clusters/" + id + "/data").toString(), raw.toString());
-                t = System.nanoTime();
-                query(jdbc(c.path("port").asInt(), c), "SELECT 1");
-                record(times, keep, "wake on connect to first query (uri)", t);
-                t = System.nanoTime();
-                started = start(raw, 37901, root);
-                query(jdbc(37901, c), "SELECT 1");
-                record(times, keep, "raw: start postgres + first query", t);
-                stop(started, raw);
-                sh("rm", "-rf", raw.toString());
-
-                // Reset, awake then asleep (the database is awake from the query above), each beside
-                // the same statements run by hand: psql over the socket, postgres --single on a copy.
-                t = System.nanoTime();
-                c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
-                record(times, keep, "reset awake (API)", t);
-                t = System.nanoTime();
-                rawResetAwake(root.resolve("clusters/" + id), c);
-                record(times, keep, "raw: ALTER ROLE + end the role's sessions (psql)", t);
-                admin.post("/databases/" + id + "/sleep", Map.of());
-                t = System.nanoTime();
-                c = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
-                record(times, keep, "reset asleep (API answer)", t);
-                while (admin.get("/databases/" + id + "/connection").path("connection").path("reset_pending")
-                        .asBoolean()) {
-                    Thread.sleep(1);
-                }
-                record(times, keep, "reset asleep (API, until applied to the stopped cluster)", t);
-                sh("cp", "-a", root.resolve("clusters/" + id + "/data").toString(), raw.toString());
-                t = System.nanoTime();
-                shIn("ALTER ROLE " + c.path("user").asText() + " PASSWORD '" + c.path("password").asText() + "';\n",
-                        "setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "postgres",
-                        "--single", "-c", "exit_on_error=on", "-D", raw.toString(), "postgres");
-                record(times, keep, "raw: postgres --single ALTER ROLE on the stopped cluster", t);
-                sh("rm", "-rf", raw.toString());
-                Thread.sleep(200);
-                c = checkpointAndBranch(admin, id, root, times, keep);
+                bench.keep = i > 0; // the first round warms up
+                bench.create(i);
+                bench.wakeOnConnect();
+                bench.resets();
+                bench.checkpointAndBranch();
             }
-            // Relay overhead: one connection through the proxy, one to the private port, interleaved.
-            var proxied = jdbc(c.path("port").asInt(), c);
-            int privatePort = Integer.parseInt(Files.readAllLines(root.resolve("clusters/" + id + "/data/postmaster.pid")).get(3).strip());
-            var direct = jdbc(privatePort, c);
+            bench.relay(queries);
+        }
+        sh("rm", "-rf", dataDir.toString());
+        System.out.println("| step | median ms | p90 ms |");
+        System.out.println("|---|---|---|");
+        bench.times.forEach((step, v) -> System.out.printf("| %s | %.3f | %.3f |%n", step, pct(v, 50), pct(v, 90)));
+        System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    }
+
+    /** Create through the API against a template copy plus a start of postgres by hand. */
+    private void create(int round) throws Exception {
+        long t = System.nanoTime();
+        String made = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "n" + round))
+                .path("database").path("id").asText();
+        record("create (API; asleep after)", t);
+        Path template;
+        try (var templates = Files.list(root.resolve("templates"))) {
+            template = templates.filter(p -> !p.toString().endsWith(".building")).findFirst().orElseThrow();
+        }
+        t = System.nanoTime();
+        sh("cp", "-a", template.toString(), raw.toString());
+        var started = start(raw, 37900);
+        record("raw: template copy + start", t);
+        stop(started, raw);
+        admin.delete("/databases/" + made);
+    }
+
+    /** Wake on connect through Hearth's port, and a start by hand on a copy of the same stopped cluster. */
+    private void wakeOnConnect() throws Exception {
+        admin.post("/databases/" + id + "/sleep", Map.of());
+        sh("cp", "-a", cluster().resolve("data").toString(), raw.toString());
+        long t = System.nanoTime();
+        query(connect(port()), "SELECT 1");
+        record("wake on connect to first query (uri)", t);
+        t = System.nanoTime();
+        var started = start(raw, 37901);
+        query(connect(37901), "SELECT 1");
+        record("raw: start postgres + first query", t);
+        stop(started, raw);
+    }
+
+    /**
+     * Reset awake then asleep (the database is awake from the wake before), each beside the same
+     * statements run by hand: psql over the socket, postgres --single on a copy.
+     */
+    private void resets() throws Exception {
+        long t = System.nanoTime();
+        connection = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
+        record("reset awake (API)", t);
+        t = System.nanoTime();
+        rawResetAwake();
+        record("raw: ALTER ROLE + end the role's sessions (psql)", t);
+
+        admin.post("/databases/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        connection = admin.post("/databases/" + id + "/reset_credentials", null).path("connection");
+        record("reset asleep (API answer)", t);
+        while (admin.get("/databases/" + id + "/connection").path("connection").path("reset_pending").asBoolean()) {
+            Thread.sleep(1);
+        }
+        record("reset asleep (API, until applied to the stopped cluster)", t);
+        sh("cp", "-a", cluster().resolve("data").toString(), raw.toString());
+        t = System.nanoTime();
+        shIn(alterRole() + ";\n", asPostgres(PG + "postgres", "--single", "-c", "exit_on_error=on", "-D",
+                raw.toString(), "postgres"));
+        record("raw: postgres --single ALTER ROLE on the stopped cluster", t);
+        sh("rm", "-rf", raw.toString());
+    }
+
+    /**
+     * Checkpoints the database awake and asleep, then branches from the awake checkpoint (the one that
+     * needs recovery), each beside the same step by hand. Leaves the database awake.
+     */
+    private void checkpointAndBranch() throws Exception {
+        // Explicit wakes: connections may wake a database only 10 times a minute.
+        admin.post("/databases/" + id + "/wake", Map.of());
+        long t = System.nanoTime();
+        String awake = await(admin.create("/databases/" + id + "/checkpoints", Map.of()));
+        record("checkpoint awake (API, to the operation's end)", t);
+        sh("install", "-d", "-m", "0700", "-o", "postgres", "-g", "postgres", raw.toString());
+        t = System.nanoTime();
+        sh(asPostgres(PG + "pg_basebackup", "-h", cluster().resolve("run").toString(), "-p", privatePort(), "-U",
+                "postgres", "-D", raw.toString(), "-X", "stream", "-c", "fast", "--no-manifest"));
+        record("raw: pg_basebackup -X stream -c fast", t);
+        sh("rm", "-rf", raw.toString());
+
+        admin.post("/databases/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        String asleep = await(admin.create("/databases/" + id + "/checkpoints", Map.of()));
+        record("checkpoint asleep (API, to the operation's end)", t);
+        t = System.nanoTime();
+        sh("cp", "-a", cluster().resolve("data").toString(), raw.toString());
+        record("raw: cp -a of the stopped cluster", t);
+        sh("rm", "-rf", raw.toString());
+
+        branch(awake);
+        await(admin.delete("/databases/" + id + "/checkpoints/" + awake));
+        await(admin.delete("/databases/" + id + "/checkpoints/" + asleep));
+        admin.post("/databases/" + id + "/wake", Map.of());
+    }
+
+    /** A branch to its first query, against copying the checkpoint and starting it by hand. */
+    private void branch(String checkpoint) throws Exception {
+        long t = System.nanoTime();
+        var branch = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "branch",
+                "from_checkpoint", checkpoint)).path("database");
+        var bc = admin.get("/databases/" + branch.path("id").asText() + "/connection").path("connection");
+        query(jdbc(bc.path("port").asInt(), bc), "SELECT 1");
+        record("branch from the awake checkpoint to first query (API)", t);
+        t = System.nanoTime();
+        sh("cp", "-a", root.resolve("checkpoints/" + checkpoint + "/data").toString(), raw.toString());
+        sh("rm", "-f", raw.resolve("postmaster.pid").toString());
+        var started = start(raw, 37902);
+        query(connect(37902), "SELECT 1");
+        record("raw: copy the checkpoint + start (recovery) + first query", t);
+        stop(started, raw);
+        admin.delete("/databases/" + branch.path("id").asText());
+    }
+
+    /** One connection through the proxy, one to the private port, interleaved; the first 10% dropped. */
+    private void relay(int queries) throws Exception {
+        try (var proxied = connect(port()); var direct = connect(Integer.parseInt(privatePort()))) {
             var through = new ArrayList<Double>();
             var straight = new ArrayList<Double>();
             for (int i = 0; i < queries; i++) {
@@ -118,72 +203,54 @@ public final class DatabaseBench {
             }
             times.put("SELECT 1 through the proxy", through.subList(queries / 10, queries));
             times.put("raw: SELECT 1 straight to the cluster", straight.subList(queries / 10, queries));
-            proxied.close();
-            direct.close();
         }
-        sh("rm", "-rf", dataDir.toString());
-        System.out.println("| step | median ms | p90 ms |");
-        System.out.println("|---|---|---|");
-        times.forEach((step, v) -> System.out.printf("| %s | %.3f | %.3f |%n", step, pct(v, 50), pct(v, 90)));
-        System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
     }
 
-    /**
-     * Checkpoints the database awake and asleep, then branches from the awake checkpoint (the one that
-     * needs recovery), each beside the same step by hand. Leaves the database awake and returns its
-     * connection.
-     */
-    private static JsonNode checkpointAndBranch(HearthClient admin, String id, Path root,
-                                                Map<String, List<Double>> times, boolean keep) throws Exception {
-        // Explicit wakes: connections may wake a database only 10 times a minute.
-        admin.post("/databases/" + id + "/wake", Map.of());
-        var c = admin.get("/databases/" + id + "/connection").path("connection");
-        long t = System.nanoTime();
-        String awake = await(admin, admin.create("/databases/" + id + "/checkpoints", Map.of()));
-        record(times, keep, "checkpoint awake (API, to the operation's end)", t);
-        Path raw = root.resolve("raw");
-        sh("install", "-d", "-m", "0700", "-o", "postgres", "-g", "postgres", raw.toString());
-        Path cluster = root.resolve("clusters/" + id);
-        String port = Files.readAllLines(cluster.resolve("data/postmaster.pid")).get(3).strip();
-        t = System.nanoTime();
-        sh("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "pg_basebackup",
-                "-h", cluster.resolve("run").toString(), "-p", port, "-U", "postgres", "-D", raw.toString(),
-                "-X", "stream", "-c", "fast", "--no-manifest");
-        record(times, keep, "raw: pg_basebackup -X stream -c fast", t);
-        sh("rm", "-rf", raw.toString());
+    /** Sets the role's current password again and ends its sessions, as Hearth's awake reset does. */
+    private void rawResetAwake() throws Exception {
+        String user = connection.path("user").asText();
+        for (String sql : List.of(alterRole(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                + "WHERE usename = '" + user + "'")) {
+            sh(asPostgres(PG + "psql", "-X", "-q", "-h", cluster().resolve("run").toString(), "-p", privatePort(),
+                    "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql));
+        }
+    }
 
-        admin.post("/databases/" + id + "/sleep", Map.of());
-        t = System.nanoTime();
-        String asleep = await(admin, admin.create("/databases/" + id + "/checkpoints", Map.of()));
-        record(times, keep, "checkpoint asleep (API, to the operation's end)", t);
-        t = System.nanoTime();
-        sh("cp", "-a", cluster.resolve("data").toString(), raw.toString());
-        record(times, keep, "raw: cp -a of the stopped cluster", t);
-        sh("rm", "-rf", raw.toString());
+    private String alterRole() {
+        return "ALTER ROLE " + connection.path("user").asText() + " PASSWORD '" + connection.path("password").asText()
+                + "'";
+    }
 
-        t = System.nanoTime();
-        var branch = admin.create("/workspaces/" + admin.get("/databases/" + id).path("database").path("workspace")
-                .asText() + "/databases", Map.of("name", "branch", "from_checkpoint", awake)).path("database");
-        var bc = admin.get("/databases/" + branch.path("id").asText() + "/connection").path("connection");
-        query(jdbc(bc.path("port").asInt(), bc), "SELECT 1");
-        record(times, keep, "branch from the awake checkpoint to first query (API)", t);
-        t = System.nanoTime();
-        sh("cp", "-a", root.resolve("checkpoints/" + awake + "/data").toString(), raw.toString());
-        sh("rm", "-f", raw.resolve("postmaster.pid").toString());
-        var started = start(raw, 37902, root);
-        query(jdbc(37902, c), "SELECT 1");
-        record(times, keep, "raw: copy the checkpoint + start (recovery) + first query", t);
-        stop(started, raw);
+    private Path cluster() {
+        return root.resolve("clusters/" + id);
+    }
 
-        admin.delete("/databases/" + branch.path("id").asText());
-        await(admin, admin.delete("/databases/" + id + "/checkpoints/" + awake));
-        await(admin, admin.delete("/databases/" + id + "/checkpoints/" + asleep));
-        admin.post("/databases/" + id + "/wake", Map.of());
-        return c;
+    private int port() {
+        return connection.path("port").asInt();
+    }
+
+    private String privatePort() throws Exception {
+        return Files.readAllLines(cluster().resolve("data/postmaster.pid")).get(3).strip();
+    }
+
+    private Connection connect(int port) throws Exception {
+        return jdbc(port, connection);
+    }
+
+    private void record(String step, long start) {
+        if (keep) {
+            times.computeIfAbsent(step, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1e6);
+        }
+    }
+
+    private static String[] asPostgres(String... command) {
+        var full = new ArrayList<>(List.of(AS_POSTGRES));
+        full.addAll(List.of(command));
+        return full.toArray(String[]::new);
     }
 
     /** Waits for the answer's operation to succeed and returns the checkpoint's id. */
-    private static String await(HearthClient admin, JsonNode accepted) {
+    private String await(JsonNode accepted) {
         String op = accepted.path("operations").get(0).asText();
         var done = admin.get("/operations/" + op + "?wait=60").path("operation");
         if (!done.path("state").asText().equals("succeeded")) {
@@ -201,13 +268,13 @@ public final class DatabaseBench {
         }
     }
 
-    private static Process start(Path data, int port, Path root) throws Exception {
-        var p = new ProcessBuilder("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--",
-                PG + "postgres", "-D", data.toString(), "-c", "port=" + port, "-c", "listen_addresses=127.0.0.1",
+    /** postgres started by hand with the settings Hearth gives it, once it says ready. */
+    private Process start(Path data, int port) throws Exception {
+        var p = new ProcessBuilder(asPostgres(PG + "postgres", "-D", data.toString(), "-c", "port=" + port, "-c", "listen_addresses=127.0.0.1",
                 "-c", "unix_socket_directories=" + data, "-c", "hba_file=" + root.resolve("config/pg_hba.conf"),
                 "-c", "ssl=on", "-c", "ssl_cert_file=" + root.resolve("tls/server.crt"),
                 "-c", "ssl_key_file=" + root.resolve("tls/server.key"), "-c", "shared_buffers=16MB",
-                "-c", "max_connections=100", "-c", "max_worker_processes=4", "-c", "max_logical_replication_workers=0")
+                "-c", "max_connections=100", "-c", "max_worker_processes=4", "-c", "max_logical_replication_workers=0"))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Path pid = data.resolve("postmaster.pid");
         while (true) {
@@ -243,18 +310,6 @@ public final class DatabaseBench {
         }
     }
 
-    /** Sets the role's current password again and ends its sessions, as Hearth's awake reset does. */
-    private static void rawResetAwake(Path cluster, JsonNode c) throws Exception {
-        String port = Files.readAllLines(cluster.resolve("data/postmaster.pid")).get(3).strip();
-        for (String sql : List.of("ALTER ROLE " + c.path("user").asText() + " PASSWORD '" + c.path("password").asText()
-                + "'", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '"
-                + c.path("user").asText() + "'")) {
-            sh("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", PG + "psql", "-X", "-q",
-                    "-h", cluster.resolve("run").toString(), "-p", port, "-U", "postgres", "-d", "postgres",
-                    "-v", "ON_ERROR_STOP=1", "-c", sql);
-        }
-    }
-
     private static void sh(String... command) throws Exception {
         shIn("", command);
     }
@@ -267,12 +322,6 @@ public final class DatabaseBench {
         String out = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             throw new IllegalStateException(String.join(" ", command) + ": " + out);
-        }
-    }
-
-    private static void record(Map<String, List<Double>> times, boolean keep, String step, long start) {
-        if (keep) {
-            times.computeIfAbsent(step, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1e6);
         }
     }
 
