@@ -132,7 +132,7 @@ public final class HearthServer implements AutoCloseable {
         computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost, checkpointKinds);
         var databaseStore = new DatabaseStore(config.databases().publicHost());
         databases = Databases.open(config, jdbi, databaseStore, checkpointKinds.store(), keyring);
-        var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, operations, clock);
+        var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, clock);
         var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
                 List.of(variables.contents(), computers.contents(), databases.contents()), clock);
         var mailer = mailer(config);

@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
@@ -10,9 +9,7 @@ import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
-import dev.hearth.server.operations.Operations;
 import dev.hearth.server.sandbox.Runtime;
-import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
@@ -38,30 +35,28 @@ import org.slf4j.LoggerFactory;
  */
 final class ComputerCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerCheckpoints.class);
-    static final String CREATE_KIND = CheckpointKinds.CREATE;
-    static final String DELETE_KIND = CheckpointKinds.DELETE;
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
 
 
 
     private final Jdbi jdbi;
+    private final CheckpointKinds kinds;
     private final CheckpointStore store;
     private final ComputerStore computers;
     private final Gates gates;
     private final Supplier<Runtime> runtime;
-    private final Operations operations;
     private final Dirs dirs;
     private final Clock clock;
 
     ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
-                        Supplier<Runtime> runtime, Operations operations, Dirs dirs, Clock clock) {
+                        Supplier<Runtime> runtime, Dirs dirs, Clock clock) {
         this.jdbi = jdbi;
+        this.kinds = kinds;
         this.store = kinds.store();
         this.computers = computers;
         this.gates = gates;
         this.runtime = runtime;
-        this.operations = operations;
         this.dirs = dirs;
         this.clock = clock;
         kinds.handle(Checkpoint.COMPUTER, new CheckpointKinds.Handler() {
@@ -89,44 +84,23 @@ final class ComputerCheckpoints {
         }
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
-        var checkpoint = Constraints.unique(() -> jdbi.inTransaction(h -> {
-            var c = new Checkpoint(Ids.next(), workspace.id(), Checkpoint.COMPUTER, computer.id(), name, Checkpoint.CRASH,
-                    Checkpoint.CREATING, computer.generation(), computer.imageDigest(), 0,
-                    store.newestReady(h, computer.id()).orElse(null), null, now, null);
-            store.insert(h, c);
-            return c;
-        }), () -> ApiException.conflict("computer " + computer.name() + " already has a checkpoint named " + name));
-        var op = operations.begin(CREATE_KIND, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
-        return new Accepted(checkpoint, op);
+        return kinds.begin(computer.id(), "computer " + computer.name(), name, parent -> new Checkpoint(Ids.next(),
+                workspace.id(), Checkpoint.COMPUTER, computer.id(), name, Checkpoint.CRASH, Checkpoint.CREATING,
+                computer.generation(), computer.imageDigest(), 0, parent, null, now, null));
     }
 
     Page<Checkpoint> list(Workspace workspace, String computerRef, PageRequest page) {
         var computer = computer(workspace, computerRef);
-        if (computer.deletedAt() != null) {
-            return new Page<>(java.util.List.of(), null, false);
-        }
-        return Page.of(jdbi.withHandle(h -> store.page(h, computer.id(), page)), page.limit(), Checkpoint::id);
+        return kinds.page(computer.id(), computer.deletedAt() != null, page);
     }
 
     Checkpoint get(Workspace workspace, String computerRef, String ref) {
         var computer = computer(workspace, computerRef);
-        return jdbi.withHandle(h -> store.find(h, computer.id(), ref))
-                .orElseThrow(() -> ApiException.notFound("checkpoint " + ref + " of computer " + computer.name()));
+        return kinds.find(computer.id(), "computer " + computer.name(), ref);
     }
 
     Accepted delete(Workspace workspace, String computerRef, String ref) {
-        var checkpoint = get(workspace, computerRef, ref);
-        if (checkpoint.deletedAt() != null) {
-            throw ApiException.notFound("checkpoint " + ref + " (deleted)");
-        }
-        if (checkpoint.state().equals(Checkpoint.CREATING)) {
-            throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
-                    + "its checkpoint.create operation has finished");
-        }
-        var deleting = checkpoint.deleting();
-        save(deleting);
-        var op = operations.begin(DELETE_KIND, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
-        return new Accepted(deleting, op);
+        return kinds.delete(get(workspace, computerRef, ref), ref);
     }
 
     /** A ready checkpoint of {@code computerId} to restore, by id or name. */

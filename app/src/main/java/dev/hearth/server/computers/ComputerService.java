@@ -126,8 +126,7 @@ public final class ComputerService {
         this.unavailable = unavailable;
         this.operations = operations;
         this.dirs = Dirs.under(dataDir);
-        this.checkpoints = new ComputerCheckpoints(jdbi, checkpointKinds, store, gates, this::runtime, operations, dirs,
-                clock);
+        this.checkpoints = new ComputerCheckpoints(jdbi, checkpointKinds, store, gates, this::runtime, dirs, clock);
         this.toolsDir = dataDir.resolve("tools");
         this.clock = clock;
         // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is

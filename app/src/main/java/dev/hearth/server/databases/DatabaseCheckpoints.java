@@ -1,17 +1,13 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
-import dev.hearth.server.operations.Operations;
-import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
@@ -21,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,17 +33,16 @@ public final class DatabaseCheckpoints {
 
 
     private final Jdbi jdbi;
+    private final CheckpointKinds kinds;
     private final CheckpointStore store;
     private final DatabaseService databases;
-    private final Operations operations;
     private final Clock clock;
 
-    public DatabaseCheckpoints(Jdbi jdbi, CheckpointKinds kinds, DatabaseService databases, Operations operations,
-                               Clock clock) {
+    public DatabaseCheckpoints(Jdbi jdbi, CheckpointKinds kinds, DatabaseService databases, Clock clock) {
         this.jdbi = jdbi;
+        this.kinds = kinds;
         this.store = kinds.store();
         this.databases = databases;
-        this.operations = operations;
         this.clock = clock;
         kinds.handle(Checkpoint.DATABASE, new CheckpointKinds.Handler() {
             @Override
@@ -68,44 +62,23 @@ public final class DatabaseCheckpoints {
         var db = databases.live(workspace, databaseRef);
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
-        var checkpoint = Constraints.unique(() -> jdbi.inTransaction(h -> {
-            var c = new Checkpoint(Ids.next(), workspace.id(), Checkpoint.DATABASE, db.id(), name, Checkpoint.CONSISTENT,
-                    Checkpoint.CREATING, db.generation(), null, 0, store.newestReady(h, db.id()).orElse(null), null,
-                    now, null);
-            store.insert(h, c);
-            return c;
-        }), () -> ApiException.conflict("database " + db.name() + " already has a checkpoint named " + name));
-        var op = operations.begin(CheckpointKinds.CREATE, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
-        return new Accepted(checkpoint, op);
+        return kinds.begin(db.id(), "database " + db.name(), name, parent -> new Checkpoint(Ids.next(), workspace.id(),
+                Checkpoint.DATABASE, db.id(), name, Checkpoint.CONSISTENT, Checkpoint.CREATING, db.generation(), null,
+                0, parent, null, now, null));
     }
 
     public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {
         var db = databases.get(workspace, databaseRef);
-        if (db.deletedAt() != null) {
-            return new Page<>(List.of(), null, false);
-        }
-        return Page.of(jdbi.withHandle(h -> store.page(h, db.id(), page)), page.limit(), Checkpoint::id);
+        return kinds.page(db.id(), db.deletedAt() != null, page);
     }
 
     public Checkpoint get(Workspace workspace, String databaseRef, String ref) {
         var db = databases.get(workspace, databaseRef);
-        return jdbi.withHandle(h -> store.find(h, db.id(), ref))
-                .orElseThrow(() -> ApiException.notFound("checkpoint " + ref + " of database " + db.name()));
+        return kinds.find(db.id(), "database " + db.name(), ref);
     }
 
     public Accepted delete(Workspace workspace, String databaseRef, String ref) {
-        var checkpoint = get(workspace, databaseRef, ref);
-        if (checkpoint.deletedAt() != null) {
-            throw ApiException.notFound("checkpoint " + ref + " (deleted)");
-        }
-        if (checkpoint.state().equals(Checkpoint.CREATING)) {
-            throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
-                    + "its checkpoint.create operation has finished");
-        }
-        var deleting = checkpoint.deleting();
-        jdbi.useTransaction(h -> store.update(h, deleting));
-        var op = operations.begin(CheckpointKinds.DELETE, workspace.id(), checkpoint.id(), Json.mapper().createObjectNode());
-        return new Accepted(deleting, op);
+        return kinds.delete(get(workspace, databaseRef, ref), ref);
     }
 
     /** Marks checkpoints that were being made when Hearth stopped as failed, and drops their files. */
