@@ -2,7 +2,9 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
+import dev.hearth.client.HearthClient;
 import java.util.LinkedHashMap;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,56 +24,73 @@ final class CheckpointsCommand {
     int create(@Parameters(paramLabel = "COMPUTER") String computer,
                @Option(names = "--name", description = "a name to restore it by (default: the time, UTC)") String name,
                @Option(names = "--no-wait") boolean noWait) {
-        var body = new LinkedHashMap<String, Object>();
-        if (name != null) {
-            body.put("name", name);
-        }
-        var client = cli.client();
-        var answer = client.create(path(computer, ""), body);
-        if (!noWait) {
-            OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
-            answer = client.get(path(computer, "/" + answer.path("checkpoint").path("id").asText()));
-        }
-        show(answer);
-        return answer.path("checkpoint").path("state").asText().equals("failed") ? 1 : 0;
+        return create(cli, at(computer), name, noWait);
     }
 
     @Command(name = "list", description = "List a computer's checkpoints, newest first.")
     int list(@Parameters(paramLabel = "COMPUTER") String computer) {
-        var answer = Cli.everyPage(cli.client(), path(computer, ""), "checkpoints");
-        cli.print(answer, () -> table(answer.path("checkpoints")));
-        return 0;
+        return list(cli, at(computer));
     }
 
     @Command(name = "get", description = "Show a checkpoint (by id or name).")
     int get(@Parameters(paramLabel = "COMPUTER") String computer, @Parameters(paramLabel = "CHECKPOINT") String checkpoint) {
-        show(cli.client().get(path(computer, "/" + checkpoint)));
-        return 0;
+        return get(cli, at(computer), checkpoint);
     }
 
     @Command(name = "delete", description = "Delete a checkpoint and its files; waits unless --no-wait.")
     int delete(@Parameters(paramLabel = "COMPUTER") String computer, @Parameters(paramLabel = "CHECKPOINT") String checkpoint,
                @Option(names = "--no-wait") boolean noWait) {
-        var client = cli.client();
-        var answer = client.delete(path(computer, "/" + checkpoint));
-        if (!noWait) {
-            OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
-            answer = client.get(path(computer, "/" + answer.path("checkpoint").path("id").asText()));
+        return delete(cli, at(computer), checkpoint, noWait);
+    }
+
+    /** The computer's checkpoints route, then {@code rest} ("" or "/CHECKPOINT"). */
+    private UnaryOperator<String> at(String computer) {
+        return rest -> "/computers/" + computer + "/checkpoints" + rest + "?workspace=" + workspace.required();
+    }
+
+    // The commands' work, shared with `hearth databases checkpoints`: `at` maps "" or "/CHECKPOINT"
+    // to the route of the source's checkpoints.
+
+    static int create(Cli cli, UnaryOperator<String> at, String name, boolean noWait) {
+        var body = new LinkedHashMap<String, Object>();
+        if (name != null) {
+            body.put("name", name);
         }
-        show(answer);
+        var client = cli.client();
+        var answer = follow(cli, client, at, client.create(at.apply(""), body), noWait);
+        return answer.path("checkpoint").path("state").asText().equals("failed") ? 1 : 0;
+    }
+
+    static int list(Cli cli, UnaryOperator<String> at) {
+        var answer = Cli.everyPage(cli.client(), at.apply(""), "checkpoints");
+        cli.print(answer, () -> table(cli.out(), answer.path("checkpoints")));
         return 0;
     }
 
-    private String path(String computer, String rest) {
-        return "/computers/" + computer + "/checkpoints" + rest + "?workspace=" + workspace.required();
+    static int get(Cli cli, UnaryOperator<String> at, String checkpoint) {
+        show(cli, cli.client().get(at.apply("/" + checkpoint)));
+        return 0;
     }
 
-    private void show(JsonNode answer) {
-        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
+    static int delete(Cli cli, UnaryOperator<String> at, String checkpoint, boolean noWait) {
+        var client = cli.client();
+        follow(cli, client, at, client.delete(at.apply("/" + checkpoint)), noWait);
+        return 0;
     }
 
-    private void table(Iterable<JsonNode> rows) {
-        table(cli.out(), rows);
+    /** Unless --no-wait, follows the answer's operation and reads the checkpoint again; shows it. */
+    private static JsonNode follow(Cli cli, HearthClient client, UnaryOperator<String> at, JsonNode answer,
+                                   boolean noWait) {
+        if (!noWait) {
+            OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
+            answer = client.get(at.apply("/" + answer.path("checkpoint").path("id").asText()));
+        }
+        show(cli, answer);
+        return answer;
+    }
+
+    private static void show(Cli cli, JsonNode answer) {
+        cli.print(answer, () -> table(cli.out(), Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
     }
 
     static void table(java.io.PrintStream out, Iterable<JsonNode> rows) {

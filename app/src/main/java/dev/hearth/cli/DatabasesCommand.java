@@ -141,49 +141,27 @@ final class DatabasesCommand {
         int create(@Parameters(paramLabel = "DATABASE") String database,
                    @Option(names = "--name", description = "a name to branch from (default: the time, UTC)") String name,
                    @Option(names = "--no-wait") boolean noWait) {
-            var body = new LinkedHashMap<String, Object>();
-            if (name != null) {
-                body.put("name", name);
-            }
-            var client = databases.cli.client();
-            var answer = client.create(databases.path(database, "/checkpoints"), body);
-            if (!noWait) {
-                OperationsCommand.follow(client, answer.path("operations").get(0).asText(), databases.cli.context.err());
-                answer = client.get(databases.path(database, "/checkpoints/" + answer.path("checkpoint").path("id").asText()));
-            }
-            show(answer);
-            return answer.path("checkpoint").path("state").asText().equals("failed") ? 1 : 0;
+            return CheckpointsCommand.create(databases.cli, at(database), name, noWait);
         }
 
         @Command(name = "list", description = "List a database's checkpoints, newest first.")
         int list(@Parameters(paramLabel = "DATABASE") String database) {
-            var answer = Cli.everyPage(databases.cli.client(), databases.path(database, "/checkpoints"), "checkpoints");
-            databases.cli.print(answer, () -> CheckpointsCommand.table(databases.cli.out(), answer.path("checkpoints")));
-            return 0;
+            return CheckpointsCommand.list(databases.cli, at(database));
         }
 
         @Command(name = "get", description = "Show a checkpoint (by id or name).")
         int get(@Parameters(paramLabel = "DATABASE") String database, @Parameters(paramLabel = "CHECKPOINT") String checkpoint) {
-            show(databases.cli.client().get(databases.path(database, "/checkpoints/" + checkpoint)));
-            return 0;
+            return CheckpointsCommand.get(databases.cli, at(database), checkpoint);
         }
 
         @Command(name = "delete", description = "Delete a checkpoint and its files; waits unless --no-wait.")
         int delete(@Parameters(paramLabel = "DATABASE") String database,
                    @Parameters(paramLabel = "CHECKPOINT") String checkpoint, @Option(names = "--no-wait") boolean noWait) {
-            var client = databases.cli.client();
-            var answer = client.delete(databases.path(database, "/checkpoints/" + checkpoint));
-            if (!noWait) {
-                OperationsCommand.follow(client, answer.path("operations").get(0).asText(), databases.cli.context.err());
-                answer = client.get(databases.path(database, "/checkpoints/" + answer.path("checkpoint").path("id").asText()));
-            }
-            show(answer);
-            return 0;
+            return CheckpointsCommand.delete(databases.cli, at(database), checkpoint, noWait);
         }
 
-        private void show(JsonNode answer) {
-            databases.cli.print(answer, () -> CheckpointsCommand.table(databases.cli.out(),
-                    Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
+        private java.util.function.UnaryOperator<String> at(String database) {
+            return rest -> databases.path(database, "/checkpoints" + rest);
         }
     }
 }
