@@ -2,8 +2,8 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.client.ApiError;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.SessionTokens;
@@ -62,7 +62,7 @@ public final class Cli {
 
     private static int report(Exception e, PrintStream err) {
         switch (e) {
-            case ApiError api -> err.println("error: " + api.getMessage() + " (" + api.code()
+            case ApiException api -> err.println("error: " + api.getMessage() + " (" + api.code()
                     + (api.requestId() == null ? "" : ", request " + api.requestId()) + ")");
             case UncheckedIOException io -> err.println("error: " + io.getMessage());
             case IllegalArgumentException bad -> err.println("error: " + bad.getMessage());

@@ -90,8 +90,7 @@ final class ExecCommand implements Callable<Integer> {
                     cli.context.err().println("hearth: the command timed out and was killed");
                 }
             } else if (line.has("error")) {
-                throw new dev.hearth.client.ApiError(503, line.path("error").path("code").asText(),
-                        line.path("error").path("message").asText(), null, null);
+                throw dev.hearth.api.ApiException.fromResponse(503, line);
             }
         });
         return exit[0];

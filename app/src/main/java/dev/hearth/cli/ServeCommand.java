@@ -2,7 +2,9 @@ package dev.hearth.cli;
 
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
+import dev.hearth.server.proxy.RouterSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -83,13 +85,13 @@ final class ServeCommand implements Callable<Integer> {
         if (routerColon < 0) {
             throw new IllegalArgumentException("--router-listen must be host:port, e.g. 127.0.0.1:7301");
         }
-        config = config.withRouter(new Config.RouterSettings(routerListen.substring(0, routerColon),
+        config = config.withRouter(new RouterSettings(routerListen.substring(0, routerColon),
                 Integer.parseInt(routerListen.substring(routerColon + 1)), routerDomain, Optional.ofNullable(routerPublicPort)));
         var range = databasePorts.split("-");
         if (range.length != 2) {
             throw new IllegalArgumentException("--database-ports must be FIRST-LAST, e.g. 7400-7999");
         }
-        config = config.withDatabases(new Config.DatabaseSettings(databaseHost, databaseListen,
+        config = config.withDatabases(new DatabaseSettings(databaseHost, databaseListen,
                 Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

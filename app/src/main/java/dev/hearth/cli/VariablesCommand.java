@@ -1,6 +1,6 @@
 package dev.hearth.cli;
 
-import dev.hearth.client.ApiError;
+import dev.hearth.api.ApiException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +44,7 @@ final class VariablesCommand {
         String ws = workspace.required();
         try {
             show(client.create("/workspaces/" + ws + "/variables", Map.of("name", name, "value", value)));
-        } catch (ApiError e) {
+        } catch (ApiException e) {
             if (e.status() != 409) {
                 throw e;
             }

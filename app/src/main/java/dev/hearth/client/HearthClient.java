@@ -1,6 +1,7 @@
 package dev.hearth.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,7 @@ import java.util.UUID;
 /**
  * A small client of the Hearth API over HTTP: what the CLI uses and what the tests use, so both see
  * the API exactly as users do. {@link #send} answers any status; the verb methods throw
- * {@link ApiError} for error answers.
+ * {@link ApiException} for error answers.
  */
 public final class HearthClient {
     /** An answer: status, JSON body (null when empty) and headers. */
@@ -74,7 +75,7 @@ public final class HearthClient {
 
     private static JsonNode ok(Response response) {
         if (response.status() >= 400) {
-            throw ApiError.from(response.status(), response.body());
+            throw ApiException.fromResponse(response.status(), response.body());
         }
         return response.body();
     }
@@ -94,7 +95,7 @@ public final class HearthClient {
 
     /**
      * Sends a request whose answer is NDJSON and hands each line to {@code lines} as it arrives;
-     * an error answer throws {@link ApiError}.
+     * an error answer throws {@link ApiException}.
      */
     public void streamLines(String method, String path, Object body, java.util.function.Consumer<JsonNode> lines) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
@@ -106,7 +107,7 @@ public final class HearthClient {
             try (var stream = response.body()) {
                 if (response.statusCode() >= 400) {
                     String text = String.join("\n", stream.toList());
-                    throw ApiError.from(response.statusCode(), text.isEmpty() ? null : parse(text.getBytes()));
+                    throw ApiException.fromResponse(response.statusCode(), text.isEmpty() ? null : parse(text.getBytes()));
                 }
                 stream.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
             }

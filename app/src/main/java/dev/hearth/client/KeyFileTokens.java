@@ -10,6 +10,7 @@ import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,7 +67,7 @@ public final class KeyFileTokens implements TokenSource {
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
         var response = client.exchange(request);
         if (response.status() != 200) {
-            throw ApiError.from(response.status(), response.body());
+            throw ApiException.fromResponse(response.status(), response.body());
         }
         accessToken = response.body().path("access_token").asText();
         expiresAt = Instant.now().plusSeconds(response.body().path("expires_in").asLong());

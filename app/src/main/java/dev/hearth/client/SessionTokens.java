@@ -2,6 +2,7 @@ package dev.hearth.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
@@ -56,7 +57,7 @@ public final class SessionTokens implements TokenSource {
                         Map.of("refresh_token", refreshToken)))).build();
         var response = client.exchange(request);
         if (response.status() != 200) {
-            throw ApiError.from(response.status(), response.body());
+            throw ApiException.fromResponse(response.status(), response.body());
         }
         return response.body();
     }

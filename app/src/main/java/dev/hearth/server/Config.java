@@ -1,7 +1,9 @@
 package dev.hearth.server;
 
+import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.operations.OperationKind;
+import dev.hearth.server.proxy.RouterSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,33 +21,6 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases) {
-
-    /**
-     * The computer router: where it listens, and the domain and port its URLs name
-     * ({@code http://{computer}--{workspace}.{domain}:{publicPort}}); port 0 picks a free one.
-     */
-    public record RouterSettings(String host, int port, String domain, Optional<Integer> publicPort, Duration timeout) {
-        public static final RouterSettings DEFAULT = new RouterSettings("127.0.0.1", 7301, "localhost", Optional.empty());
-        // How long a computer may stay silent on a request before the router answers 504.
-        public static final Duration TIMEOUT = Duration.ofSeconds(120);
-
-        public RouterSettings(String host, int port, String domain, Optional<Integer> publicPort) {
-            this(host, port, domain, publicPort, TIMEOUT);
-        }
-
-        public RouterSettings withTimeout(Duration t) {
-            return new RouterSettings(host, port, domain, publicPort, t);
-        }
-    }
-
-    /**
-     * Databases: the host name connections name ({@code publicHost}, also put in the server
-     * certificate), the address their ports listen on, the range each database's own port comes
-     * from, and the pooler's port (0 picks a free one).
-     */
-    public record DatabaseSettings(String publicHost, String listenHost, int firstPort, int lastPort, int poolerPort) {
-        public static final DatabaseSettings DEFAULT = new DatabaseSettings("127.0.0.1", "127.0.0.1", 7400, 7999, 6432);
-    }
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),

@@ -13,48 +13,49 @@ import dev.hearth.server.auth.AuthApi;
 import dev.hearth.server.auth.AuthStore;
 import dev.hearth.server.auth.Authenticator;
 import dev.hearth.server.auth.EmailLogin;
+import dev.hearth.server.auth.RequestGuard;
 import dev.hearth.server.auth.SigningKeys;
 import dev.hearth.server.auth.TokenGrant;
-import dev.hearth.server.http.ApiHandler;
-import dev.hearth.server.http.JsonErrorHandler;
-import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
-import dev.hearth.server.http.Scope;
-import dev.hearth.server.idempotency.Idempotency;
-import dev.hearth.server.idempotency.IdempotencyStore;
-import dev.hearth.server.mail.Mailer;
-import dev.hearth.server.mail.OutboxMailer;
-import dev.hearth.server.mail.SmtpMailer;
-import dev.hearth.server.store.Database;
+import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.computers.CheckpointsApi;
 import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
-import dev.hearth.server.computers.CheckpointsApi;
-import dev.hearth.server.proxy.ComputerProxy;
-import dev.hearth.server.checkpoints.CheckpointKinds;
-import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.databases.DatabaseCheckpoints;
 import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.Databases;
 import dev.hearth.server.databases.DatabasesApi;
-import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.http.ApiHandler;
+import dev.hearth.server.http.Idempotency;
+import dev.hearth.server.http.IdempotencyStore;
+import dev.hearth.server.http.JsonErrorHandler;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.Router;
+import dev.hearth.server.http.Scope;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.images.ImagesApi;
-import dev.hearth.server.sandbox.RunscRuntime;
-import dev.hearth.server.sandbox.Subreaper;
 import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
 import dev.hearth.server.invitations.InvitationStore;
 import dev.hearth.server.invitations.InvitationsApi;
+import dev.hearth.server.mail.Mailer;
+import dev.hearth.server.mail.OutboxMailer;
+import dev.hearth.server.mail.SmtpMailer;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
+import dev.hearth.server.proxy.ComputerProxy;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.Subreaper;
+import dev.hearth.server.store.Database;
+import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
 import dev.hearth.server.variables.VariablesApi;
-import dev.hearth.server.workspaces.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
@@ -131,9 +132,9 @@ public final class HearthServer implements AutoCloseable {
         var checkpointKinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost, checkpointKinds);
         var databaseStore = new DatabaseStore(config.databases().publicHost());
-        databases = Databases.open(config, jdbi, databaseStore, checkpointKinds.store(), keyring);
+        databases = Databases.open(config.databases(), config.dataDir(), clock, jdbi, databaseStore, checkpointKinds.store(), keyring);
         var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, clock);
-        var workspaces = new WorkspaceService(jdbi, workspaceStore, accessStore,
+        var workspaces = new WorkspaceService(jdbi, workspaceStore, access::founded,
                 List.of(variables.contents(), computers.contents(), databases.contents()), clock);
         var mailer = mailer(config);
         var login = new EmailLogin(jdbi, authStore, access, tokens, mailer, clock, config.sessionLifetime());
@@ -159,16 +160,17 @@ public final class HearthServer implements AutoCloseable {
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
+        var guard = new RequestGuard(authenticator, authorizer);
         var webSockets = org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(jetty);
         webSockets.setIdleTimeout(java.time.Duration.ofHours(1));
-        jetty.setHandler(new ApiHandler(router, authenticator, authorizer, idempotency, config.maxBodyBytes(), webSockets));
+        jetty.setHandler(new ApiHandler(router, guard, idempotency, config.maxBodyBytes(), webSockets));
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         var webSocketClient = new org.eclipse.jetty.websocket.client.WebSocketClient();
         routerJetty.addBean(webSocketClient);
         routerJetty.setHandler(new ComputerProxy(computers, name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
-                (authorization, workspace) -> authorizer.authorize(authenticator.authenticate(authorization),
-                        workspace.id(), dev.hearth.server.access.Action.COMPUTER_READ),
+                (authorization, workspace) -> guard.authorize(guard.authenticate(authorization),
+                        workspace.id(), dev.hearth.server.tenancy.Action.COMPUTER_READ),
                 config.router().domain(), config.router().timeout(),
                 org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(routerJetty),
                 webSocketClient));
@@ -176,7 +178,7 @@ public final class HearthServer implements AutoCloseable {
         routerJetty.start();
         computers.reconcile();
         databases.start();
-        Databases.closeDataDir(config);
+        Databases.closeDataDir(config.dataDir());
         databaseCheckpoints.reconcile();
         operations.start(database.dialect() == Database.Dialect.SQLITE);
         invitationMail.start();

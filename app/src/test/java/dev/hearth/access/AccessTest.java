@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import dev.hearth.client.ApiError;
+import dev.hearth.api.ApiException;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestServer;
@@ -155,7 +155,7 @@ class AccessTest {
         assertEquals("active", rotated.path("access").path("key_state").asText());
         assertError(oldClient.send("GET", "/me", null, Map.of()), 401, "unauthenticated");
         var fresh = new KeyFileTokens(keyFile);
-        var error = assertThrows(ApiError.class, () -> fresh.token(server.anonymous()));
+        var error = assertThrows(ApiException.class, () -> fresh.token(server.anonymous()));
         assertEquals("invalid_grant", error.code());
         assertEquals(200, server.keyPrincipal(rotated.path("key_file")).send("GET", "/me", null, Map.of()).status());
     }

@@ -148,7 +148,7 @@ class ComputersTest {
         assertEquals(6 + 2_000_000, out.length(), "streaming is never capped");
         assertEquals("oops\n", err.toString());
         var refused = new ArrayList<JsonNode>();
-        var missing = org.junit.jupiter.api.Assertions.assertThrows(dev.hearth.client.ApiError.class, () ->
+        var missing = org.junit.jupiter.api.Assertions.assertThrows(dev.hearth.api.ApiException.class, () ->
                 admin.streamLines("POST", "/computers/" + id + "/exec", Map.of("command", List.of()), refused::add));
         assertEquals("invalid_request", missing.code(), "errors before output keep their status");
     }

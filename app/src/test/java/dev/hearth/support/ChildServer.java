@@ -4,13 +4,15 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.ArrayList;
-import java.net.ServerSocket;
-import java.io.InputStreamReader;
+import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.proxy.RouterSettings;
 import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,9 +39,9 @@ public final class ChildServer {
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
         var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
-                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
-                .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
+                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer")) {

@@ -6,6 +6,8 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.TokenSource;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.proxy.RouterSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -34,9 +36,9 @@ public final class TestServer implements AutoCloseable {
         this.dataDir = dataDir;
         // The router on a free port, so that test servers (and a hearth serve on 7301) never collide.
         config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock)
-                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
                 // Databases on ports of their own, so that a hearth serve on 7400-7999 and 6432 is left alone.
-                .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
+                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
         server = HearthServer.start(config);
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }

@@ -5,6 +5,8 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.proxy.RouterSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -52,8 +54,8 @@ public final class DatabaseBench {
         int mib = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         Path dataDir = Files.createTempDirectory("hearth-db-bench");
         var config = Config.defaults(dataDir).withPort(0)
-                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
-                .withDatabases(new Config.DatabaseSettings("127.0.0.1", "127.0.0.1", 37400, 37599, 0));
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
+                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 37400, 37599, 0));
         DatabaseBench bench;
         try (var hearth = HearthServer.start(config)) {
             var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));

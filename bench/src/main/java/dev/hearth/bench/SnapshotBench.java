@@ -5,6 +5,7 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.proxy.RouterSettings;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ public final class SnapshotBench {
         Path work = Files.createTempDirectory("hearth-snapshot-bench");
         String image = buildImage(work);
         var config = Config.defaults(work.resolve("hearth")).withPort(0)
-                .withRouter(new Config.RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
         try (var server = HearthServer.start(config)) {
             var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();

@@ -1,7 +1,7 @@
 package dev.hearth.server.access;
 
-import static dev.hearth.server.access.Action.ACCESS_MANAGE;
-import static dev.hearth.server.access.Action.ACCESS_READ;
+import static dev.hearth.server.tenancy.Action.ACCESS_MANAGE;
+import static dev.hearth.server.tenancy.Action.ACCESS_READ;
 
 import dev.hearth.server.access.AccessService.GrantRequest;
 import dev.hearth.server.access.AccessService.Granted;
@@ -10,6 +10,7 @@ import dev.hearth.server.access.AccessService.UpdateRequest;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.tenancy.Principal;
 import dev.hearth.server.workspaces.WorkspaceService;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,14 +1,16 @@
 package dev.hearth.server.access;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.Validate;
-import dev.hearth.server.auth.Caller;
-import dev.hearth.server.auth.KeyMaterial;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.Validate;
+import dev.hearth.server.crypto.KeyMaterial;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Principal;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,6 +66,11 @@ public final class AccessService {
         this.clock = clock;
         this.audience = audience;
         this.tokenUrl = tokenUrl;
+    }
+
+    /** The creator of a new workspace becomes its admin, in the transaction that creates it. */
+    public void founded(Handle h, Workspace workspace, Caller creator, Instant at) {
+        access.insert(h, new Grant(workspace.id(), creator.id(), Role.ADMIN, at, at));
     }
 
     public Granted grant(Caller caller, Workspace workspace, GrantRequest request) {

@@ -1,14 +1,17 @@
 package dev.hearth.server.access;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.auth.Caller;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.store.Ids;
+import dev.hearth.server.tenancy.Action;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Membership;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
+import dev.hearth.server.workspaces.WorkspaceStore;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import dev.hearth.server.workspaces.Workspace;
-import dev.hearth.server.workspaces.WorkspaceStore;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -26,15 +29,12 @@ public final class Authorizer {
         this.access = access;
     }
 
-    /** A workspace the caller may act on, and the caller's role there. */
-    public record Authorized(Workspace workspace, Role role) {
-    }
 
-    public Authorized authorize(Caller caller, String workspaceIdOrName, Action action) {
+    public Membership authorize(Caller caller, String workspaceIdOrName, Action action) {
         return jdbi.withHandle(h -> {
             var notFound = ApiException.notFound("workspace " + workspaceIdOrName);
             var workspace = workspaces.findLive(h, workspaceIdOrName).orElseThrow(() -> notFound);
-            return new Authorized(workspace, requireRole(h, caller, workspace, action, notFound));
+            return new Membership(workspace, requireRole(h, caller, workspace, action, notFound));
         });
     }
 
@@ -42,7 +42,7 @@ public final class Authorizer {
      * Authorizes an item route: finds the workspace holding the resource (by id, or by name within
      * {@code ?workspace=}) and checks the caller's role there. Not visible is not found.
      */
-    public Authorized authorize(Caller caller, Scope.OfResource scope, String ref, Optional<String> workspaceRef) {
+    public Membership authorize(Caller caller, Scope.OfResource scope, String ref, Optional<String> workspaceRef) {
         return jdbi.withHandle(h -> {
             var notFound = ApiException.notFound(scope.noun() + " " + ref);
             Optional<Workspace> within = Optional.empty();
@@ -56,7 +56,7 @@ public final class Authorizer {
             }
             String workspaceId = scope.locator().workspaceOf(h, ref, within.map(Workspace::id)).orElseThrow(() -> notFound);
             var workspace = workspaces.findLive(h, workspaceId).orElseThrow(() -> notFound);
-            return new Authorized(workspace, requireRole(h, caller, workspace, scope.action(), notFound));
+            return new Membership(workspace, requireRole(h, caller, workspace, scope.action(), notFound));
         });
     }
 

@@ -3,6 +3,7 @@ package dev.hearth.server.access;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.server.tenancy.Principal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.hearth.server.auth;
 
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;

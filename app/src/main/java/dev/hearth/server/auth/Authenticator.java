@@ -1,10 +1,11 @@
 package dev.hearth.server.auth;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.server.access.PrincipalKey;
 import dev.hearth.server.access.PrincipalStore;
-import dev.hearth.server.auth.Caller.KeyCredential;
-import dev.hearth.server.auth.Caller.SessionCredential;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Caller.KeyCredential;
+import dev.hearth.server.tenancy.Caller.SessionCredential;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 

@@ -1,14 +1,15 @@
 package dev.hearth.server.auth;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.Validate;
+import dev.hearth.api.Validate;
 import dev.hearth.server.access.AccessService;
-import dev.hearth.server.access.Principal;
-import dev.hearth.server.auth.Caller.SessionCredential;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.server.crypto.Secrets;
 import dev.hearth.server.mail.Mail;
 import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.store.Ids;
+import dev.hearth.server.tenancy.Caller.SessionCredential;
+import dev.hearth.server.tenancy.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -29,7 +29,7 @@ public record Checkpoint(String id, String workspace, String sourceType, String 
     public static String name(String requested, Instant now) {
         String name = requested == null ? DEFAULT_NAME.format(now) : requested;
         if (!NAME.matcher(name).matches()) {
-            throw dev.hearth.server.http.ApiException.invalidField("name",
+            throw dev.hearth.api.ApiException.invalidField("name",
                     "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
         return name;

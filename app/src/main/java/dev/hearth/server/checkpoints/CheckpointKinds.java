@@ -1,7 +1,7 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.store.Constraints;

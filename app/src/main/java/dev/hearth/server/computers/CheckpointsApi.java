@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
-import static dev.hearth.server.access.Action.COMPUTER_READ;
-import static dev.hearth.server.access.Action.COMPUTER_WRITE;
+import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
+import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerService.RestoreRequest;

@@ -1,19 +1,19 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.sandbox.Runtime;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.server.Validate;
+import dev.hearth.api.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.computers.ComputerService.PortRequest;
 import dev.hearth.server.computers.ComputerService.ResourcesRequest;
-import dev.hearth.server.http.ApiException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.hearth.server.computers;
 
-import static dev.hearth.server.access.Action.COMPUTER_EXEC;
-import static dev.hearth.server.access.Action.COMPUTER_READ;
-import static dev.hearth.server.access.Action.COMPUTER_WRITE;
+import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
+import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
+import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.server.computers.ComputerService.CreateComputer;
 import dev.hearth.server.computers.ComputerService.UpdateComputer;
@@ -85,9 +85,9 @@ public final class ComputersApi {
             synchronized (lock) {
                 line(out, end);
             }
-        } catch (dev.hearth.server.http.ApiException e) {
+        } catch (dev.hearth.api.ApiException e) {
             synchronized (lock) {
-                line(out, java.util.Map.of("error", java.util.Map.of("code", e.code().code(), "message", e.getMessage())));
+                line(out, java.util.Map.of("error", java.util.Map.of("code", e.code(), "message", e.getMessage())));
             }
         }
     }

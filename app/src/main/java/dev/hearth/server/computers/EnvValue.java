@@ -1,9 +1,9 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.server.Validate;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.Validate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;

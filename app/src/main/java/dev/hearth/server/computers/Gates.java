@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.http.ApiException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,10 +1,10 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.sandbox.Terminal;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -53,7 +53,7 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
                 terminal.write(m.path("stdin").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
         } catch (ApiException e) {
-            finish(Map.of("error", Map.of("code", e.code().code(), "message", e.getMessage())), 1008);
+            finish(Map.of("error", Map.of("code", e.code(), "message", e.getMessage())), 1008);
         } catch (IOException | RuntimeException e) {
             finish(Map.of("error", Map.of("code", "invalid_request", "message", String.valueOf(e.getMessage()))), 1008);
         }

@@ -11,7 +11,7 @@ import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Workspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,7 +1,6 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.Config;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.postgres.Certificates;
@@ -14,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Optional;
 import java.util.Set;
@@ -33,17 +33,16 @@ public final class Databases {
     private Databases() {
     }
 
-    public static DatabaseService open(Config config, Jdbi jdbi, DatabaseStore store, CheckpointStore checkpoints,
-                                       Keyring keyring) {
-        var settings = config.databases();
-        Path dataDir = config.dataDir().toAbsolutePath();
+    public static DatabaseService open(DatabaseSettings settings, Path dataDir, Clock clock, Jdbi jdbi,
+                                       DatabaseStore store, CheckpointStore checkpoints, Keyring keyring) {
+        dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
         var reason = host.unavailableReason();
         Optional<DatabaseService.Engine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
-                engine = Optional.of(engine(config, host, dataDir, root, jdbi, store));
+                engine = Optional.of(engine(settings, host, dataDir, root, jdbi, store));
             } catch (IOException | RuntimeException e) {
                 reason = Optional.of(e.getMessage());
             }
@@ -51,13 +50,11 @@ public final class Databases {
         reason.ifPresent(r -> LOG.warn("databases are unavailable: {}", r));
         var ports = new DatabaseService.Ports(settings.publicHost(), settings.listenHost(), settings.firstPort(),
                 settings.lastPort());
-        return new DatabaseService(jdbi, store, checkpoints, keyring, engine, reason.orElse(""), root, ports,
-                config.clock());
+        return new DatabaseService(jdbi, store, checkpoints, keyring, engine, reason.orElse(""), root, ports, clock);
     }
 
-    private static DatabaseService.Engine engine(Config config, PostgresHost host, Path dataDir, Path root, Jdbi jdbi,
-                                                 DatabaseStore store) throws IOException {
-        var settings = config.databases();
+    private static DatabaseService.Engine engine(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
+                                                 Jdbi jdbi, DatabaseStore store) throws IOException {
         if (host.separateUser()) {
             openForClusterUser(dataDir);
         }
@@ -104,8 +101,8 @@ public final class Databases {
     }
 
     /** Closes to others what was made in the data directory after it was opened for the clusters' user. */
-    public static void closeDataDir(Config config) {
-        Path dataDir = config.dataDir().toAbsolutePath();
+    public static void closeDataDir(Path dataDir) {
+        dataDir = dataDir.toAbsolutePath();
         try {
             if (PostgresHost.probe().separateUser() && Files.isDirectory(dataDir.resolve("databases"))) {
                 openForClusterUser(dataDir);

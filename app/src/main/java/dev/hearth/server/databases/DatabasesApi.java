@@ -1,7 +1,7 @@
 package dev.hearth.server.databases;
 
-import static dev.hearth.server.access.Action.DATABASE_READ;
-import static dev.hearth.server.access.Action.DATABASE_WRITE;
+import static dev.hearth.server.tenancy.Action.DATABASE_READ;
+import static dev.hearth.server.tenancy.Action.DATABASE_WRITE;
 
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;

@@ -1,12 +1,11 @@
 package dev.hearth.server.http;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
-import dev.hearth.server.access.Authorizer;
-import dev.hearth.server.auth.Authenticator;
-import dev.hearth.server.auth.Caller;
-import dev.hearth.server.idempotency.Idempotency;
 import dev.hearth.server.store.Ids;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Membership;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -39,18 +38,16 @@ public final class ApiHandler extends Handler.Abstract {
     private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
     private final Router router;
-    private final Authenticator authenticator;
-    private final Authorizer authorizer;
+    private final Guard guard;
     private final Idempotency idempotency;
     private final long maxBodyBytes;
     private final org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets;
 
-    public ApiHandler(Router router, Authenticator authenticator, Authorizer authorizer, Idempotency idempotency,
+    public ApiHandler(Router router, Guard guard, Idempotency idempotency,
                       long maxBodyBytes, org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets) {
         this.webSockets = webSockets;
         this.router = router;
-        this.authenticator = authenticator;
-        this.authorizer = authorizer;
+        this.guard = guard;
         this.idempotency = idempotency;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -91,11 +88,11 @@ public final class ApiHandler extends Handler.Abstract {
         byte[] body = readBody(request);
         var headers = headers(request);
         var route = match.route();
-        Caller caller = route.scope() instanceof Scope.Public ? null : authenticator.authenticate(headers.get("authorization"));
+        Caller caller = route.scope() instanceof Scope.Public ? null : guard.authenticate(headers.get("authorization"));
         var query = query(request);
-        Authorizer.Authorized authorized = switch (route.scope()) {
-            case Scope.InWorkspace(var action) -> authorizer.authorize(caller, match.params().get("ws"), action);
-            case Scope.OfResource resource -> authorizer.authorize(caller, resource,
+        Membership authorized = switch (route.scope()) {
+            case Scope.InWorkspace(var action) -> guard.authorize(caller, match.params().get("ws"), action);
+            case Scope.OfResource resource -> guard.authorize(caller, resource,
                     match.params().get(resource.param()), Exchange.single(query, "workspace"));
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
@@ -200,12 +197,12 @@ public final class ApiHandler extends Handler.Abstract {
 
     static Reply errorReply(ApiException e, String requestId) {
         var error = new LinkedHashMap<String, Object>();
-        error.put("code", e.code().code());
+        error.put("code", e.code());
         error.put("message", e.getMessage());
         error.put("details", e.details());
         error.put("request_id", requestId);
-        var reply = Reply.status(e.code().status(), Map.of("error", error));
-        if (e.code() == ErrorCode.UNAUTHENTICATED) {
+        var reply = Reply.status(e.status(), Map.of("error", error));
+        if (e.is(ErrorCode.UNAUTHENTICATED)) {
             reply = reply.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
         }
         return reply;

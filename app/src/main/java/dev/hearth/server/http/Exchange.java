@@ -4,14 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
-import dev.hearth.server.access.Authorizer;
-import dev.hearth.server.access.Role;
-import dev.hearth.server.auth.Caller;
 import dev.hearth.server.store.Cursor;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Membership;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +28,11 @@ public final class Exchange {
     private final Map<String, String> headers;
     private final byte[] body;
     private final Caller caller;
-    private final Authorizer.Authorized authorized;
+    private final Membership authorized;
     private final Peer peer;
 
     public Exchange(String requestId, String path, Map<String, String> params, Map<String, List<String>> query,
-                    Map<String, String> headers, byte[] body, Caller caller, Authorizer.Authorized authorized, Peer peer) {
+                    Map<String, String> headers, byte[] body, Caller caller, Membership authorized, Peer peer) {
         this.requestId = requestId;
         this.path = path;
         this.params = params;

@@ -1,5 +1,6 @@
 package dev.hearth.server.http;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.server.store.Ids;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.hearth.server.http;
 
+import dev.hearth.api.ApiException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.hearth.server.http;
 
-import dev.hearth.server.access.Action;
+import dev.hearth.server.tenancy.Action;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 

@@ -1,9 +1,9 @@
 package dev.hearth.server.images;
 
-import static dev.hearth.server.access.Action.COMPUTER_READ;
-import static dev.hearth.server.access.Action.COMPUTER_WRITE;
+import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
+import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;
@@ -36,7 +36,7 @@ public final class ImagesApi {
                                 Clock clock, java.util.function.Supplier<Set<String>> digestsInUse) {
         operations.register(new PullKind(jdbi, store, images, clock));
         router.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), ex -> {
-            String reference = dev.hearth.server.Validate.required("reference", ex.body(PullRequest.class).reference());
+            String reference = dev.hearth.api.Validate.required("reference", ex.body(PullRequest.class).reference());
             Images.invalid(reference).ifPresent(problem -> {
                 throw ApiException.invalidField("reference", problem);
             });

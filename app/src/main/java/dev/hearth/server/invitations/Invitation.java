@@ -1,6 +1,6 @@
 package dev.hearth.server.invitations;
 
-import dev.hearth.server.access.Role;
+import dev.hearth.server.tenancy.Role;
 import java.time.Instant;
 
 /** An invitation to a workspace, as stored. */

@@ -3,8 +3,8 @@ package dev.hearth.server.invitations;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import dev.hearth.server.access.Role;
 import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.tenancy.Role;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.hearth.server.invitations;
 
-import static dev.hearth.server.access.Action.INVITATION_MANAGE;
+import static dev.hearth.server.tenancy.Action.INVITATION_MANAGE;
 
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;

@@ -1,7 +1,7 @@
 package dev.hearth.server.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import dev.hearth.server.store.Ids;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.hearth.server.operations;
 
-import static dev.hearth.server.access.Action.OPERATION_READ;
+import static dev.hearth.server.tenancy.Action.OPERATION_READ;
 
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;

@@ -1,16 +1,15 @@
 package dev.hearth.server.proxy;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerService.RouteTarget;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.workspaces.Workspace;
+import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -231,13 +230,13 @@ public final class ComputerProxy extends ProxyHandler {
 
     private static void writeError(Response response, Callback callback, ApiException e) {
         var error = new LinkedHashMap<String, Object>();
-        error.put("code", e.code().code());
+        error.put("code", e.code());
         error.put("message", e.getMessage());
         error.put("details", e.details() == null ? Map.of() : e.details());
         error.put("request_id", Ids.next());
         try {
             byte[] body = Json.mapper().writeValueAsBytes(Map.of("error", error));
-            response.setStatus(e.code().status());
+            response.setStatus(e.status());
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
             response.write(true, ByteBuffer.wrap(body), callback);

@@ -1,6 +1,6 @@
 package dev.hearth.server.store;
 
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;

@@ -1,17 +1,17 @@
 package dev.hearth.server.variables;
 
-import dev.hearth.server.Validate;
-import dev.hearth.server.access.Action;
-import dev.hearth.server.access.Role;
-import dev.hearth.server.auth.Caller;
+import dev.hearth.api.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.server.crypto.Keyring;
-import dev.hearth.server.http.ApiException;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.tenancy.Action;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.Contents;
-import dev.hearth.server.workspaces.Workspace;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;

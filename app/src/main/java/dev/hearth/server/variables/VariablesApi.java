@@ -1,9 +1,9 @@
 package dev.hearth.server.variables;
 
-import static dev.hearth.server.access.Action.VARIABLE_READ;
-import static dev.hearth.server.access.Action.VARIABLE_WRITE;
+import static dev.hearth.server.tenancy.Action.VARIABLE_READ;
+import static dev.hearth.server.tenancy.Action.VARIABLE_WRITE;
 
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;
 import dev.hearth.server.http.Scope;

@@ -1,17 +1,15 @@
 package dev.hearth.server.workspaces;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.Validate;
-import dev.hearth.server.access.AccessStore;
-import dev.hearth.server.access.Grant;
-import dev.hearth.server.access.Role;
-import dev.hearth.server.auth.Caller;
-import dev.hearth.server.http.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.workspaces.WorkspaceStore.Membership;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Membership;
+import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,7 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 
-/** The rules of workspaces: any signed-in principal creates one and becomes its admin. */
+/** The rules of workspaces: any signed-in principal creates one and becomes its admin (see {@link Founding}). */
 public final class WorkspaceService {
     public record CreateWorkspace(String name) {
     }
@@ -29,15 +27,15 @@ public final class WorkspaceService {
 
     private final Jdbi jdbi;
     private final WorkspaceStore workspaces;
-    private final AccessStore access;
+    private final Founding founding;
     private final List<Contents> contents;
     private final Clock clock;
 
-    public WorkspaceService(Jdbi jdbi, WorkspaceStore workspaces, AccessStore access, List<Contents> contents,
+    public WorkspaceService(Jdbi jdbi, WorkspaceStore workspaces, Founding founding, List<Contents> contents,
                             Clock clock) {
         this.jdbi = jdbi;
         this.workspaces = workspaces;
-        this.access = access;
+        this.founding = founding;
         this.contents = contents;
         this.clock = clock;
     }
@@ -49,7 +47,7 @@ public final class WorkspaceService {
         return Constraints.unique(() -> jdbi.inTransaction(h -> {
             requireFreeName(h, name);
             workspaces.insert(h, workspace);
-            access.insert(h, new Grant(workspace.id(), caller.id(), Role.ADMIN, now, now));
+            founding.founded(h, workspace, caller, now);
             return workspace;
         }), () -> taken(name));
     }

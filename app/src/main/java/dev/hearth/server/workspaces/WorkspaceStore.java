@@ -3,8 +3,10 @@ package dev.hearth.server.workspaces;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import dev.hearth.server.access.Role;
 import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.tenancy.Membership;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -16,8 +18,6 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** Persists workspaces. Deleted workspaces keep their row (deleted_at set) and free their name. */
 public final class WorkspaceStore {
     /** A workspace and the caller's role in it. */
-    public record Membership(Workspace workspace, Role role) {
-    }
 
     public void insert(Handle h, Workspace w) {
         h.createUpdate("""

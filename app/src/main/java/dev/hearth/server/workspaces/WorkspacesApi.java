@@ -1,8 +1,8 @@
 package dev.hearth.server.workspaces;
 
-import static dev.hearth.server.access.Action.WORKSPACE_DELETE;
-import static dev.hearth.server.access.Action.WORKSPACE_READ;
-import static dev.hearth.server.access.Action.WORKSPACE_UPDATE;
+import static dev.hearth.server.tenancy.Action.WORKSPACE_DELETE;
+import static dev.hearth.server.tenancy.Action.WORKSPACE_READ;
+import static dev.hearth.server.tenancy.Action.WORKSPACE_UPDATE;
 
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.Router;

@@ -1,14 +1,12 @@
-package dev.hearth.server.idempotency;
+package dev.hearth.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
-import dev.hearth.server.auth.Secrets;
-import dev.hearth.server.http.ApiException;
-import dev.hearth.server.http.Exchange;
-import dev.hearth.server.http.Reply;
-import dev.hearth.server.idempotency.IdempotencyStore.Entry;
-import dev.hearth.server.idempotency.IdempotencyStore.Scope;
+import dev.hearth.server.crypto.Secrets;
+import dev.hearth.server.http.IdempotencyStore.Entry;
+import dev.hearth.server.http.IdempotencyStore.Scope;
 import dev.hearth.server.store.StoredJson;
 import java.time.Clock;
 import java.time.Duration;

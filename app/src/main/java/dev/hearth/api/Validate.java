@@ -1,6 +1,5 @@
-package dev.hearth.server;
+package dev.hearth.api;
 
-import dev.hearth.server.http.ApiException;
 import java.util.regex.Pattern;
 
 /** Input rules shared by every service; each failure names the field. */

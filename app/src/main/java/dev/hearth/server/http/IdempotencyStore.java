@@ -1,4 +1,4 @@
-package dev.hearth.server.idempotency;
+package dev.hearth.server.http;
 
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;

@@ -1,4 +1,4 @@
-package dev.hearth.server.access;
+package dev.hearth.server.tenancy;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package dev.hearth.server.auth;
+package dev.hearth.server.crypto;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.jwk.Curve;

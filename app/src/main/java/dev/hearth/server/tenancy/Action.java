@@ -1,4 +1,4 @@
-package dev.hearth.server.access;
+package dev.hearth.server.tenancy;
 
 /**
  * The role table: every workspace-scoped operation and the weakest role that may perform it.

@@ -1,6 +1,4 @@
-package dev.hearth.server.auth;
-
-import dev.hearth.server.access.Principal;
+package dev.hearth.server.tenancy;
 
 /** The authenticated principal of a request and the credential its token was issued for. */
 public record Caller(Principal principal, Credential credential) {

@@ -1,4 +1,4 @@
-package dev.hearth.server.auth;
+package dev.hearth.server.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

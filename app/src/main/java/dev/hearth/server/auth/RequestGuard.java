@@ -1,0 +1,35 @@
+package dev.hearth.server.auth;
+
+import dev.hearth.server.access.Authorizer;
+import dev.hearth.server.http.Guard;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.tenancy.Action;
+import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Membership;
+import java.util.Optional;
+
+/** The HTTP layer's guard: tokens checked by the {@link Authenticator}, roles by the {@link Authorizer}. */
+public final class RequestGuard implements Guard {
+    private final Authenticator authenticator;
+    private final Authorizer authorizer;
+
+    public RequestGuard(Authenticator authenticator, Authorizer authorizer) {
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+    }
+
+    @Override
+    public Caller authenticate(String authorizationHeader) {
+        return authenticator.authenticate(authorizationHeader);
+    }
+
+    @Override
+    public Membership authorize(Caller caller, String workspaceRef, Action action) {
+        return authorizer.authorize(caller, workspaceRef, action);
+    }
+
+    @Override
+    public Membership authorize(Caller caller, Scope.OfResource scope, String ref, Optional<String> workspaceRef) {
+        return authorizer.authorize(caller, scope, ref, workspaceRef);
+    }
+}
