@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import dev.hearth.server.Config;
-import dev.hearth.server.store.Database;
+import dev.hearth.server.store.Store;
 import dev.hearth.server.variables.KeyRotation;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -21,8 +21,8 @@ final class AdminCommand {
             @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}") String store,
             @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}") Path keys) {
         var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(java.util.Optional.ofNullable(keys));
-        try (var database = Database.open(config.store(), dataDir)) {
-            var result = KeyRotation.rotate(config.encryptionKeyFile(), database.jdbi());
+        try (var opened = Store.open(config.store(), dataDir)) {
+            var result = KeyRotation.rotate(config.encryptionKeyFile(), opened.jdbi());
             cli.out().println("active key " + result.activeKey() + "; re-sealed " + result.resealed()
                     + " values; dropped keys " + result.dropped());
         }

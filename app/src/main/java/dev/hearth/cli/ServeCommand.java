@@ -4,7 +4,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
-import dev.hearth.server.proxy.RouterSettings;
+import dev.hearth.server.router.RouterSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package dev.hearth.server;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.operations.OperationKind;
-import dev.hearth.server.proxy.RouterSettings;
+import dev.hearth.server.router.RouterSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

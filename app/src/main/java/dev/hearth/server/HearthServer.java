@@ -33,7 +33,7 @@ import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
 import dev.hearth.server.http.JsonErrorHandler;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
@@ -48,10 +48,10 @@ import dev.hearth.server.mail.SmtpMailer;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
-import dev.hearth.server.proxy.ComputerProxy;
+import dev.hearth.server.process.Subreaper;
+import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.sandbox.RunscRuntime;
-import dev.hearth.server.sandbox.Subreaper;
-import dev.hearth.server.store.Database;
+import dev.hearth.server.store.Store;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
@@ -85,8 +85,8 @@ public final class HearthServer implements AutoCloseable {
     private final Server jetty;
     // The computer router: its own Jetty server, since it answers any Host and speaks for computers.
     private final Server routerJetty;
-    private final Database database;
-    private final Router router;
+    private final Store store;
+    private final RouteTable routes;
     private final String baseUrl;
     private final ScheduledExecutorService maintenance;
     private final Optional<Path> adminKeyFile;
@@ -108,8 +108,8 @@ public final class HearthServer implements AutoCloseable {
         int routerPort = config.router().publicPort().orElse(routerConnector.getLocalPort());
         String routerHost = config.router().domain() + (routerPort == 80 ? "" : ":" + routerPort);
         baseUrl = config.publicUrl().orElse("http://" + config.host() + ":" + connector.getLocalPort() + ApiHandler.PREFIX);
-        database = Database.open(config.store(), config.dataDir());
-        var jdbi = database.jdbi();
+        store = Store.open(config.store(), config.dataDir());
+        var jdbi = store.jdbi();
         var clock = config.clock();
 
         var principals = new PrincipalStore();
@@ -145,25 +145,25 @@ public final class HearthServer implements AutoCloseable {
         var invitations = new InvitationService(jdbi, invitationStore, accessStore, invitationMail, clock,
                 config.invitationLifetime());
 
-        router = new Router();
-        router.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
-        AuthApi.register(router, new TokenGrant(jdbi, principals, authStore, tokens, clock, baseUrl), login, signingKeys);
-        WorkspacesApi.register(router, workspaces);
-        AccessApi.register(router, access, workspaces);
-        VariablesApi.register(router, variables, variableStore);
-        InvitationsApi.register(router, invitations, invitationStore);
-        OperationsApi.register(router, operations, operationStore);
-        ComputersApi.register(router, computers, computerStore);
-        CheckpointsApi.register(router, computers, computerStore);
-        DatabasesApi.register(router, databases, databaseCheckpoints, databaseStore);
-        ImagesApi.register(router, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
+        routes = new RouteTable();
+        routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
+        AuthApi.register(routes, new TokenGrant(jdbi, principals, authStore, tokens, clock, baseUrl), login, signingKeys);
+        WorkspacesApi.register(routes, workspaces);
+        AccessApi.register(routes, access, workspaces);
+        VariablesApi.register(routes, variables, variableStore);
+        InvitationsApi.register(routes, invitations, invitationStore);
+        OperationsApi.register(routes, operations, operationStore);
+        ComputersApi.register(routes, computers, computerStore);
+        CheckpointsApi.register(routes, computers, computerStore);
+        DatabasesApi.register(routes, databases, databaseCheckpoints, databaseStore);
+        ImagesApi.register(routes, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
         var guard = new RequestGuard(authenticator, authorizer);
         var webSockets = org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(jetty);
         webSockets.setIdleTimeout(java.time.Duration.ofHours(1));
-        jetty.setHandler(new ApiHandler(router, guard, idempotency, config.maxBodyBytes(), webSockets));
+        jetty.setHandler(new ApiHandler(routes, guard, idempotency, config.maxBodyBytes(), webSockets));
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         var webSocketClient = new org.eclipse.jetty.websocket.client.WebSocketClient();
@@ -180,13 +180,13 @@ public final class HearthServer implements AutoCloseable {
         databases.start();
         Databases.closeDataDir(config.dataDir());
         databaseCheckpoints.reconcile();
-        operations.start(database.dialect() == Database.Dialect.SQLITE);
+        operations.start(store.dialect() == Store.Dialect.SQLITE);
         invitationMail.start();
 
         maintenance = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
         maintenance.scheduleWithFixedDelay(() -> maintain(idempotency, authStore, signingKeys, jdbi, clock),
                 1, 60, TimeUnit.MINUTES);
-        LOG.info("hearth {} serving {} (store: {})", VERSION, baseUrl, database.dialect().name().toLowerCase());
+        LOG.info("hearth {} serving {} (store: {})", VERSION, baseUrl, store.dialect().name().toLowerCase());
     }
 
     public static HearthServer start(Config config) throws Exception {
@@ -216,7 +216,7 @@ public final class HearthServer implements AutoCloseable {
                                       CheckpointKinds checkpointKinds) throws IOException {
         Path dataDir = config.dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
-        Optional<dev.hearth.server.sandbox.Runtime> runtime = Optional.empty();
+        Optional<dev.hearth.server.sandbox.SandboxRuntime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
             Subreaper.start();
             runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc"))));
@@ -236,7 +236,7 @@ public final class HearthServer implements AutoCloseable {
         var body = new LinkedHashMap<String, Object>();
         body.put("status", "ok");
         body.put("version", VERSION);
-        body.put("store", database.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one()) == 1
+        body.put("store", store.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one()) == 1
                 ? "ok" : "unavailable");
         return body;
     }
@@ -266,8 +266,8 @@ public final class HearthServer implements AutoCloseable {
         return baseUrl;
     }
 
-    public Router router() {
-        return router;
+    public RouteTable routes() {
+        return routes;
     }
 
     /** The admin key file written on this start, if the store was empty. */
@@ -298,6 +298,6 @@ public final class HearthServer implements AutoCloseable {
         databases.close();
         invitationMail.close();
         operations.close();
-        database.close();
+        store.close();
     }
 }

@@ -7,7 +7,7 @@ import dev.hearth.client.TokenSource;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
-import dev.hearth.server.proxy.RouterSettings;
+import dev.hearth.server.router.RouterSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -6,7 +6,7 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
-import dev.hearth.server.proxy.RouterSettings;
+import dev.hearth.server.router.RouterSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

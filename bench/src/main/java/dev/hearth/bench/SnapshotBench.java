@@ -5,7 +5,7 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
-import dev.hearth.server.proxy.RouterSettings;
+import dev.hearth.server.router.RouterSettings;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import dev.hearth.server.access.AccessService.Granted;
 import dev.hearth.server.access.AccessService.KeyRequest;
 import dev.hearth.server.access.AccessService.UpdateRequest;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.tenancy.Principal;
 import dev.hearth.server.workspaces.WorkspaceService;
@@ -21,24 +21,24 @@ public final class AccessApi {
     private AccessApi() {
     }
 
-    public static void register(Router router, AccessService service, WorkspaceService workspaces) {
+    public static void register(RouteTable routes, AccessService service, WorkspaceService workspaces) {
         String one = "/workspaces/{ws}/access/{principal}";
-        router.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), ex -> granted(201,
+        routes.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), ex -> granted(201,
                 service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class))));
-        router.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ),
+        routes.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ),
                 ex -> Reply.ok(Reply.page("access", service.list(ex.workspace(), ex.page()))));
-        router.add("GET", one, Scope.workspace(ACCESS_READ),
+        routes.add("GET", one, Scope.workspace(ACCESS_READ),
                 ex -> Reply.ok(Reply.one("access", service.get(ex.workspace(), ex.param("principal")))));
-        router.add("PATCH", one, Scope.workspace(ACCESS_MANAGE), ex -> Reply.ok(Reply.one("access",
+        routes.add("PATCH", one, Scope.workspace(ACCESS_MANAGE), ex -> Reply.ok(Reply.one("access",
                 service.update(ex.workspace(), ex.param("principal"), ex.body(UpdateRequest.class)))));
-        router.add("DELETE", one, Scope.workspace(ACCESS_MANAGE),
+        routes.add("DELETE", one, Scope.workspace(ACCESS_MANAGE),
                 ex -> Reply.ok(Reply.one("access", service.revoke(ex.workspace(), ex.param("principal")))));
-        router.add("POST", one + "/rotate_key", Scope.workspace(ACCESS_MANAGE), ex -> granted(200,
+        routes.add("POST", one + "/rotate_key", Scope.workspace(ACCESS_MANAGE), ex -> granted(200,
                 service.rotateKey(ex.caller(), ex.workspace(), ex.param("principal"),
                         ex.bodyOr(KeyRequest.class, new KeyRequest(null, null)))));
-        router.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE),
+        routes.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE),
                 ex -> Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal")))));
-        router.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)));
+        routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)));
     }
 
     private static Reply granted(int status, Granted granted) {

@@ -3,7 +3,7 @@ package dev.hearth.server.auth;
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -27,24 +27,24 @@ public final class AuthApi {
     private AuthApi() {
     }
 
-    public static void register(Router router, TokenGrant grant, EmailLogin login, SigningKeys keys) {
-        router.add("POST", "/auth/token", Scope.anyone(), ex -> {
+    public static void register(RouteTable routes, TokenGrant grant, EmailLogin login, SigningKeys keys) {
+        routes.add("POST", "/auth/token", Scope.anyone(), ex -> {
             var request = tokenRequest(ex);
             return Reply.ok(grant.exchange(request.grantType(), request.assertion()));
         });
-        router.add("POST", "/auth/email/start", Scope.anyone(),
+        routes.add("POST", "/auth/email/start", Scope.anyone(),
                 ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())));
-        router.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
+        routes.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
             var request = ex.body(EmailVerify.class);
             return Reply.ok(login.verify(request.email(), request.code()));
         });
-        router.add("POST", "/auth/refresh", Scope.anyone(),
+        routes.add("POST", "/auth/refresh", Scope.anyone(),
                 ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())));
-        router.add("POST", "/auth/logout", Scope.anyone(), ex -> {
+        routes.add("POST", "/auth/logout", Scope.anyone(), ex -> {
             login.logout(ex.body(RefreshRequest.class).refreshToken());
             return Reply.ok(Map.of("logged_out", true));
         });
-        router.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()));
+        routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()));
     }
 
     /** RFC 7523 clients usually send a form; JSON is accepted too. */

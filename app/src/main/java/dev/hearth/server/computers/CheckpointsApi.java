@@ -6,7 +6,7 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerService.RestoreRequest;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.util.List;
 import java.util.Map;
@@ -16,21 +16,21 @@ public final class CheckpointsApi {
     private CheckpointsApi() {
     }
 
-    public static void register(Router router, ComputerService service, ComputerStore store) {
+    public static void register(RouteTable routes, ComputerService service, ComputerStore store) {
         Scope.Locator locator = store::workspaceOf;
         var checkpoints = service.checkpoints();
-        router.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
+        routes.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
                 Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
                         ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()));
-        router.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+        routes.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))));
-        router.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+        routes.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
                         "operations", List.of())));
-        router.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
+        routes.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
                 Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
                         Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()));
-        router.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+        routes.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
                         ex.body(RestoreRequest.class)))));
     }

@@ -9,7 +9,7 @@ import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
-import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
@@ -45,12 +45,12 @@ final class ComputerCheckpoints {
     private final CheckpointStore store;
     private final ComputerStore computers;
     private final Gates gates;
-    private final Supplier<Runtime> runtime;
+    private final Supplier<SandboxRuntime> runtime;
     private final Dirs dirs;
     private final Clock clock;
 
     ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
-                        Supplier<Runtime> runtime, Dirs dirs, Clock clock) {
+                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock) {
         this.jdbi = jdbi;
         this.kinds = kinds;
         this.store = kinds.store();
@@ -154,7 +154,7 @@ final class ComputerCheckpoints {
         }
     }
 
-    private Checkpoint capture(Checkpoint checkpoint, Runtime runsc) {
+    private Checkpoint capture(Checkpoint checkpoint, SandboxRuntime runsc) {
         var computer = current(checkpoint.source());
         if (computer.deletedAt() != null) {
             return fail(checkpoint, "source_deleted", "computer " + computer.name() + " was deleted");
@@ -187,7 +187,7 @@ final class ComputerCheckpoints {
      * unchanged afterwards the copy is exact. Otherwise, and when /data is busy, the computer is
      * paused for the copy and the save together.
      */
-    private void captureRunning(Computer computer, Runtime runsc, Path dir) throws IOException {
+    private void captureRunning(Computer computer, SandboxRuntime runsc, Path dir) throws IOException {
         Path data = dirs.data(computer.id());
         var before = DataFingerprint.ofQuiet(data);
         if (before.isPresent()) {
@@ -203,7 +203,7 @@ final class ComputerCheckpoints {
         captureRunningPaused(computer, runsc, dir);
     }
 
-    private void captureRunningPaused(Computer computer, Runtime runsc, Path dir) {
+    private void captureRunningPaused(Computer computer, SandboxRuntime runsc, Path dir) {
         runsc.pause(computer.sandboxId());
         try {
             Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));

@@ -14,9 +14,9 @@ import dev.hearth.server.images.Images;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
-import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
-import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.Constraints;
@@ -96,7 +96,7 @@ public final class ComputerService {
     private final ComputerStore store;
     private final VariableService variables;
     private final Images images;
-    private final Optional<Runtime> runtime;
+    private final Optional<SandboxRuntime> runtime;
     private final String unavailable;
     private final Operations operations;
     private final Dirs dirs;
@@ -107,12 +107,12 @@ public final class ComputerService {
     private final Clock clock;
     private final Gates gates = new Gates();
     private final Activity activity = new Activity();
-    private final Optional<Supervisor> supervisor;
+    private final Optional<ComputerSupervisor> supervisor;
 
     private final dev.hearth.server.images.ImageStore pulledImages;
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
-                           dev.hearth.server.images.ImageStore pulledImages, Optional<Runtime> runtime, String unavailable,
+                           dev.hearth.server.images.ImageStore pulledImages, Optional<SandboxRuntime> runtime, String unavailable,
                            Operations operations, CheckpointKinds checkpointKinds, Path dataDir, Clock clock,
                            java.util.function.Supplier<String> routerHost) {
         this.routerHost = routerHost;
@@ -132,13 +132,13 @@ public final class ComputerService {
         // not: reconcile settles a computer whose sleep was cut short.
         operations.register(OperationKind.of(CREATE_KIND, true, this::createWork));
         operations.register(OperationKind.of(SLEEP_KIND, false, this::sleepWork));
-        this.supervisor = runtime.map(r -> new Supervisor(this, jdbi, store, r, activity, clock));
-        supervisor.ifPresent(Supervisor::start);
+        this.supervisor = runtime.map(r -> new ComputerSupervisor(this, jdbi, store, r, activity, clock));
+        supervisor.ifPresent(ComputerSupervisor::start);
     }
 
     /** Stops watching computers; they keep running, and the next start adopts them. */
     public void close() {
-        supervisor.ifPresent(Supervisor::stop);
+        supervisor.ifPresent(ComputerSupervisor::stop);
     }
 
     /** The supervisor saw the main process exit: start the computer again and say so in {@code error}. */
@@ -869,7 +869,7 @@ public final class ComputerService {
 
     // ---- helpers
 
-    private Runtime runtime() {
+    private SandboxRuntime runtime() {
         return runtime.orElseThrow(() -> new ApiException(ErrorCode.RUNTIME_UNAVAILABLE,
                 "computers are not available on this server: " + unavailable));
     }

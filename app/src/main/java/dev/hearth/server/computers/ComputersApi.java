@@ -7,7 +7,7 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 import dev.hearth.server.computers.ComputerService.CreateComputer;
 import dev.hearth.server.computers.ComputerService.UpdateComputer;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,25 +17,25 @@ public final class ComputersApi {
     private ComputersApi() {
     }
 
-    public static void register(Router router, ComputerService service, ComputerStore store) {
+    public static void register(RouteTable routes, ComputerService service, ComputerStore store) {
         Scope.Locator locator = store::workspaceOf;
-        router.create("/workspaces/{ws}/computers", Scope.workspace(COMPUTER_WRITE), ex -> {
+        routes.create("/workspaces/{ws}/computers", Scope.workspace(COMPUTER_WRITE), ex -> {
             var created = service.create(ex.workspace(), ex.body(CreateComputer.class));
             var body = new LinkedHashMap<String, Object>();
             body.put("computer", created.computer());
             body.put("operations", created.operation().map(op -> List.of(op.id())).orElse(List.of()));
             return Reply.status(created.operation().isPresent() ? 202 : 201, body);
         });
-        router.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
+        routes.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))));
-        router.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+        routes.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))));
-        router.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+        routes.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.update(ex.workspace(), ex.param("cmp"),
                         ex.body(UpdateComputer.class)))));
-        router.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+        routes.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
-        router.add("POST", "/computers/{cmp}/sleep", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex -> {
+        routes.add("POST", "/computers/{cmp}/sleep", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex -> {
             ex.bodyOr(SleepRequest.class, new SleepRequest(null));
             var slept = service.sleep(ex.workspace(), ex.param("cmp"));
             var body = new LinkedHashMap<String, Object>();
@@ -43,15 +43,15 @@ public final class ComputersApi {
             body.put("operations", slept.operation().map(op -> List.of(op.id())).orElse(List.of()));
             return Reply.status(slept.operation().isPresent() ? 202 : 200, body);
         });
-        router.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
+        routes.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp")))));
         // The same route as a WebSocket: an interactive terminal (hearth exec -it).
-        router.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
+        routes.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             service.get(ex.workspace(), ex.param("cmp"));
             return Reply.upgrade((request, response, callback) ->
                     new TerminalEndpoint(service, ex.workspace(), ex.param("cmp")));
         });
-        router.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
+        routes.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
             // A client that hangs up gets its command killed: the peer says so even when nothing is written.

@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.operations.Operation;
-import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.Slot;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,12 +23,12 @@ final class Reconciler {
     private final ComputerService computers;
     private final Jdbi jdbi;
     private final ComputerStore store;
-    private final Runtime runsc;
+    private final SandboxRuntime runsc;
     private final Dirs dirs;
     private final ComputerCheckpoints checkpoints;
     private final Clock clock;
 
-    Reconciler(ComputerService computers, Jdbi jdbi, ComputerStore store, Runtime runsc, Dirs dirs,
+    Reconciler(ComputerService computers, Jdbi jdbi, ComputerStore store, SandboxRuntime runsc, Dirs dirs,
                ComputerCheckpoints checkpoints, Clock clock) {
         this.computers = computers;
         this.jdbi = jdbi;

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The rules of databases: create (from the template, or as a branch of a checkpoint), read (the
  * store only: a read never wakes or touches a cluster), change, delete, connection details,
- * credential resets, sleep and wake. The clusters themselves are the {@link Supervisor}'s.
+ * credential resets, sleep and wake. The clusters themselves are the {@link ClusterSupervisor}'s.
  */
 public final class DatabaseService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseService.class);
@@ -73,7 +73,7 @@ public final class DatabaseService implements AutoCloseable {
     private final Layout layout;
     private final Ports ports;
     private final Clock clock;
-    private final Supervisor supervisor;
+    private final ClusterSupervisor supervisor;
     private final WakeProxy proxy;
     private final Set<Integer> reservedPorts = new HashSet<>();
     // The latest removal of trashed files; close waits for it so that nothing runs on after.
@@ -92,7 +92,7 @@ public final class DatabaseService implements AutoCloseable {
         this.layout = new Layout(root);
         this.ports = ports;
         this.clock = clock;
-        this.supervisor = engine.map(e -> new Supervisor(e.clusters(), layout, rows(), clock)).orElse(null);
+        this.supervisor = engine.map(e -> new ClusterSupervisor(e.clusters(), layout, rows(), clock)).orElse(null);
         this.proxy = supervisor == null ? null : new WakeProxy(supervisor);
     }
 
@@ -268,7 +268,7 @@ public final class DatabaseService implements AutoCloseable {
         return db;
     }
 
-    Supervisor supervisor() {
+    ClusterSupervisor supervisor() {
         return supervisor;
     }
 
@@ -526,8 +526,8 @@ public final class DatabaseService implements AutoCloseable {
         });
     }
 
-    private Supervisor.Rows rows() {
-        return new Supervisor.Rows() {
+    private ClusterSupervisor.Rows rows() {
+        return new ClusterSupervisor.Rows() {
             @Override
             public Database load(String id) {
                 return jdbi.withHandle(h -> store.find(h, id)).filter(d -> d.deletedAt() == null)

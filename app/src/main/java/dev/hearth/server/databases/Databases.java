@@ -76,7 +76,7 @@ public final class Databases {
         host.giveToClusterUser(poolerDir);
         var entries = new LinkedHashMap<String, Pooler.Entry>();
         jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(), new Pooler.Entry(d.port(), d.dbName())));
-        int poolerPort = settings.poolerPort() == 0 ? Supervisor.freePort() : settings.poolerPort();
+        int poolerPort = settings.poolerPort() == 0 ? ClusterSupervisor.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), poolerPort, certs, caCopy, poolerPassword,
                 entries);
         return new DatabaseService.Engine(clusters, pooler, certs.caPem());

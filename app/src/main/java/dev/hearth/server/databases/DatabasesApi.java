@@ -7,7 +7,7 @@ import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;
 import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.util.List;
 import java.util.Map;
@@ -17,23 +17,23 @@ public final class DatabasesApi {
     private DatabasesApi() {
     }
 
-    public static void register(Router router, DatabaseService service, DatabaseCheckpoints checkpoints,
+    public static void register(RouteTable routes, DatabaseService service, DatabaseCheckpoints checkpoints,
                                 DatabaseStore store) {
         Scope.Locator locator = store::workspaceOf;
-        router.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
+        routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
                 ex -> Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class)))));
-        router.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ),
+        routes.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ),
                 ex -> Reply.ok(Reply.page("databases", service.list(ex.workspace(), ex.page()))));
-        router.add("GET", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_READ),
+        routes.add("GET", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Reply.one("database", service.get(ex.workspace(), ex.param("db")))));
-        router.add("PATCH", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
+        routes.add("PATCH", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
                 ex -> Reply.ok(Reply.one("database", service.update(ex.workspace(), ex.param("db"),
                         ex.body(UpdateDatabase.class)))));
-        router.add("DELETE", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
+        routes.add("DELETE", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
                 ex -> Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db")))));
-        router.add("GET", "/databases/{db}/connection", Scope.resource("db", "database", locator, DATABASE_READ),
+        routes.add("GET", "/databases/{db}/connection", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role()))));
-        router.add("POST", "/databases/{db}/reset_credentials", Scope.resource("db", "database", locator, DATABASE_WRITE),
+        routes.add("POST", "/databases/{db}/reset_credentials", Scope.resource("db", "database", locator, DATABASE_WRITE),
                 ex -> {
                     ex.bodyOr(Empty.class, new Empty());
                     var connection = service.resetCredentials(ex.workspace(), ex.param("db"));
@@ -41,23 +41,23 @@ public final class DatabasesApi {
                     return Reply.withReplay(200, Reply.one("connection", connection),
                             Reply.one("connection", connection.redacted()));
                 });
-        router.add("POST", "/databases/{db}/sleep", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
+        routes.add("POST", "/databases/{db}/sleep", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
             ex.bodyOr(SleepRequest.class, new SleepRequest(null));
             return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
         });
-        router.add("POST", "/databases/{db}/wake", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
+        routes.add("POST", "/databases/{db}/wake", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
             ex.bodyOr(Empty.class, new Empty());
             return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
         });
-        router.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
+        routes.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
                 Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
                         ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()));
-        router.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),
+        routes.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page()))));
-        router.add("GET", "/databases/{db}/checkpoints/{chk}", Scope.resource("db", "database", locator, DATABASE_READ),
+        routes.add("GET", "/databases/{db}/checkpoints/{chk}", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), ex.param("chk")),
                         "operations", List.of())));
-        router.add("DELETE", "/databases/{db}/checkpoints/{chk}",
+        routes.add("DELETE", "/databases/{db}/checkpoints/{chk}",
                 Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
                         Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body()));
     }

@@ -37,16 +37,16 @@ public final class ApiHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
     private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
-    private final Router router;
+    private final RouteTable routes;
     private final Guard guard;
     private final Idempotency idempotency;
     private final long maxBodyBytes;
     private final org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets;
 
-    public ApiHandler(Router router, Guard guard, Idempotency idempotency,
+    public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency,
                       long maxBodyBytes, org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets) {
         this.webSockets = webSockets;
-        this.router = router;
+        this.routes = routes;
         this.guard = guard;
         this.idempotency = idempotency;
         this.maxBodyBytes = maxBodyBytes;
@@ -83,7 +83,7 @@ public final class ApiHandler extends Handler.Abstract {
             throw ApiException.notFound("route " + path);
         }
         String method = request.getMethod();
-        var match = router.find(method, path.substring(PREFIX.length()));
+        var match = routes.find(method, path.substring(PREFIX.length()));
         checkParams(match.params());
         byte[] body = readBody(request);
         var headers = headers(request);

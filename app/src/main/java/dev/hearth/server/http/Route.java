@@ -38,6 +38,6 @@ public record Route(String method, String template, Scope scope, boolean keyRequ
     }
 
     private List<String> templateSegments() {
-        return Router.segments(template);
+        return RouteTable.segments(template);
     }
 }

@@ -3,7 +3,7 @@ package dev.hearth.server.images;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.process.Commands;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
@@ -32,10 +32,10 @@ public final class ImagesApi {
     private ImagesApi() {
     }
 
-    public static void register(Router router, Jdbi jdbi, ImageStore store, Images images, Operations operations,
+    public static void register(RouteTable routes, Jdbi jdbi, ImageStore store, Images images, Operations operations,
                                 Clock clock, java.util.function.Supplier<Set<String>> digestsInUse) {
         operations.register(new PullKind(jdbi, store, images, clock));
-        router.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), ex -> {
+        routes.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), ex -> {
             String reference = dev.hearth.api.Validate.required("reference", ex.body(PullRequest.class).reference());
             Images.invalid(reference).ifPresent(problem -> {
                 throw ApiException.invalidField("reference", problem);
@@ -50,12 +50,12 @@ public final class ImagesApi {
             body.put("operations", List.of(op.id()));
             return Reply.status(202, body);
         });
-        router.add("GET", "/workspaces/{ws}/images", Scope.workspace(COMPUTER_READ), ex -> {
+        routes.add("GET", "/workspaces/{ws}/images", Scope.workspace(COMPUTER_READ), ex -> {
             var page = ex.page();
             var rows = jdbi.withHandle(h -> store.page(h, ex.workspace().id(), page));
             return Reply.ok(Reply.page("images", Page.of(rows, page.limit(), WorkspaceImage::id)));
         });
-        router.add("DELETE", "/workspaces/{ws}/images/{img}", Scope.workspace(COMPUTER_WRITE), ex -> {
+        routes.add("DELETE", "/workspaces/{ws}/images/{img}", Scope.workspace(COMPUTER_WRITE), ex -> {
             var image = jdbi.withHandle(h -> store.find(h, ex.workspace().id(), ex.param("img")))
                     .orElseThrow(() -> ApiException.notFound("image " + ex.param("img")));
             jdbi.useTransaction(h -> store.delete(h, image.id()));

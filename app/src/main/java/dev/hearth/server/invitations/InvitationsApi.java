@@ -3,7 +3,7 @@ package dev.hearth.server.invitations;
 import static dev.hearth.server.tenancy.Action.INVITATION_MANAGE;
 
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.invitations.InvitationService.CreateInvitation;
 
@@ -12,20 +12,20 @@ public final class InvitationsApi {
     private InvitationsApi() {
     }
 
-    public static void register(Router router, InvitationService service, InvitationStore store) {
+    public static void register(RouteTable routes, InvitationService service, InvitationStore store) {
         Scope manage = Scope.resource("inv", "invitation", store::workspaceOf, INVITATION_MANAGE);
-        router.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.status(201,
+        routes.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.status(201,
                 Reply.one("invitation", service.create(ex.caller(), ex.workspace(), ex.body(CreateInvitation.class)))));
-        router.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.ok(
+        routes.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.ok(
                 Reply.page("invitations", service.list(ex.workspace(), ex.query("state").orElse("pending"), ex.page()))));
-        router.add("GET", "/invitations/{inv}", manage,
+        routes.add("GET", "/invitations/{inv}", manage,
                 ex -> Reply.ok(Reply.one("invitation", service.get(ex.param("inv")))));
-        router.add("POST", "/invitations/{inv}/resend", manage,
+        routes.add("POST", "/invitations/{inv}/resend", manage,
                 ex -> Reply.ok(Reply.one("invitation", service.resend(ex.param("inv")))));
-        router.add("DELETE", "/invitations/{inv}", manage,
+        routes.add("DELETE", "/invitations/{inv}", manage,
                 ex -> Reply.ok(Reply.one("invitation", service.revoke(ex.param("inv")))));
         // Anyone signed in may try; the service answers 404 unless the caller is the invitee.
-        router.add("POST", "/invitations/{inv}/accept", Scope.signedIn(),
+        routes.add("POST", "/invitations/{inv}/accept", Scope.signedIn(),
                 ex -> Reply.ok(Reply.one("invitation", service.accept(ex.caller(), ex.param("inv")))));
     }
 }

@@ -4,7 +4,7 @@ import static dev.hearth.server.tenancy.Action.OPERATION_READ;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.time.Duration;
 
@@ -13,8 +13,8 @@ public final class OperationsApi {
     private OperationsApi() {
     }
 
-    public static void register(Router router, Operations operations, OperationStore store) {
-        router.add("GET", "/operations/{op}", Scope.resource("op", "operation", store::workspaceOf, OPERATION_READ), ex -> {
+    public static void register(RouteTable routes, Operations operations, OperationStore store) {
+        routes.add("GET", "/operations/{op}", Scope.resource("op", "operation", store::workspaceOf, OPERATION_READ), ex -> {
             int wait = ex.query("wait").map(OperationsApi::seconds).orElse(0);
             return Reply.ok(java.util.Map.of("operation",
                     operations.await(ex.param("op"), Duration.ofSeconds(wait)).view()));

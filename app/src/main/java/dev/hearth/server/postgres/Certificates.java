@@ -1,6 +1,6 @@
 package dev.hearth.server.postgres;
 
-import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

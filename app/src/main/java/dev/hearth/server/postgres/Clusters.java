@@ -1,7 +1,8 @@
 package dev.hearth.server.postgres;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.sandbox.Commands;
+import dev.hearth.server.process.Commands;
+import dev.hearth.server.process.Signals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

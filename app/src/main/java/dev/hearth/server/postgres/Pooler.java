@@ -1,5 +1,6 @@
 package dev.hearth.server.postgres;
 
+import dev.hearth.server.process.Signals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

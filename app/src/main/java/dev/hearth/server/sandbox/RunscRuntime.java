@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
+import dev.hearth.server.process.Commands;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * veth pair per computer, a generated OCI bundle over a shared read-only image rootfs, the
  * writable layer in a per-computer overlay directory, /data bind-mounted from the host.
  */
-public final class RunscRuntime implements Runtime {
+public final class RunscRuntime implements SandboxRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
     private static final Duration QUICK = Duration.ofSeconds(30);
     // Checkpoints and restores move the sandbox's whole memory: seconds for gigabytes.

@@ -5,7 +5,7 @@ import static dev.hearth.server.tenancy.Action.VARIABLE_WRITE;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.variables.VariableService.CreateVariable;
 import dev.hearth.server.variables.VariableService.UpdateVariable;
@@ -15,19 +15,19 @@ public final class VariablesApi {
     private VariablesApi() {
     }
 
-    public static void register(Router router, VariableService service, VariableStore store) {
+    public static void register(RouteTable routes, VariableService service, VariableStore store) {
         Scope.Locator locator = store::workspaceOf;
-        router.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
+        routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
                 service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))));
-        router.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
+        routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
                 "variables", service.list(ex.workspace(), ex.role(), deleted(ex.query("deleted").orElse("false")),
                         ex.page()))));
-        router.add("GET", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_READ),
+        routes.add("GET", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_READ),
                 ex -> Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var")))));
-        router.add("PATCH", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
+        routes.add("PATCH", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
                 ex -> written(200, service.update(ex.caller(), ex.workspace(), ex.param("var"),
                         ex.body(UpdateVariable.class))));
-        router.add("DELETE", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
+        routes.add("DELETE", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
                 ex -> written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var"))));
     }
 

@@ -5,7 +5,7 @@ import static dev.hearth.server.tenancy.Action.WORKSPACE_READ;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_UPDATE;
 
 import dev.hearth.server.http.Reply;
-import dev.hearth.server.http.Router;
+import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.workspaces.WorkspaceService.CreateWorkspace;
 import dev.hearth.server.workspaces.WorkspaceService.UpdateWorkspace;
@@ -15,16 +15,16 @@ public final class WorkspacesApi {
     private WorkspacesApi() {
     }
 
-    public static void register(Router router, WorkspaceService service) {
-        router.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
+    public static void register(RouteTable routes, WorkspaceService service) {
+        routes.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
                 Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))));
-        router.add("GET", "/workspaces", Scope.signedIn(),
+        routes.add("GET", "/workspaces", Scope.signedIn(),
                 ex -> Reply.ok(Reply.page("workspaces", service.list(ex.caller(), ex.page()))));
-        router.add("GET", "/workspaces/{ws}", Scope.workspace(WORKSPACE_READ),
+        routes.add("GET", "/workspaces/{ws}", Scope.workspace(WORKSPACE_READ),
                 ex -> Reply.ok(Reply.one("workspace", ex.workspace())));
-        router.add("PATCH", "/workspaces/{ws}", Scope.workspace(WORKSPACE_UPDATE), ex -> Reply.ok(
+        routes.add("PATCH", "/workspaces/{ws}", Scope.workspace(WORKSPACE_UPDATE), ex -> Reply.ok(
                 Reply.one("workspace", service.rename(ex.workspace(), ex.body(UpdateWorkspace.class)))));
-        router.add("DELETE", "/workspaces/{ws}", Scope.workspace(WORKSPACE_DELETE),
+        routes.add("DELETE", "/workspaces/{ws}", Scope.workspace(WORKSPACE_DELETE),
                 ex -> Reply.ok(Reply.one("workspace", service.delete(ex.workspace()))));
     }
 }

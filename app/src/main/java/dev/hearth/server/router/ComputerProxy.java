@@ -1,4 +1,4 @@
-package dev.hearth.server.proxy;
+package dev.hearth.server.router;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;

@@ -7,7 +7,7 @@ import java.util.Set;
  * The narrow interface to whatever runs computers: gVisor's runsc on this host today, an
  * orchestrator's driver tomorrow. Sandbox ids are fixed-length and new for every generation.
  */
-public interface Runtime {
+public interface SandboxRuntime {
     /** Sets up the slot's network namespace and veth pair, if not there already. */
     void prepareNetwork(Slot slot);
 

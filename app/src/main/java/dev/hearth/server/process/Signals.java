@@ -1,4 +1,4 @@
-package dev.hearth.server.postgres;
+package dev.hearth.server.process;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -10,11 +10,11 @@ import java.lang.invoke.MethodHandle;
  * {@link ProcessHandle} cannot send (it only has SIGTERM, a "smart" shutdown that waits for every
  * client, and SIGKILL).
  */
-final class Signals {
-    static final int SIGINT = 2;
-    static final int SIGQUIT = 3;
-    static final int SIGKILL = 9;
-    static final int SIGHUP = 1;
+public final class Signals {
+    public static final int SIGINT = 2;
+    public static final int SIGQUIT = 3;
+    public static final int SIGKILL = 9;
+    public static final int SIGHUP = 1;
 
     private static final MethodHandle KILL = Linker.nativeLinker().downcallHandle(
             Linker.nativeLinker().defaultLookup().find("kill").orElseThrow(),
@@ -24,7 +24,7 @@ final class Signals {
     }
 
     /** Sends {@code signal}; false if there is no such process. */
-    static boolean send(long pid, int signal) {
+    public static boolean send(long pid, int signal) {
         try {
             return (int) KILL.invokeExact((int) pid, signal) == 0;
         } catch (Throwable e) {

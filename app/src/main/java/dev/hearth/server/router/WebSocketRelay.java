@@ -1,4 +1,4 @@
-package dev.hearth.server.proxy;
+package dev.hearth.server.router;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;

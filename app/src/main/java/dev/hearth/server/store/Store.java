@@ -16,14 +16,14 @@ import org.sqlite.SQLiteDataSource;
  * data directory by default; PostgreSQL when given a {@code postgresql://} URL so replicas can share
  * it. The same migrations run on both.
  */
-public final class Database implements AutoCloseable {
+public final class Store implements AutoCloseable {
     public enum Dialect { SQLITE, POSTGRESQL }
 
     private final HikariDataSource pool;
     private final Jdbi jdbi;
     private final Dialect dialect;
 
-    private Database(HikariDataSource pool, Dialect dialect) {
+    private Store(HikariDataSource pool, Dialect dialect) {
         this.pool = pool;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(pool);
@@ -31,13 +31,13 @@ public final class Database implements AutoCloseable {
     }
 
     /** Opens {@code store}: null or empty for SQLite in {@code dataDir}, or a postgresql:// URL. */
-    public static Database open(String store, Path dataDir) {
+    public static Store open(String store, Path dataDir) {
         if (store == null || store.isBlank() || store.startsWith("sqlite:")) {
             Path file = store == null || store.isBlank() ? dataDir.resolve("hearth.db") : Path.of(store.substring(7));
-            return new Database(sqlitePool(file), Dialect.SQLITE);
+            return new Store(sqlitePool(file), Dialect.SQLITE);
         }
         if (store.startsWith("postgresql://") || store.startsWith("postgres://")) {
-            return new Database(postgresPool(URI.create(store)), Dialect.POSTGRESQL);
+            return new Store(postgresPool(URI.create(store)), Dialect.POSTGRESQL);
         }
         throw new IllegalArgumentException("--store must be a postgresql:// URL or sqlite:PATH, not " + store);
     }

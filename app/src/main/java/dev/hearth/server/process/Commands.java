@@ -1,4 +1,4 @@
-package dev.hearth.server.sandbox;
+package dev.hearth.server.process;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * crashed. Every move of one database happens under that database's lock; a connection that
  * arrives while the database falls asleep waits for the lock and then wakes it.
  */
-final class Supervisor implements Backends {
-    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+final class ClusterSupervisor implements Backends {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterSupervisor.class);
     // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
     static final int WAKES_PER_MINUTE = 10;
     private static final int RESTARTS_PER_MINUTE = 5;
@@ -63,7 +63,7 @@ final class Supervisor implements Backends {
     private final Clock clock;
     private final Map<String, Instance> instances = new ConcurrentHashMap<>();
 
-    Supervisor(Clusters clusters, Layout layout, Rows rows, Clock clock) {
+    ClusterSupervisor(Clusters clusters, Layout layout, Rows rows, Clock clock) {
         this.clusters = clusters;
         this.layout = layout;
         this.rows = rows;

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /** The route table. Features add their routes at start-up; lookups are a scan (a few dozen routes). */
-public final class Router {
+public final class RouteTable {
     public record Match(Route route, Map<String, String> params) {
     }
 

@@ -1,6 +1,6 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.server.sandbox.Runtime;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * vanished) is started again, after 1 s, 2 s, 4 s ... up to a minute while it keeps dying; one idle
  * for its {@code auto_sleep_seconds} is put to sleep. Also writes {@code last_active_at}.
  */
-final class Supervisor {
-    private static final Logger LOG = LoggerFactory.getLogger(Supervisor.class);
+final class ComputerSupervisor {
+    private static final Logger LOG = LoggerFactory.getLogger(ComputerSupervisor.class);
     static final Duration EVERY = Duration.ofSeconds(1);
     static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
 
@@ -30,14 +30,14 @@ final class Supervisor {
     private final ComputerService computers;
     private final Jdbi jdbi;
     private final ComputerStore store;
-    private final Runtime runtime;
+    private final SandboxRuntime runtime;
     private final Activity activity;
     private final Clock clock;
     private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    Supervisor(ComputerService computers, Jdbi jdbi, ComputerStore store, Runtime runtime, Activity activity, Clock clock) {
+    ComputerSupervisor(ComputerService computers, Jdbi jdbi, ComputerStore store, SandboxRuntime runtime, Activity activity, Clock clock) {
         this.computers = computers;
         this.jdbi = jdbi;
         this.store = store;

@@ -1,4 +1,4 @@
-package dev.hearth.server.proxy;
+package dev.hearth.server.router;
 
 import java.util.Locale;
 import java.util.Optional;
