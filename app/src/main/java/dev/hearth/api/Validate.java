@@ -1,5 +1,6 @@
 package dev.hearth.api;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Input rules shared by every service; each failure names the field. */
@@ -32,7 +33,7 @@ public final class Validate {
         if (value.length() > 254 || !EMAIL.matcher(value).matches()) {
             throw ApiException.invalidField(field, "must be an email address like name@example.com");
         }
-        return value.toLowerCase(java.util.Locale.ROOT);
+        return value.toLowerCase(Locale.ROOT);
     }
 
     public static String maxLength(String field, String value, int max) {

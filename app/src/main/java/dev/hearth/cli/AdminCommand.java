@@ -4,6 +4,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.variables.KeyRotation;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -20,7 +21,7 @@ final class AdminCommand {
             @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}") Path dataDir,
             @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}") String store,
             @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}") Path keys) {
-        var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(java.util.Optional.ofNullable(keys));
+        var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(Optional.ofNullable(keys));
         try (var opened = Store.open(config.store(), dataDir)) {
             var result = KeyRotation.rotate(config.encryptionKeyFile(), opened.jdbi());
             cli.out().println("active key " + result.activeKey() + "; re-sealed " + result.resealed()

@@ -1,7 +1,9 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
 import dev.hearth.client.SessionTokens;
+import dev.hearth.client.TokenSource;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,8 +53,8 @@ final class AuthCommand {
             cli.out().println("Not signed in.");
             return 0;
         }
-        var session = dev.hearth.api.Json.mapper().readTree(file.toFile());
-        cli.anonymous().withTokens(dev.hearth.client.TokenSource.none()).send("POST", "/auth/logout",
+        var session = Json.mapper().readTree(file.toFile());
+        cli.anonymous().withTokens(TokenSource.none()).send("POST", "/auth/logout",
                 Map.of("refresh_token", session.path("refresh_token").asText()), Map.of());
         Files.delete(file);
         cli.out().println("Signed out.");

@@ -3,6 +3,7 @@ package dev.hearth.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
@@ -93,7 +94,7 @@ final class CheckpointsCommand {
         cli.print(answer, () -> table(cli.out(), Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
     }
 
-    static void table(java.io.PrintStream out, Iterable<JsonNode> rows) {
+    static void table(PrintStream out, Iterable<JsonNode> rows) {
         var table = new Table("NAME", "ID", "STATE", "GENERATION", "SIZE", "CREATED", "ERROR");
         rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(),
                 c.path("deleted_at").isNull() ? c.path("state").asText() : "deleted", c.path("generation").asText(),

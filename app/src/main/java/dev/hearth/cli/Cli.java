@@ -2,14 +2,17 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.SessionTokens;
 import dev.hearth.client.TokenSource;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +57,8 @@ public final class Cli {
 
     public static int run(String[] args, Context context) {
         var cli = new CommandLine(new Cli(context), new Factory(context));
-        cli.setOut(new java.io.PrintWriter(context.out(), true));
-        cli.setErr(new java.io.PrintWriter(context.err(), true));
+        cli.setOut(new PrintWriter(context.out(), true));
+        cli.setErr(new PrintWriter(context.err(), true));
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, context.err()));
         return cli.execute(args);
     }
@@ -86,7 +89,7 @@ public final class Cli {
         if (Files.exists(config)) {
             try {
                 return Json.mapper().readTree(config.toFile()).path("url").asText(DEFAULT_URL);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + config, e);
             }
         }
@@ -123,7 +126,7 @@ public final class Cli {
     }
 
     /** Reads every page of a list route and answers {@code {noun: [all items]}}, as one list. */
-    static com.fasterxml.jackson.databind.node.ObjectNode everyPage(HearthClient client, String path, String noun) {
+    static ObjectNode everyPage(HearthClient client, String path, String noun) {
         var all = Json.mapper().createArrayNode();
         String cursor = null;
         JsonNode page;

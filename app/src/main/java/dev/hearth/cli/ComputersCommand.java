@@ -2,6 +2,7 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
+import dev.hearth.client.HearthClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,7 +144,7 @@ final class ComputersCommand {
     }
 
     /** A checkpoint id as given, or looked up from COMPUTER/NAME. */
-    private String checkpointId(dev.hearth.client.HearthClient client, String ref) {
+    private String checkpointId(HearthClient client, String ref) {
         int slash = ref.indexOf('/');
         if (slash < 0) {
             return ref;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -160,7 +161,7 @@ final class DatabasesCommand {
             return CheckpointsCommand.delete(databases.cli, at(database), checkpoint, noWait);
         }
 
-        private java.util.function.UnaryOperator<String> at(String database) {
+        private UnaryOperator<String> at(String database) {
             return rest -> databases.path(database, "/checkpoints" + rest);
         }
     }

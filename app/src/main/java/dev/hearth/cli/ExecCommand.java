@@ -1,5 +1,6 @@
 package dev.hearth.cli;
 
+import dev.hearth.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,7 @@ final class ExecCommand implements Callable<Integer> {
                     cli.context.err().println("hearth: the command timed out and was killed");
                 }
             } else if (line.has("error")) {
-                throw dev.hearth.api.ApiException.fromResponse(503, line);
+                throw ApiException.fromResponse(503, line);
             }
         });
         return exit[0];

@@ -3,6 +3,7 @@ package dev.hearth.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -56,13 +57,13 @@ final class ImagesCommand {
     }
 
     /** The workspace's image of that reference, if it has one. */
-    private java.util.Optional<JsonNode> find(String reference) {
+    private Optional<JsonNode> find(String reference) {
         for (var image : Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/images", "images").path("images")) {
             if (image.path("reference").asText().equals(reference)) {
-                return java.util.Optional.of(image);
+                return Optional.of(image);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private void table(Iterable<JsonNode> rows) {

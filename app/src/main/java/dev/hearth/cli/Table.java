@@ -2,6 +2,7 @@ package dev.hearth.cli;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Prints rows as a plain, left-aligned text table with a header line. */
@@ -14,7 +15,7 @@ final class Table {
     }
 
     Table row(Object... cells) {
-        rows.add(java.util.Arrays.stream(cells).map(c -> c == null ? "-" : String.valueOf(c)).toList());
+        rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : String.valueOf(c)).toList());
         return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.hearth.cli;
 
 import dev.hearth.api.Json;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -9,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -137,9 +139,9 @@ final class TerminalSession {
     /** Runs stty on /dev/tty; null where there is no terminal. */
     private static String stty(String... args) {
         try {
-            var command = new java.util.ArrayList<>(List.of("stty"));
+            var command = new ArrayList<>(List.of("stty"));
             command.addAll(List.of(args));
-            var p = new ProcessBuilder(command).redirectInput(new java.io.File("/dev/tty")).start();
+            var p = new ProcessBuilder(command).redirectInput(new File("/dev/tty")).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             return p.waitFor() == 0 ? output : null;
         } catch (IOException | InterruptedException e) {

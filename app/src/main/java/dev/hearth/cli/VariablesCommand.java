@@ -1,6 +1,8 @@
 package dev.hearth.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,12 +82,12 @@ final class VariablesCommand {
         return 0;
     }
 
-    private void show(com.fasterxml.jackson.databind.JsonNode answer) {
-        var all = dev.hearth.api.Json.mapper().createArrayNode().add(answer.path("variable"));
+    private void show(JsonNode answer) {
+        var all = Json.mapper().createArrayNode().add(answer.path("variable"));
         cli.print(answer, () -> table(all));
     }
 
-    private void table(Iterable<com.fasterxml.jackson.databind.JsonNode> rows) {
+    private void table(Iterable<JsonNode> rows) {
         var table = new Table("NAME", "ID", "UPDATED", "DELETED");
         rows.forEach(v -> table.row(v.path("name").asText(), v.path("id").asText(), v.path("updated_at").asText(),
                 v.path("deleted_at").asText("-")));

@@ -7,12 +7,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * A small client of the Hearth API over HTTP: what the CLI uses and what the tests use, so both see
@@ -21,7 +24,7 @@ import java.util.UUID;
  */
 public final class HearthClient {
     /** An answer: status, JSON body (null when empty) and headers. */
-    public record Response(int status, JsonNode body, java.net.http.HttpHeaders headers) {
+    public record Response(int status, JsonNode body, HttpHeaders headers) {
         public Optional<String> header(String name) {
             return headers.firstValue(name);
         }
@@ -97,7 +100,7 @@ public final class HearthClient {
      * Sends a request whose answer is NDJSON and hands each line to {@code lines} as it arrives;
      * an error answer throws {@link ApiException}.
      */
-    public void streamLines(String method, String path, Object body, java.util.function.Consumer<JsonNode> lines) {
+    public void streamLines(String method, String path, Object body, Consumer<JsonNode> lines) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
         tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         request.header("Content-Type", "application/json")
@@ -138,13 +141,13 @@ public final class HearthClient {
         try {
             return Json.mapper().readTree(raw);
         } catch (IOException e) {
-            return Json.mapper().getNodeFactory().textNode(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
+            return Json.mapper().getNodeFactory().textNode(new String(raw, StandardCharsets.UTF_8));
         }
     }
 
     private static byte[] bytes(Object body) {
         if (body instanceof String s) {
-            return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return s.getBytes(StandardCharsets.UTF_8);
         }
         try {
             return Json.mapper().writeValueAsBytes(body);

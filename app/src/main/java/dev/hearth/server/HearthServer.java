@@ -51,7 +51,9 @@ import dev.hearth.server.operations.OperationsApi;
 import dev.hearth.server.process.Subreaper;
 import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.store.Store;
+import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
@@ -63,6 +65,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +78,9 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,18 +168,18 @@ public final class HearthServer implements AutoCloseable {
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
         var guard = new RequestGuard(authenticator, authorizer);
-        var webSockets = org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(jetty);
-        webSockets.setIdleTimeout(java.time.Duration.ofHours(1));
+        var webSockets = ServerWebSocketContainer.ensure(jetty);
+        webSockets.setIdleTimeout(Duration.ofHours(1));
         jetty.setHandler(new ApiHandler(routes, guard, idempotency, config.maxBodyBytes(), webSockets));
         jetty.setErrorHandler(new JsonErrorHandler());
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
-        var webSocketClient = new org.eclipse.jetty.websocket.client.WebSocketClient();
+        var webSocketClient = new WebSocketClient();
         routerJetty.addBean(webSocketClient);
         routerJetty.setHandler(new ComputerProxy(computers, name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization),
-                        workspace.id(), dev.hearth.server.tenancy.Action.COMPUTER_READ),
+                        workspace.id(), Action.COMPUTER_READ),
                 config.router().domain(), config.router().timeout(),
-                org.eclipse.jetty.websocket.server.ServerWebSocketContainer.ensure(routerJetty),
+                ServerWebSocketContainer.ensure(routerJetty),
                 webSocketClient));
         jetty.start();
         routerJetty.start();
@@ -211,12 +218,12 @@ public final class HearthServer implements AutoCloseable {
         return connector;
     }
 
-    private ComputerService computers(Config config, org.jdbi.v3.core.Jdbi jdbi, ComputerStore store, Images images,
-                                      ImageStore imageStore, java.time.Clock clock, String routerHost,
+    private ComputerService computers(Config config, Jdbi jdbi, ComputerStore store, Images images,
+                                      ImageStore imageStore, Clock clock, String routerHost,
                                       CheckpointKinds checkpointKinds) throws IOException {
         Path dataDir = config.dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
-        Optional<dev.hearth.server.sandbox.SandboxRuntime> runtime = Optional.empty();
+        Optional<SandboxRuntime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
             Subreaper.start();
             runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc"))));
@@ -252,7 +259,7 @@ public final class HearthServer implements AutoCloseable {
     }
 
     private static void maintain(Idempotency idempotency, AuthStore auth, SigningKeys keys,
-                                 org.jdbi.v3.core.Jdbi jdbi, java.time.Clock clock) {
+                                 Jdbi jdbi, Clock clock) {
         try {
             idempotency.purge();
             jdbi.useTransaction(h -> auth.purge(h, clock.instant()));

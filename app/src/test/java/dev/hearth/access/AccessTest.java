@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
@@ -14,6 +15,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestServer;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -104,7 +106,7 @@ class AccessTest {
         var granted = admin.create(access(), Map.of("name", "byok", "role", "viewer", "public_key", pem));
         assertTrue(granted.path("key").path("byok").asBoolean());
         assertTrue(granted.path("key_file").path("private_key").isNull());
-        var keyFile = (com.fasterxml.jackson.databind.node.ObjectNode) granted.path("key_file").deepCopy();
+        var keyFile = (ObjectNode) granted.path("key_file").deepCopy();
         keyFile.put("private_key", "-----BEGIN PRIVATE KEY-----\n"
                 + Base64.getMimeEncoder().encodeToString(mine.toECPrivateKey().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
         assertEquals("byok", server.keyPrincipal(keyFile).get("/me").path("principal").path("name").asText());
@@ -209,7 +211,7 @@ class AccessTest {
 
     @Test
     void grantInputIsChecked() {
-        var cases = new java.util.ArrayList<Map<String, Object>>();
+        var cases = new ArrayList<Map<String, Object>>();
         cases.add(Map.of("email", "x@example.com", "role", "owner"));
         cases.add(Map.of("email", "not-an-email", "role", "viewer"));
         cases.add(Map.of("email", "x@example.com", "name", "both", "role", "viewer"));

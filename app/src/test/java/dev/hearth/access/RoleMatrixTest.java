@@ -2,7 +2,11 @@ package dev.hearth.access;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
+import dev.hearth.server.postgres.PostgresHost;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +18,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -48,7 +53,7 @@ class RoleMatrixTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), dev.hearth.support.TestKinds.all()));
+        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()));
         clients.put(Who.ADMIN, server.emailUser("admin@example.com"));
         clients.put(Who.EDITOR, server.emailUser("editor@example.com"));
         clients.put(Who.VIEWER, server.emailUser("viewer@example.com"));
@@ -88,7 +93,7 @@ class RoleMatrixTest {
         String invitation = admin.create("/workspaces/" + ws + "/invitations",
                 Map.of("email", "outsider@example.com", "role", "viewer")).path("invitation").path("id").asText();
         String operation = server.server().operations().begin("test.sleep", ws, null,
-                dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50)).id();
+                Json.mapper().createObjectNode().put("millis", 50)).id();
         return new Fixture(ws, target, variable, invitation, operation, "-");
     }
 
@@ -306,13 +311,13 @@ class RoleMatrixTest {
     private void check(Case c, Who who) {
         boolean computers = c.template().contains("computers") || c.template().contains("{cmp}");
         if (computers) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(
-                    dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+            Assumptions.assumeTrue(
+                    RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
         }
         boolean databases = c.template().contains("databases") || c.template().contains("{db}");
         if (databases) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(
-                    dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+            Assumptions.assumeTrue(
+                    PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
         }
         var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-", "-")
                 : computers ? computerFixture() : databases ? databaseFixture() : fixture();

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.http.Route;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.postgres.PostgresHost;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,8 +36,8 @@ class ApiReferenceTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServer.start(c -> c.withOperations(java.time.Duration.ofSeconds(2),
-                dev.hearth.support.TestKinds.all()));
+        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2),
+                TestKinds.all()));
         admin = server.admin();
         Path file = Path.of(System.getProperty("user.dir"));
         while (!Files.exists(file.resolve("docs/api.md"))) {
@@ -115,7 +120,7 @@ class ApiReferenceTest {
         conforms("Session tokens", server.emailLogin("doc@example.com"));
         var token = server.anonymous().post("/auth/token", Map.of("grant_type",
                 "urn:ietf:params:oauth:grant-type:jwt-bearer", "assertion",
-                new dev.hearth.client.KeyFileTokens(robot.path("key_file")).assertion()));
+                new KeyFileTokens(robot.path("key_file")).assertion()));
         conforms("Token response", token);
         conforms("Error", admin.send("GET", "/nope", null, Map.of()).body().path("error"));
 
@@ -128,14 +133,14 @@ class ApiReferenceTest {
         conforms("Invitation", invitee.post("/invitations/" + invitation.path("invitation").path("id").asText() + "/accept",
                 Map.of()).path("invitation"));
         String op = server.server().operations().begin("test.sleep", ws, "thing",
-                dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50)).id();
+                Json.mapper().createObjectNode().put("millis", 50)).id();
         conforms("Operation", admin.get("/operations/" + op).path("operation"));
         conforms("Operation", admin.get("/operations/" + op + "?wait=30").path("operation"));
         String failing = server.server().operations().begin("test.sleep", ws, null,
-                dev.hearth.api.Json.mapper().createObjectNode().put("millis", 50).put("fail", true)).id();
+                Json.mapper().createObjectNode().put("millis", 50).put("fail", true)).id();
         conforms("Operation", admin.get("/operations/" + failing + "?wait=30").path("operation"));
 
-        if (dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty()) {
+        if (PostgresHost.probe().unavailableReason().isEmpty()) {
             var db = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "doc-db")).path("database");
             conforms("Database", db);
             String path = "/databases/" + db.path("id").asText();
@@ -149,7 +154,7 @@ class ApiReferenceTest {
             conforms("Database", admin.delete(path).path("database"));
         }
 
-        if (dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty()) {
+        if (RunscRuntime.unavailableReason("runsc").isEmpty()) {
             var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "doc-box", "image", "hearth/busybox",
                     "env", Map.of("A", "1"), "ports", List.of(Map.of("target", 8080)))).path("computer");
             conforms("Computer", computer);

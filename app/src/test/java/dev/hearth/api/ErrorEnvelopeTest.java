@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.HearthClient.Response;
+import dev.hearth.client.TokenSource;
 import dev.hearth.support.TestServer;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +43,7 @@ class ErrorEnvelopeTest {
     }
 
     private static Map<String, String> key() {
-        return Map.of("Idempotency-Key", java.util.UUID.randomUUID().toString());
+        return Map.of("Idempotency-Key", UUID.randomUUID().toString());
     }
 
     @Test
@@ -50,7 +53,7 @@ class ErrorEnvelopeTest {
         var wrongMethod = admin.send("PUT", "/workspaces", "{}", Map.of());
         assertError(wrongMethod, 405, "method_not_allowed");
         assertEquals("[\"GET\",\"POST\"]", wrongMethod.body().path("error").path("details").path("allowed").toString());
-        var outsideV1 = new HearthClient(server.baseUrl().replace("/v1", ""), dev.hearth.client.TokenSource.none());
+        var outsideV1 = new HearthClient(server.baseUrl().replace("/v1", ""), TokenSource.none());
         assertError(outsideV1.send("GET", "/other", null, Map.of()), 404, "not_found");
     }
 
@@ -87,7 +90,7 @@ class ErrorEnvelopeTest {
 
     @Test
     void bodiesMustBeJson() {
-        var headers = new java.util.HashMap<>(key());
+        var headers = new HashMap<>(key());
         headers.put("Content-Type", "text/plain");
         assertError(post("/workspaces", "{\"name\": \"plain\"}", headers), 415, "unsupported_media_type");
     }

@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.hearth.client.HearthClient;
+import dev.hearth.support.Envelope;
 import dev.hearth.support.TestServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,7 +65,7 @@ class IdempotencyTest {
     void sameKeyWithAnotherBodyIsRefused() {
         String key = UUID.randomUUID().toString();
         assertEquals(201, create(admin, key, TestServer.uniqueName("first")).status());
-        dev.hearth.support.Envelope.assertError(create(admin, key, TestServer.uniqueName("second")), 422, "idempotency_key_reused");
+        Envelope.assertError(create(admin, key, TestServer.uniqueName("second")), 422, "idempotency_key_reused");
     }
 
     @Test
@@ -81,7 +84,7 @@ class IdempotencyTest {
         String name = TestServer.uniqueName("race");
         var ids = new HashSet<String>();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            var futures = new java.util.ArrayList<java.util.concurrent.Future<HearthClient.Response>>();
+            var futures = new ArrayList<Future<HearthClient.Response>>();
             for (int i = 0; i < 12; i++) {
                 futures.add(pool.submit((Callable<HearthClient.Response>) () -> create(admin, key, name)));
             }
@@ -98,7 +101,7 @@ class IdempotencyTest {
     @Test
     void aFailedRequestDoesNotHoldTheKey() {
         String key = UUID.randomUUID().toString();
-        dev.hearth.support.Envelope.assertError(create(admin, key, "Bad Name"), 400, "invalid_request");
+        Envelope.assertError(create(admin, key, "Bad Name"), 400, "invalid_request");
         assertEquals(201, create(admin, key, TestServer.uniqueName("fixed")).status());
     }
 

@@ -14,6 +14,7 @@ import java.security.KeyFactory;
 import java.security.interfaces.ECPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
 import java.util.UUID;
@@ -49,7 +50,7 @@ final class Assertions {
     }
 
     static String hmacWith(byte[] secret, String kid, JWTClaimsSet claims) throws Exception {
-        byte[] key = secret.length >= 32 ? secret : java.util.Arrays.copyOf(secret, 32);
+        byte[] key = secret.length >= 32 ? secret : Arrays.copyOf(secret, 32);
         return sign(kid, claims, new MACSigner(key), JWSAlgorithm.HS256);
     }
 

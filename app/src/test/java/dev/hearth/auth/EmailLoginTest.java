@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
+import dev.hearth.client.HearthClient;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.support.TestServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +37,7 @@ class EmailLoginTest {
         server.close();
     }
 
-    private dev.hearth.client.HearthClient.Response verify(String email, String code) {
+    private HearthClient.Response verify(String email, String code) {
         return server.anonymous().send("POST", "/auth/email/verify", Map.of("email", email, "code", code), Map.of());
     }
 
@@ -46,11 +49,11 @@ class EmailLoginTest {
             var mail = files.filter(f -> {
                 try {
                     return Files.readString(f).startsWith("To: outbox@example.com");
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return false;
                 }
             }).findFirst().orElseThrow();
-            assertEquals(java.util.Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+            assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
                     Files.getPosixFilePermissions(mail));
         }
         var tokens = verify("outbox@example.com", server.lastCode("outbox@example.com"));

@@ -11,10 +11,12 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -122,7 +124,7 @@ class TokenForgeryTest {
         String kid = jwt.getHeader().getKeyID();
         var tampered = new JWTClaimsSet.Builder(jwt.getJWTClaimsSet()).subject("00000000000000000000000000x").build();
         String[] parts = good.split("\\.");
-        String swappedPayload = parts[0] + "." + java.util.Base64.getUrlEncoder().withoutPadding()
+        String swappedPayload = parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(tampered.toString().getBytes()) + "." + parts[2];
         for (String forged : new String[] {
                 Assertions.unsigned(kid, jwt.getJWTClaimsSet()),
@@ -150,7 +152,7 @@ class TokenForgeryTest {
     void tokensOfAnotherServerAreRefused() throws Exception {
         try (var other = TestServer.start()) {
             String foreign = other.admin().get("/me") == null ? null
-                    : ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
+                    : ((KeyFileTokens) KeyFileTokens.read(
                     other.dataDir.resolve("admin-key.json"))).token(other.anonymous()).orElseThrow();
             assertError(server.withToken(foreign).send("GET", "/me", null, Map.of()), 401, "unauthenticated");
         }

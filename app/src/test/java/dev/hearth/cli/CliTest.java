@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.Json;
+import dev.hearth.server.postgres.PostgresHost;
+import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,14 +14,18 @@ import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,8 +43,8 @@ class CliTest {
 
     @BeforeAll
     void start() {
-        server = TestServer.start(c -> c.withOperations(java.time.Duration.ofSeconds(2),
-                dev.hearth.support.TestKinds.all()));
+        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2),
+                TestKinds.all()));
     }
 
     @AfterAll
@@ -182,8 +189,8 @@ class CliTest {
 
     @Test
     void computersAndExec() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        Assumptions.assumeTrue(
+                RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
         cli(asAdmin(), "workspaces", "create", "cli-computers");
         var created = cli(asAdmin(), "computers", "create", "box", "-w", "cli-computers", "--env", "WHO=world");
         assertEquals(0, created.code(), created.err());
@@ -199,7 +206,7 @@ class CliTest {
         assertEquals(1_500_000, big.out().length(), "the CLI streams, so nothing is capped");
         // Typed a moment after start, as a person would: busybox sh drops input that arrives while it
         // sets up its line editor (noted; a real terminal types after the prompt).
-        var typed = new java.io.SequenceInputStream(new java.io.InputStream() {
+        var typed = new SequenceInputStream(new InputStream() {
             private boolean waited;
 
             @Override
@@ -242,8 +249,8 @@ class CliTest {
 
     @Test
     void databasesConnectionResetAndPsql() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                dev.hearth.server.postgres.PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+        Assumptions.assumeTrue(
+                PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
         cli(asAdmin(), "workspaces", "create", "cli-databases");
         var made = cli(asAdmin(), "databases", "create", "notes", "-w", "cli-databases");
         assertEquals(0, made.code(), made.err());
@@ -273,8 +280,8 @@ class CliTest {
 
     @Test
     void checkpointsRestoreAndFork() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                dev.hearth.server.sandbox.RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        Assumptions.assumeTrue(
+                RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
         cli(asAdmin(), "workspaces", "create", "cli-checkpoints");
         assertEquals(0, cli(asAdmin(), "computers", "create", "src", "-w", "cli-checkpoints", "--env", "WHO=src").code());
         cli(asAdmin(), "exec", "-w", "cli-checkpoints", "src", "--", "sh", "-c", "echo first > /data/v");
@@ -315,7 +322,7 @@ class CliTest {
         for (int i = 0; i < 200; i++) {
             try {
                 return server.lastCode(email);
-            } catch (AssertionError | java.io.UncheckedIOException notYet) {
+            } catch (AssertionError | UncheckedIOException notYet) {
                 Thread.sleep(25);
             }
         }

@@ -7,10 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.support.ChildServer;
+import dev.hearth.support.Registry;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +32,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -148,7 +165,7 @@ class ComputersTest {
         assertEquals(6 + 2_000_000, out.length(), "streaming is never capped");
         assertEquals("oops\n", err.toString());
         var refused = new ArrayList<JsonNode>();
-        var missing = org.junit.jupiter.api.Assertions.assertThrows(dev.hearth.api.ApiException.class, () ->
+        var missing = Assertions.assertThrows(ApiException.class, () ->
                 admin.streamLines("POST", "/computers/" + id + "/exec", Map.of("command", List.of()), refused::add));
         assertEquals("invalid_request", missing.code(), "errors before output keep their status");
     }
@@ -156,23 +173,23 @@ class ComputersTest {
     @Test
     void anInteractiveTerminalWithResize() throws Exception {
         String id = create("tty", Map.of()).path("id").asText();
-        String token = ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
+        String token = ((KeyFileTokens) KeyFileTokens.read(
                 server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
         var output = new StringBuffer();
-        var end = new java.util.concurrent.CompletableFuture<String>();
-        var ws = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
-                .buildAsync(java.net.URI.create(server.baseUrl().replace("http://", "ws://") + "/computers/" + id + "/exec"),
-                        new java.net.http.WebSocket.Listener() {
+        var end = new CompletableFuture<String>();
+        var ws = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                .buildAsync(URI.create(server.baseUrl().replace("http://", "ws://") + "/computers/" + id + "/exec"),
+                        new WebSocket.Listener() {
                             @Override
-                            public java.util.concurrent.CompletionStage<?> onBinary(java.net.http.WebSocket w,
-                                    java.nio.ByteBuffer data, boolean last) {
-                                output.append(java.nio.charset.StandardCharsets.UTF_8.decode(data));
+                            public CompletionStage<?> onBinary(WebSocket w,
+                                    ByteBuffer data, boolean last) {
+                                output.append(StandardCharsets.UTF_8.decode(data));
                                 w.request(1);
                                 return null;
                             }
 
                             @Override
-                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                            public CompletionStage<?> onText(WebSocket w,
                                     CharSequence data, boolean last) {
                                 end.complete(data.toString());
                                 w.request(1);
@@ -180,14 +197,14 @@ class ComputersTest {
                             }
                         }).join();
         ws.sendText("{\"command\": [\"/bin/sh\"], \"cols\": 100, \"rows\": 30}", true).join();
-        ws.sendBinary(java.nio.ByteBuffer.wrap("stty size\n".getBytes()), true).join();
+        ws.sendBinary(ByteBuffer.wrap("stty size\n".getBytes()), true).join();
         awaitOutput(output, "30 100");
         ws.sendText("{\"resize\": {\"cols\": 120, \"rows\": 40}}", true).join();
-        ws.sendBinary(java.nio.ByteBuffer.wrap("stty size; echo $TERM\n".getBytes()), true).join();
+        ws.sendBinary(ByteBuffer.wrap("stty size; echo $TERM\n".getBytes()), true).join();
         awaitOutput(output, "40 120");
         awaitOutput(output, "xterm-256color");
-        ws.sendBinary(java.nio.ByteBuffer.wrap("exit 3\n".getBytes()), true).join();
-        assertEquals("{\"exit_code\":3}", end.get(20, java.util.concurrent.TimeUnit.SECONDS));
+        ws.sendBinary(ByteBuffer.wrap("exit 3\n".getBytes()), true).join();
+        assertEquals("{\"exit_code\":3}", end.get(20, TimeUnit.SECONDS));
     }
 
     private static void awaitOutput(StringBuffer output, String expected) {
@@ -230,20 +247,20 @@ class ComputersTest {
 
     /** Sends an exec over a raw socket and closes it once {@code until} arrived (or after a second). */
     private void hangUpDuring(String computer, String accept, String script, String until) throws Exception {
-        var uri = java.net.URI.create(server.baseUrl());
-        String token = ((dev.hearth.client.KeyFileTokens) dev.hearth.client.KeyFileTokens.read(
+        var uri = URI.create(server.baseUrl());
+        String token = ((KeyFileTokens) KeyFileTokens.read(
                 server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
         String body = Json.mapper().writeValueAsString(Map.of("command", List.of("sh", "-c", script)));
-        try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+        try (var socket = new Socket(uri.getHost(), uri.getPort())) {
             socket.getOutputStream().write(("POST /v1/computers/" + computer + "/exec HTTP/1.1\r\nHost: x\r\n"
                     + "Authorization: Bearer " + token + "\r\nAccept: " + accept + "\r\n"
                     + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .getBytes(StandardCharsets.UTF_8));
             if (until == null) {
                 sleep(1000);
                 return;
             }
-            var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream()));
+            var in = new BufferedReader(new InputStreamReader(socket.getInputStream()));
             for (String line = in.readLine(); line != null && !line.contains(until); line = in.readLine()) {
                 // headers, then the first output
             }
@@ -313,8 +330,8 @@ class ComputersTest {
 
     @Test
     void aServerKilledWithSigkillLosesNoComputer(@TempDir Path dir) throws Exception {
-        int port = dev.hearth.support.ChildServer.freePort();
-        String id = dev.hearth.support.ChildServer.startAndKill(dir, port, "computer");
+        int port = ChildServer.freePort();
+        String id = ChildServer.startAndKill(dir, port, "computer");
         try (var restarted = TestServer.startOn(dir, port, c -> c)) {
             var admin2 = restarted.admin();
             var all = admin2.get("/workspaces/killed/computers").path("computers");
@@ -423,9 +440,9 @@ class ComputersTest {
 
     @Test
     void anImageFromARealRegistryIsPulledAndErrorsAreClear(@TempDir Path tmp) throws Exception {
-        String local = dev.hearth.support.TestImages.build(tmp,
+        String local = TestImages.build(tmp,
                 "echo from-entrypoint > /data/marker; exec sleep 100000");
-        try (var registry = dev.hearth.support.Registry.start()) {
+        try (var registry = Registry.start()) {
             sh("skopeo copy --quiet --dest-tls-verify=false " + local + " docker://"
                     + registry.address + "/tools/busybox:1");
             var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "from-registry",
@@ -474,7 +491,7 @@ class ComputersTest {
 
     @Test
     void anOciImageIsPulledAndItsEntrypointRuns(@TempDir Path tmp) throws Exception {
-        String image = dev.hearth.support.TestImages.build(tmp,
+        String image = TestImages.build(tmp,
                 "echo from-entrypoint > /data/marker; exec sleep 100000");
         var r = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "pulled", "image", image),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString()));

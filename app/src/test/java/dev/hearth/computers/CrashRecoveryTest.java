@@ -11,6 +11,7 @@ import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -70,7 +71,7 @@ class CrashRecoveryTest {
                     var onDisk = new HashSet<String>();
                     dirs.forEach(d -> onDisk.add(d.getFileName().toString()));
                     assertEquals(ready, onDisk, "files only for ready checkpoints");
-                } catch (java.nio.file.NoSuchFileException e) {
+                } catch (NoSuchFileException e) {
                     assertEquals(Set.of(), ready);
                 }
             }

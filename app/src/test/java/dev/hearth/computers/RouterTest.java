@@ -13,13 +13,16 @@ import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -120,7 +123,7 @@ class RouterTest {
     void aComputerThatStaysSilentGetsA504() throws Exception {
         // Another server on this host would reuse these computers' network slots: restart this one instead.
         var normal = server.config().router();
-        server.restart(c -> c.withRouter(normal.withTimeout(java.time.Duration.ofSeconds(1))));
+        server.restart(c -> c.withRouter(normal.withTimeout(Duration.ofSeconds(1))));
         try {
             admin = server.admin();
             String url = admin.get("/computers/" + web).path("computer").path("url").asText();
@@ -222,7 +225,7 @@ class RouterTest {
     // ---- helpers
 
     private JsonNode create(String name, List<Map<String, Object>> ports, Map<String, Object> extra) {
-        var fields = new java.util.LinkedHashMap<String, Object>(extra);
+        var fields = new LinkedHashMap<String, Object>(extra);
         fields.put("ports", ports);
         return TestComputers.create(admin, ws, name, image, fields);
     }
@@ -269,7 +272,7 @@ class RouterTest {
     private static byte[] readAvailable(DataInputStream in) {
         try {
             return in.readNBytes(Math.max(0, in.available()));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return new byte[0];
         }
     }

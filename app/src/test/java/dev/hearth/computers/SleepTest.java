@@ -14,6 +14,7 @@ import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -159,7 +160,7 @@ class SleepTest {
         assertEquals("hello", run(id, "cat /note"));
         // An exec running for longer than the window counts as activity: no sleep under it.
         assertEquals("done", run(id, "sleep 4; echo done"));
-        var never = new java.util.HashMap<String, Object>();
+        var never = new HashMap<String, Object>();
         never.put("auto_sleep_seconds", null);
         var off = admin.send("PATCH", "/computers/" + id, never, Map.of());
         assertTrue(off.body().path("computer").path("auto_sleep_seconds").isNull());

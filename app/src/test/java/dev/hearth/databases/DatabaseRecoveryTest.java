@@ -10,6 +10,7 @@ import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ class DatabaseRecoveryTest {
     void aKilledServerKeepsEveryDatabaseItsDataAndItsCredentials(@TempDir Path tmp) throws Exception {
         assumeTrue(PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL and pgbouncer");
         // The clusters' OS user (postgres, when tests run as root) must pass through to the data directory.
-        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
         Path dir = tmp.resolve("data");
         int port = ChildServer.freePort();
         String[] ids = ChildServer.startAndKill(dir, port, "databases").split(" ");

@@ -19,6 +19,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -58,7 +59,7 @@ class DatabasesTest {
     }
 
     private JsonNode create(String name, Map<String, Object> extra) {
-        var body = new java.util.HashMap<String, Object>(extra);
+        var body = new HashMap<String, Object>(extra);
         body.put("name", name);
         var r = admin.send("POST", "/workspaces/" + ws + "/databases", body, Map.of("Idempotency-Key", name + "-" + System.nanoTime()));
         assertEquals(201, r.status(), () -> r.body().toString());

@@ -12,6 +12,7 @@ import com.icegreen.greenmail.util.ServerSetup;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.support.TestServer;
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -197,7 +198,7 @@ class InvitationsTest {
             return files.map(f -> {
                 try {
                     return Files.readString(f);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return "";
                 }
             }).anyMatch(m -> m.startsWith("To: " + email) && m.contains(text));
@@ -209,7 +210,7 @@ class InvitationsTest {
             return files.filter(f -> {
                 try {
                     return Files.readString(f).startsWith("To: " + email + "\nSubject: You are invited");
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return false;
                 }
             }).count();

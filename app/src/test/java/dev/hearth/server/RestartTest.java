@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jwt.SignedJWT;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,8 +27,8 @@ class RestartTest {
             var keyFile = admin.create("/workspaces/" + ws.path("id").asText() + "/access",
                     Map.of("name", "survivor", "role", "editor")).path("key_file");
             var session = server.emailLogin("stays@example.com");
-            String adminToken = new dev.hearth.client.KeyFileTokens(
-                    new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+            String adminToken = new KeyFileTokens(
+                    new ObjectMapper().readTree(
                             server.dataDir.resolve("admin-key.json").toFile())).token(server.anonymous()).orElseThrow();
 
             server.restart();

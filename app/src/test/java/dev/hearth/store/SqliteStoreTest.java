@@ -1,6 +1,8 @@
 package dev.hearth.store;
 
 import dev.hearth.server.Config;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
 import java.sql.DriverManager;
 import java.util.function.UnaryOperator;
 
@@ -13,11 +15,11 @@ class SqliteStoreTest extends StoreContract {
 
     @Override
     protected byte[] everythingStored() throws Exception {
-        var all = new java.io.ByteArrayOutputStream();
+        var all = new ByteArrayOutputStream();
         for (String file : new String[] {"hearth.db", "hearth.db-wal"}) {
             var path = server.dataDir.resolve(file);
-            if (java.nio.file.Files.exists(path)) {
-                all.write(java.nio.file.Files.readAllBytes(path));
+            if (Files.exists(path)) {
+                all.write(Files.readAllBytes(path));
             }
         }
         return all.toByteArray();

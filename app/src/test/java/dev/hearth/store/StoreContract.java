@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
 import dev.hearth.support.TestServer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +109,7 @@ abstract class StoreContract {
         admin.create("/workspaces/" + ws + "/variables", Map.of("name", "canary", "value", secret));
         admin.patch("/variables/canary?workspace=" + ws, Map.of("value", secret + "-changed"));
         assertEquals(secret + "-changed", admin.get("/variables/canary?workspace=" + ws).path("variable").path("value").asText());
-        String stored = new String(everythingStored(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String stored = new String(everythingStored(), StandardCharsets.ISO_8859_1);
         assertTrue(stored.contains("canary"), "the dump holds the variable's row");
         assertTrue(!stored.contains("plaintext-canary-"), "no plaintext value in the store");
     }

@@ -1,5 +1,6 @@
 package dev.hearth.support;
 
+import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
@@ -10,10 +11,12 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A server in a child process, for tests that kill it with SIGKILL: starts on the given data
@@ -39,7 +42,7 @@ public final class ChildServer {
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
         var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
-                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
@@ -47,7 +50,7 @@ public final class ChildServer {
         if (kind.equals("computer")) {
             String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "survivor", "image", "hearth/busybox"))
                     .path("computer").path("id").asText();
-            admin.post("/computers/" + id + "/exec", Map.of("command", java.util.List.of("sh", "-c",
+            admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
                     "echo acknowledged > /data/f; sleep 100000 > /dev/null 2>&1 &")));
             System.out.println("computer " + id);
             System.out.flush();
@@ -55,12 +58,12 @@ public final class ChildServer {
             return;
         }
         if (kind.equals("databases")) {
-            var ids = new java.util.ArrayList<String>();
+            var ids = new ArrayList<String>();
             for (String name : List.of("awake", "asleep")) {
                 String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", name)).path("database")
                         .path("id").asText();
                 var c = admin.get("/databases/" + id + "/connection").path("connection");
-                try (var jdbc = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + c.path("port").asInt()
+                try (var jdbc = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + c.path("port").asInt()
                         + "/" + name + "?sslmode=require", name, c.path("password").asText())) {
                     jdbc.createStatement().execute("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('acknowledged')");
                 }
@@ -79,7 +82,7 @@ public final class ChildServer {
             server.join();
             return;
         }
-        var op = server.operations().begin(kind, ws, "thing", dev.hearth.api.Json.mapper().readTree("{\"millis\": 1500}"));
+        var op = server.operations().begin(kind, ws, "thing", Json.mapper().readTree("{\"millis\": 1500}"));
         System.out.println("operation " + op.id());
         System.out.flush();
         server.join();

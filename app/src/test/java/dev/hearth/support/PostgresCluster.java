@@ -1,5 +1,6 @@
 package dev.hearth.support;
 
+import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -119,6 +120,6 @@ public final class PostgresCluster implements AutoCloseable {
         run(asPostgres(List.of(bin.resolve("pg_ctl").toString(), "stop", "-m", "immediate", "-D",
                 dir.resolve("data").toString())));
         process.waitFor(10, TimeUnit.SECONDS);
-        dev.hearth.fs.Disk.deleteTree(dir);
+        Disk.deleteTree(dir);
     }
 }

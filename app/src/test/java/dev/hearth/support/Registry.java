@@ -1,5 +1,6 @@
 package dev.hearth.support;
 
+import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
@@ -60,6 +61,6 @@ public final class Registry implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         process.waitFor();
-        dev.hearth.fs.Disk.deleteTree(dir);
+        Disk.deleteTree(dir);
     }
 }

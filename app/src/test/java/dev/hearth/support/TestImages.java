@@ -2,7 +2,10 @@ package dev.hearth.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** OCI image layouts built on the spot with umoci and busybox, for tests that need an entrypoint. */
 public final class TestImages {
@@ -33,7 +36,7 @@ public final class TestImages {
      * message m (under 100 bytes) with "echo:m".
      */
     public static String web(Path dir) throws Exception {
-        var files = new java.util.LinkedHashMap<String, String>();
+        var files = new LinkedHashMap<String, String>();
         files.put("www/index.html", "hello from the computer\n");
         files.put("www/cgi-bin/echo", """
                 #!/bin/sh
@@ -89,11 +92,11 @@ public final class TestImages {
 
     /** An image with busybox in /bin whose entrypoint is {@code /bin/sh -c script}; answers its oci: reference. */
     public static String build(Path dir, String script) throws Exception {
-        return build(dir, script, java.util.Map.of());
+        return build(dir, script, Map.of());
     }
 
     /** The same, with extra executable files (path in the root file system to content). */
-    public static String build(Path dir, String script, java.util.Map<String, String> files) throws Exception {
+    public static String build(Path dir, String script, Map<String, String> files) throws Exception {
         Path layout = dir.resolve("layout");
         Path bundle = dir.resolve("bundle");
         sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
@@ -108,13 +111,13 @@ public final class TestImages {
     }
 
     /** Copies of {@code files} staged in the build directory, so they go with it (not left in /tmp). */
-    private static String addFiles(Path dir, Path rootfs, java.util.Map<String, String> files) throws Exception {
+    private static String addFiles(Path dir, Path rootfs, Map<String, String> files) throws Exception {
         var commands = new StringBuilder();
-        Path staged = java.nio.file.Files.createDirectories(dir.resolve("files"));
+        Path staged = Files.createDirectories(dir.resolve("files"));
         for (var file : files.entrySet()) {
             Path target = rootfs.resolve(file.getKey());
-            Path source = java.nio.file.Files.createTempFile(staged, "file", "");
-            java.nio.file.Files.writeString(source, file.getValue());
+            Path source = Files.createTempFile(staged, "file", "");
+            Files.writeString(source, file.getValue());
             commands.append(" && mkdir -p ").append(target.getParent()).append(" && cp ").append(source).append(' ')
                     .append(target).append(" && chmod 755 ").append(target);
         }

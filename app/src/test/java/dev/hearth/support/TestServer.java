@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.TokenSource;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
@@ -36,7 +38,7 @@ public final class TestServer implements AutoCloseable {
         this.dataDir = dataDir;
         // The router on a free port, so that test servers (and a hearth serve on 7301) never collide.
         config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock)
-                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", java.util.Optional.empty()))
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 // Databases on ports of their own, so that a hearth serve on 7400-7999 and 6432 is left alone.
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
         server = HearthServer.start(config);
@@ -174,6 +176,6 @@ public final class TestServer implements AutoCloseable {
     public void close() throws Exception {
         server.close();
         removeSandboxes(dataDir);
-        dev.hearth.fs.Disk.deleteTree(dataDir);
+        Disk.deleteTree(dataDir);
     }
 }

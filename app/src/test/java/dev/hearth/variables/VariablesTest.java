@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
+import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.support.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -177,10 +180,10 @@ class VariablesTest {
         String id = set(editor, "survives-rotation", "still readable").path("id").asText();
         var keyFile = server.dataDir.resolve("encryption-keys.json");
         String before = Json.mapper().readTree(keyFile.toFile()).path("active").asText();
-        var out = new java.io.ByteArrayOutputStream();
-        int code = dev.hearth.cli.Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir",
-                server.dataDir.toString()}, new dev.hearth.cli.Cli.Context(Map.of(), System.in,
-                new java.io.PrintStream(out, true), System.err, server.dataDir.resolve("cli")));
+        var out = new ByteArrayOutputStream();
+        int code = Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir",
+                server.dataDir.toString()}, new Cli.Context(Map.of(), System.in,
+                new PrintStream(out, true), System.err, server.dataDir.resolve("cli")));
         assertEquals(0, code);
         var keys = Json.mapper().readTree(keyFile.toFile());
         assertNotEquals(before, keys.path("active").asText());

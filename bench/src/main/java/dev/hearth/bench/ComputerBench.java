@@ -1,6 +1,7 @@
 package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
+import dev.hearth.fs.Disk;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class ComputerBench {
     static final class TestCleanup {
         static void removeAll(Path dataDir) throws Exception {
             removeSandboxes(dataDir);
-            dev.hearth.fs.Disk.deleteTree(dataDir.getParent());
+            Disk.deleteTree(dataDir.getParent());
         }
 
         static void removeSandboxes(Path dataDir) throws Exception {

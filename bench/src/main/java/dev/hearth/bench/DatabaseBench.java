@@ -7,6 +7,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.router.RouterSettings;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -285,7 +286,7 @@ public final class DatabaseBench {
                 if (lines.size() >= 8 && lines.get(7).strip().equals("ready")) {
                     return p;
                 }
-            } catch (java.io.IOException notYet) {
+            } catch (IOException notYet) {
                 // not written yet
             }
             if (!p.isAlive()) {

@@ -4,11 +4,15 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code hearth serve} in its own JVM, as it is deployed, so that the harness's client, JIT and
@@ -55,13 +59,13 @@ final class ServedHearth implements AutoCloseable {
 
     private void awaitHealthy() throws Exception {
         var probe = HttpClient.newHttpClient();
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/health")).build();
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + "/health")).build();
         for (int i = 0; i < 600; i++) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("hearth serve exited:\n" + Files.readString(log()));
             }
             try {
-                if (probe.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200
+                if (probe.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200
                         && Files.exists(dataDir.resolve("admin-key.json"))) {
                     return;
                 }
@@ -91,7 +95,7 @@ final class ServedHearth implements AutoCloseable {
     @Override
     public void close() throws Exception {
         process.destroy();
-        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
         }
     }

@@ -3,6 +3,7 @@ package dev.hearth.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.router.RouterSettings;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -141,7 +143,7 @@ public final class SnapshotBench {
         } finally {
             fork.delete();
             fork.removeNetwork();
-            dev.hearth.fs.Disk.deleteTree(image.getParent());
+            Disk.deleteTree(image.getParent());
         }
     }
 
@@ -186,7 +188,7 @@ public final class SnapshotBench {
     }
 
     private void print(String computer) {
-        var steps = new java.util.LinkedHashSet<>(raw.keySet());
+        var steps = new LinkedHashSet<>(raw.keySet());
         steps.addAll(hearth.keySet());
         for (var step : steps) {
             if (raw.containsKey(step) && hearth.containsKey(step)) {

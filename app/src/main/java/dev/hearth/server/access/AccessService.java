@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -130,18 +131,18 @@ public final class AccessService {
     }
 
     /** Creates the first principal of an empty store: a key principal whose key file the operator gets. */
-    public java.util.Optional<KeyFile> bootstrapAdmin() {
+    public Optional<KeyFile> bootstrapAdmin() {
         Instant now = now();
         var principal = new Principal(Ids.next(), Principal.Auth.KEY, null, "admin",
                 "created on first start", null, now, now);
         var newKey = newKey(principal.id(), principal.id(), null, DEFAULT_KEY_DAYS);
         return jdbi.inTransaction(h -> {
             if (principals.count(h) > 0) {
-                return java.util.Optional.<KeyFile>empty();
+                return Optional.<KeyFile>empty();
             }
             principals.insert(h, principal);
             principals.insertKey(h, newKey.key());
-            return java.util.Optional.of(newKey.file());
+            return Optional.of(newKey.file());
         });
     }
 
@@ -278,7 +279,7 @@ public final class AccessService {
     }
 
     private AccessView view(Handle h, Principal principal, Grant grant) {
-        var key = principal.auth() == Principal.Auth.KEY ? principals.currentKey(h, principal.id()) : java.util.Optional.<PrincipalKey>empty();
+        var key = principal.auth() == Principal.Auth.KEY ? principals.currentKey(h, principal.id()) : Optional.<PrincipalKey>empty();
         return new AccessView(principal.view(), grant.role(), principal.description(),
                 key.map(PrincipalKey::view).orElse(null),
                 key.map(k -> k.state(clock.instant()).name().toLowerCase(Locale.ROOT)).orElse(null),

@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Short-lived access tokens: ES256 JWTs with the signing key's id in the header, naming the
@@ -32,7 +33,7 @@ public final class AccessTokens {
     // was verified once is remembered (by its exact bytes) until it expires. Revocation is checked
     // per request against the store, so this cache never extends a revoked credential.
     private static final int MAX_REMEMBERED = 10_000;
-    private final java.util.concurrent.ConcurrentHashMap<String, Claims> verified = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Claims> verified = new ConcurrentHashMap<>();
     private final SigningKeys keys;
     private final Clock clock;
     private final Duration lifetime;

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -65,7 +66,7 @@ public final class EmailLogin {
         jdbi.useTransaction(h -> {
             if (store.codesSince(h, email, now.minus(CODE_LIFETIME)) >= MAX_CODES_PER_WINDOW) {
                 throw new ApiException(ErrorCode.RATE_LIMITED, "too many codes requested for " + email
-                        + "; wait 10 minutes", java.util.Map.of("retry_after_seconds", CODE_LIFETIME.toSeconds()));
+                        + "; wait 10 minutes", Map.of("retry_after_seconds", CODE_LIFETIME.toSeconds()));
             }
             store.insertCode(h, id, email, Secrets.sha256(id + ":" + code), now, expires);
         });

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.Locale;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -69,7 +70,7 @@ public final class TokenGrant {
         return jdbi.inTransaction(h -> {
             var key = principals.findKey(h, keyId).orElseThrow(() -> invalid("unknown key " + keyId));
             if (key.state(now) != PrincipalKey.State.ACTIVE) {
-                throw invalid("key " + keyId + " is " + key.state(now).name().toLowerCase(java.util.Locale.ROOT));
+                throw invalid("key " + keyId + " is " + key.state(now).name().toLowerCase(Locale.ROOT));
             }
             verifySignature(jwt, key);
             var claims = claims(jwt);

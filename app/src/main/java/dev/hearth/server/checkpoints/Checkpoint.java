@@ -1,7 +1,11 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.regex.Pattern;
 
 /**
  * A checkpoint as stored and as shown: what it was taken of ({@code source_type}, {@code source}),
@@ -21,15 +25,15 @@ public record Checkpoint(String id, String workspace, String sourceType, String 
     // A database's checkpoint is a clean copy of a stopped cluster or an online base backup: both
     // start without losing a committed transaction.
     public static final String CONSISTENT = "consistent";
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final java.time.format.DateTimeFormatter DEFAULT_NAME =
-            java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(java.time.ZoneOffset.UTC);
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final DateTimeFormatter DEFAULT_NAME =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
 
     /** The name asked for, checked, or one made from the time. */
     public static String name(String requested, Instant now) {
         String name = requested == null ? DEFAULT_NAME.format(now) : requested;
         if (!NAME.matcher(name).matches()) {
-            throw dev.hearth.api.ApiException.invalidField("name",
+            throw ApiException.invalidField("name",
                     "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
         return name;

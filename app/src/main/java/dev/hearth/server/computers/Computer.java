@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import java.time.Instant;
@@ -28,7 +29,7 @@ public record Computer(String id, String workspace, String name, String state, S
      * private port wants a token with a role in the workspace.
      */
     public record Port(int target, int published, String protocol,
-                       @com.fasterxml.jackson.annotation.JsonProperty("private") boolean privateAccess) {
+                       @JsonProperty("private") boolean privateAccess) {
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */

@@ -66,7 +66,7 @@ final class ComputerInput {
     }
 
     static ComputerView.Resources resources(ResourcesRequest r) {
-        int cores = java.lang.Runtime.getRuntime().availableProcessors();
+        int cores = Runtime.getRuntime().availableProcessors();
         double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
         if (!(cpus >= 0.1 && cpus <= cores)) {
             throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");

@@ -4,13 +4,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
 import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.images.Image;
+import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.images.WorkspaceImage;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
@@ -19,6 +22,7 @@ import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
@@ -26,9 +30,12 @@ import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.workspaces.Contents;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +47,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -101,7 +112,7 @@ public final class ComputerService {
     private final Operations operations;
     private final Dirs dirs;
     // The router's domain and port as its URLs name them ("localhost:7301"); known once it listens.
-    private final java.util.function.Supplier<String> routerHost;
+    private final Supplier<String> routerHost;
     private final ComputerCheckpoints checkpoints;
     private final Path toolsDir;
     private final Clock clock;
@@ -109,12 +120,12 @@ public final class ComputerService {
     private final Activity activity = new Activity();
     private final Optional<ComputerSupervisor> supervisor;
 
-    private final dev.hearth.server.images.ImageStore pulledImages;
+    private final ImageStore pulledImages;
 
     public ComputerService(Jdbi jdbi, ComputerStore store, VariableService variables, Images images,
-                           dev.hearth.server.images.ImageStore pulledImages, Optional<SandboxRuntime> runtime, String unavailable,
+                           ImageStore pulledImages, Optional<SandboxRuntime> runtime, String unavailable,
                            Operations operations, CheckpointKinds checkpointKinds, Path dataDir, Clock clock,
-                           java.util.function.Supplier<String> routerHost) {
+                           Supplier<String> routerHost) {
         this.routerHost = routerHost;
         this.jdbi = jdbi;
         this.store = store;
@@ -203,7 +214,7 @@ public final class ComputerService {
         if (Images.isLocal(image) || pulled(workspace.id(), image).isPresent()) {
             return new Created(view(provision(computer.id(), true), workspace), Optional.empty());
         }
-        var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
+        var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), Json.mapper().createObjectNode());
         return new Created(view(computer, workspace), Optional.of(op));
     }
 
@@ -312,7 +323,7 @@ public final class ComputerService {
             Dirs.copy(dirs.checkpointData(checkpoint.id()), dirs.data(computer.id()));
             ensureTools();
             restoreInto(computer, dirs.checkpointImage(checkpoint.id()));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn("computer {} could not be made from checkpoint {}", computer.id(), checkpoint.id(), e);
             runtime().delete(computer.sandboxId());
             return fail(computer, "fork_failed", "could not restore checkpoint " + checkpoint.name() + ": "
@@ -339,7 +350,7 @@ public final class ComputerService {
         var image = images.resolve(computer.image());
         if (!Images.isLocal(computer.image())) {
             jdbi.useTransaction(h -> {
-                var record = pulledImages.begin(h, new dev.hearth.server.images.WorkspaceImage(Ids.next(),
+                var record = pulledImages.begin(h, new WorkspaceImage(Ids.next(),
                         computer.workspace(), computer.image(), "pulling", null, null, now(), null));
                 pulledImages.finish(h, record.id(), "ready", image.digest(), null, now());
             });
@@ -374,8 +385,8 @@ public final class ComputerService {
             ensureTools();
             runsc.prepareNetwork(computer.slot());
             runsc.start(spec(computer, image, data), dir);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         Instant now = now();
         var ready = computer.with(Computer.READY, image.digest(), computer.generation(), null, now, now);
@@ -398,13 +409,13 @@ public final class ComputerService {
         return failed;
     }
 
-    private void ensureTools() throws java.io.IOException {
+    private void ensureTools() throws IOException {
         Path busybox = toolsDir.resolve("busybox");
         if (!Files.exists(busybox)) {
             Files.createDirectories(toolsDir);
             Path tmp = toolsDir.resolve("busybox.tmp");
-            Files.copy(Path.of("/bin/busybox"), tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            Files.move(tmp, busybox, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.copy(Path.of("/bin/busybox"), tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, busybox, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
@@ -517,7 +528,7 @@ public final class ComputerService {
                     + "computer can sleep");
         }
         save(current(computer.id()).withState(Computer.READY, Computer.PENDING_SLEEP, computer.error(), now()));
-        var op = operations.begin(SLEEP_KIND, workspace.id(), computer.id(), dev.hearth.api.Json.mapper().createObjectNode());
+        var op = operations.begin(SLEEP_KIND, workspace.id(), computer.id(), Json.mapper().createObjectNode());
         var done = operations.await(op.id(), SLEEP_WAIT);
         var latest = current(computer.id());
         return switch (done.state()) {
@@ -542,7 +553,7 @@ public final class ComputerService {
             try {
                 runsc.checkpoint(computer.sandboxId(), image, false);
                 Dirs.markComplete(image);
-            } catch (RuntimeException | java.io.IOException e) {
+            } catch (RuntimeException | IOException e) {
                 Disk.deleteTree(image);
                 save(computer.withState(Computer.READY, null, new Operation.Error("sleep_failed", e.getMessage()), now()));
                 throw new Commands.Failure("the checkpoint for sleep failed: " + e.getMessage());
@@ -643,7 +654,7 @@ public final class ComputerService {
             Files.move(staged, dirs.data(computerId));
             Disk.deleteTree(old);
             restoreInto(next, dirs.checkpointImage(checkpoint.id()));
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn("restoring computer {} from checkpoint {} failed", computerId, checkpoint.id(), e);
             runsc.delete(next.sandboxId());
             fail(next.withState(Computer.FAILED, null, null, now()), "restore_failed", "could not restore checkpoint " + checkpoint.name() + ": " + e.getMessage()
@@ -693,7 +704,7 @@ public final class ComputerService {
             var port = c.ports().stream().filter(p -> p.published() == 80).findFirst().or(() -> c.ports().stream().findFirst());
             return port.map(p -> new RouteTarget(c, p));
         }
-        var numbered = java.util.regex.Pattern.compile("(.+)-(\\d{1,5})").matcher(label);
+        var numbered = Pattern.compile("(.+)-(\\d{1,5})").matcher(label);
         if (!numbered.matches()) {
             return Optional.empty();
         }
@@ -747,7 +758,7 @@ public final class ComputerService {
             this.request = request;
         }
 
-        public ExecApi.Result run(java.util.function.BooleanSupplier callerPresent) {
+        public ExecApi.Result run(BooleanSupplier callerPresent) {
             var result = awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().exec(sandbox, request, scratch(),
                     OUTPUT_CAP, callerPresent)));
             return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
@@ -755,12 +766,12 @@ public final class ComputerService {
                     result.durationMillis());
         }
 
-        public Exec.Result stream(Exec.Sink sink, java.util.function.BooleanSupplier callerPresent) {
+        public Exec.Result stream(Exec.Sink sink, BooleanSupplier callerPresent) {
             return awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().execStreaming(sandbox, request, scratch(),
                     sink, callerPresent)));
         }
 
-        public dev.hearth.server.sandbox.Terminal terminal(int columns, int rows) {
+        public Terminal terminal(int columns, int rows) {
             var terminal = awake(computer, changesAtRead, sandbox -> onRuntime(() -> runtime().execTerminal(sandbox, request,
                     scratch(), columns, rows)));
             used(computer.id());
@@ -810,7 +821,7 @@ public final class ComputerService {
      * Runs {@code work} on the computer's running sandbox with the gate held shared, so no sleep or
      * delete starts under it; a sleeping computer is woken first. Marks the computer used.
      */
-    private <T> T awake(Computer read, long changesAtRead, java.util.function.Function<String, T> work) {
+    private <T> T awake(Computer read, long changesAtRead, Function<String, T> work) {
         String computerId = read.id();
         for (int attempt = 0; ; attempt++) {
             var gate = gates.of(computerId);
@@ -842,7 +853,7 @@ public final class ComputerService {
         activity.used(computerId, now());
     }
 
-    private static <T> T onRuntime(java.util.function.Supplier<T> call) {
+    private static <T> T onRuntime(Supplier<T> call) {
         try {
             return call.get();
         } catch (Commands.Failure | Images.PullFailure e) {
@@ -880,12 +891,12 @@ public final class ComputerService {
         }
     }
 
-    private <T> T locked(String computerId, java.util.function.Supplier<T> work) {
+    private <T> T locked(String computerId, Supplier<T> work) {
         return gates.locked(computerId, work);
     }
 
     /** A change that ends the computer's execs first (sleep, delete, restore). */
-    private <T> T lockedEndingExecs(String computerId, java.util.function.Supplier<T> work) {
+    private <T> T lockedEndingExecs(String computerId, Supplier<T> work) {
         return gates.lockedEndingExecs(computerId, () -> {
             var c = current(computerId);
             runtime.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));

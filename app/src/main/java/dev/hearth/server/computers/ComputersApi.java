@@ -4,13 +4,19 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
+import dev.hearth.api.ApiException;
+import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerService.CreateComputer;
 import dev.hearth.server.computers.ComputerService.UpdateComputer;
+import dev.hearth.server.http.Peer;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** HTTP routes of computers: translation only. */
 public final class ComputersApi {
@@ -69,13 +75,13 @@ public final class ComputersApi {
      * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
      * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
      */
-    private static void stream(ComputerService.PreparedExec exec, java.io.OutputStream out,
-                               dev.hearth.server.http.Peer peer) throws java.io.IOException {
+    private static void stream(ComputerService.PreparedExec exec, OutputStream out,
+                               Peer peer) throws IOException {
         var lock = new Object();
         try {
             var result = exec.stream((stderr, text) -> {
                 synchronized (lock) {
-                    line(out, java.util.Map.of(stderr ? "stderr" : "stdout", text));
+                    line(out, Map.of(stderr ? "stderr" : "stdout", text));
                 }
             }, peer::connected);
             var end = new LinkedHashMap<String, Object>();
@@ -85,15 +91,15 @@ public final class ComputersApi {
             synchronized (lock) {
                 line(out, end);
             }
-        } catch (dev.hearth.api.ApiException e) {
+        } catch (ApiException e) {
             synchronized (lock) {
-                line(out, java.util.Map.of("error", java.util.Map.of("code", e.code(), "message", e.getMessage())));
+                line(out, Map.of("error", Map.of("code", e.code(), "message", e.getMessage())));
             }
         }
     }
 
-    private static void line(java.io.OutputStream out, Object value) throws java.io.IOException {
-        out.write(dev.hearth.api.Json.mapper().writeValueAsBytes(value));
+    private static void line(OutputStream out, Object value) throws IOException {
+        out.write(Json.mapper().writeValueAsBytes(value));
         out.write('\n');
         out.flush();
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.api.Validate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -49,7 +51,7 @@ public sealed interface EnvValue {
             return null;
         }
         if (v.isTextual()) {
-            if (v.asText().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_LITERAL_BYTES) {
+            if (v.asText().getBytes(StandardCharsets.UTF_8).length > MAX_LITERAL_BYTES) {
                 throw ApiException.invalidField(field, "at most " + MAX_LITERAL_BYTES + " bytes");
             }
             return new Literal(v.asText());
@@ -79,7 +81,7 @@ public sealed interface EnvValue {
                     e.getValue().has("secret") ? new Secret(e.getValue().path("secret").asText())
                             : new Literal(e.getValue().path("literal").asText())));
             return parsed;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("stored env is not JSON", e);
         }
     }

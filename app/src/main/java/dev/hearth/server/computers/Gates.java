@@ -4,10 +4,12 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -64,7 +66,7 @@ final class Gates {
      * must not disturb the computer). {@code busy} covers what does not hold the gate (terminals).
      * Answers empty if execs kept running for {@code patience}; {@code work} answers non-null.
      */
-    <T> java.util.Optional<T> lockedWhenIdle(String computerId, Duration patience, java.util.function.BooleanSupplier busy,
+    <T> Optional<T> lockedWhenIdle(String computerId, Duration patience, BooleanSupplier busy,
                                              Supplier<T> work) {
         var gate = of(computerId);
         var lock = gate.lock().writeLock();
@@ -72,7 +74,7 @@ final class Gates {
         // tryLock() without a timeout barges past queued execs and fails while any exec holds the gate.
         while (!idle(lock, busy)) {
             if (System.nanoTime() > deadline) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             try {
                 Thread.sleep(20);
@@ -81,10 +83,10 @@ final class Gates {
                 throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while waiting for the computer's commands");
             }
         }
-        return java.util.Optional.ofNullable(changing(gate, work));
+        return Optional.ofNullable(changing(gate, work));
     }
 
-    private static boolean idle(ReentrantReadWriteLock.WriteLock lock, java.util.function.BooleanSupplier busy) {
+    private static boolean idle(ReentrantReadWriteLock.WriteLock lock, BooleanSupplier busy) {
         if (!lock.tryLock()) {
             return false;
         }

@@ -7,6 +7,7 @@ import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -50,7 +51,7 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
             } else if (m.has("resize")) {
                 terminal.resize(m.path("resize").path("cols").asInt(80), m.path("resize").path("rows").asInt(24));
             } else if (m.has("stdin")) {
-                terminal.write(m.path("stdin").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                terminal.write(m.path("stdin").asText().getBytes(StandardCharsets.UTF_8));
             }
         } catch (ApiException e) {
             finish(Map.of("error", Map.of("code", e.code(), "message", e.getMessage())), 1008);

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -74,7 +76,7 @@ public final class Keyring {
         }
         try {
             byte[] all = Base64.getDecoder().decode(sealed.data());
-            var cipher = cipher(Cipher.DECRYPT_MODE, key, java.util.Arrays.copyOf(all, NONCE_BYTES), associatedData);
+            var cipher = cipher(Cipher.DECRYPT_MODE, key, Arrays.copyOf(all, NONCE_BYTES), associatedData);
             byte[] plain = cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES);
             return new String(plain, StandardCharsets.UTF_8);
         } catch (GeneralSecurityException e) {
@@ -101,7 +103,7 @@ public final class Keyring {
     public static Set<String> prune(Path file, Set<String> inUse) {
         var doc = (ObjectNode) read(file);
         var keysNode = (ObjectNode) doc.path("keys");
-        var dropped = new java.util.TreeSet<String>();
+        var dropped = new TreeSet<String>();
         keysNode.fieldNames().forEachRemaining(id -> {
             if (!id.equals(doc.path("active").asText()) && !inUse.contains(id)) {
                 dropped.add(id);

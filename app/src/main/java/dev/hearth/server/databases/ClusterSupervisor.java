@@ -10,9 +10,11 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -184,7 +186,7 @@ final class ClusterSupervisor implements Backends {
         rows.save(db.withState(Database.SLEEPING, error, now()).withActivity(now()));
     }
 
-    <T> T locked(String id, java.util.concurrent.Callable<T> move) throws Exception {
+    <T> T locked(String id, Callable<T> move) throws Exception {
         var instance = instance(id);
         instance.lock.lock();
         try {
@@ -303,7 +305,7 @@ final class ClusterSupervisor implements Backends {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** Stops every running cluster (Hearth is shutting down; they wake again on the next connection). */

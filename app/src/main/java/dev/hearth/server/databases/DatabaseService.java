@@ -24,12 +24,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -281,7 +283,7 @@ public final class DatabaseService implements AutoCloseable {
                 "databases are unavailable on this server: " + unavailable));
     }
 
-    <T> T locked(String id, java.util.concurrent.Callable<T> move) {
+    <T> T locked(String id, Callable<T> move) {
         try {
             return supervisor.locked(id, move);
         } catch (ApiException e) {
@@ -509,7 +511,7 @@ public final class DatabaseService implements AutoCloseable {
     private synchronized void awaitTrash() {
         if (trash != null) {
             try {
-                trash.join(java.time.Duration.ofSeconds(30));
+                trash.join(Duration.ofSeconds(30));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -23,6 +23,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +42,10 @@ public final class ApiHandler extends Handler.Abstract {
     private final Guard guard;
     private final Idempotency idempotency;
     private final long maxBodyBytes;
-    private final org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets;
+    private final ServerWebSocketContainer webSockets;
 
     public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency,
-                      long maxBodyBytes, org.eclipse.jetty.websocket.server.ServerWebSocketContainer webSockets) {
+                      long maxBodyBytes, ServerWebSocketContainer webSockets) {
         this.webSockets = webSockets;
         this.routes = routes;
         this.guard = guard;

@@ -15,6 +15,7 @@ import dev.hearth.server.tenancy.Role;
 import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -77,7 +78,7 @@ public final class Exchange {
     }
 
     public Optional<String> header(String name) {
-        return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
+        return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
     }
 
     public Optional<String> query(String name) {
@@ -153,7 +154,7 @@ public final class Exchange {
 
     private void requireJson() {
         String type = header("content-type").orElse("");
-        if (!type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (!type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
                     "send the body as Content-Type: application/json (got " + (type.isEmpty() ? "none" : type) + ")");
         }

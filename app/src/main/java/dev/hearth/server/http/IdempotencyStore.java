@@ -6,6 +6,7 @@ import static dev.hearth.server.store.Times.millis;
 import java.time.Instant;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /** Persists idempotency records: a claim while the first request runs, then its response. */
 public final class IdempotencyStore {
@@ -52,7 +53,7 @@ public final class IdempotencyStore {
         return h.createUpdate("DELETE FROM idempotency_keys WHERE expires_at < :now").bind("now", millis(now)).execute();
     }
 
-    private static <T extends org.jdbi.v3.core.statement.SqlStatement<T>> T bind(T statement, Scope s) {
+    private static <T extends SqlStatement<T>> T bind(T statement, Scope s) {
         return statement.bind("principal", s.principal()).bind("method", s.method()).bind("path", s.path())
                 .bind("key", s.key());
     }

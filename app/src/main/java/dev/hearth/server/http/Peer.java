@@ -1,6 +1,7 @@
 package dev.hearth.server.http;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -55,7 +56,7 @@ public final class Peer {
                 if (state.isPresent()) {
                     return !state.get().equals(CLOSE_WAIT);
                 }
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // no such table (IPv6 off, say): try the other
             }
         }

@@ -1,8 +1,12 @@
 package dev.hearth.server.http;
 
+import dev.hearth.server.store.Page;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.websocket.server.WebSocketCreator;
 
 /**
  * What a handler answers: status and body, and the body to keep for idempotent replays (the same
@@ -13,7 +17,7 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
     /** A body written as it is produced (NDJSON exec output); never kept for idempotent replays. */
     @FunctionalInterface
     public interface Stream {
-        void writeTo(java.io.OutputStream out) throws java.io.IOException;
+        void writeTo(OutputStream out) throws IOException;
     }
 
     public static Reply stream(String contentType, Stream body) {
@@ -21,10 +25,10 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
     }
 
     /** The answer is a WebSocket: the handler upgrades the connection with this creator. */
-    public record Upgrade(org.eclipse.jetty.websocket.server.WebSocketCreator creator) {
+    public record Upgrade(WebSocketCreator creator) {
     }
 
-    public static Reply upgrade(org.eclipse.jetty.websocket.server.WebSocketCreator creator) {
+    public static Reply upgrade(WebSocketCreator creator) {
         return new Reply(101, new Upgrade(creator), null, Map.of());
     }
 
@@ -59,7 +63,7 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
     }
 
     /** {@code {nouns: [...], next_cursor, has_more}}, the shape of every list answer. */
-    public static Map<String, Object> page(String noun, dev.hearth.server.store.Page<?> page) {
+    public static Map<String, Object> page(String noun, Page<?> page) {
         var body = new LinkedHashMap<String, Object>();
         body.put(noun, page.items());
         body.put("next_cursor", page.nextCursor());

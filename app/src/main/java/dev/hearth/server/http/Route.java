@@ -1,5 +1,6 @@
 package dev.hearth.server.http;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,7 @@ public record Route(String method, String template, Scope scope, boolean keyRequ
         if (parts.size() != segments.size()) {
             return Optional.empty();
         }
-        var params = new java.util.LinkedHashMap<String, String>();
+        var params = new LinkedHashMap<String, String>();
         for (int i = 0; i < parts.size(); i++) {
             String part = parts.get(i);
             if (part.startsWith("{")) {

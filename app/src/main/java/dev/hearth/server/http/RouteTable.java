@@ -1,6 +1,7 @@
 package dev.hearth.server.http;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,7 +45,7 @@ public final class RouteTable {
         if (allowed.isEmpty()) {
             throw ApiException.notFound("route " + path);
         }
-        throw new ApiException(dev.hearth.api.ErrorCode.METHOD_NOT_ALLOWED,
+        throw new ApiException(ErrorCode.METHOD_NOT_ALLOWED,
                 method + " is not allowed on " + path + "; allowed: " + String.join(", ", allowed),
                 Map.of("allowed", List.copyOf(allowed)));
     }

@@ -1,6 +1,7 @@
 package dev.hearth.server.images;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ public record Image(String reference, String digest, Path rootfs, Config config)
     public record Config(List<String> entrypoint, List<String> cmd, List<String> env, String workingDir) {
         /** The main process: entrypoint then cmd; empty when the image names none. */
         public List<String> command() {
-            var all = new java.util.ArrayList<>(entrypoint);
+            var all = new ArrayList<>(entrypoint);
             all.addAll(cmd);
             return List.copyOf(all);
         }

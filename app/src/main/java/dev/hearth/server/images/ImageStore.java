@@ -4,10 +4,13 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.store.PageRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /** Persists which images each workspace pulled. */
 public final class ImageStore {
@@ -51,8 +54,8 @@ public final class ImageStore {
         return h.createQuery("SELECT DISTINCT digest FROM images WHERE digest IS NOT NULL").mapTo(String.class).list();
     }
 
-    private static WorkspaceImage image(java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx)
-            throws java.sql.SQLException {
+    private static WorkspaceImage image(ResultSet rs, StatementContext ctx)
+            throws SQLException {
         return new WorkspaceImage(rs.getString("id"), rs.getString("workspace"), rs.getString("reference"),
                 rs.getString("state"), rs.getString("digest"), rs.getString("error"), instant(rs, "created_at"),
                 instant(rs, "pulled_at"));

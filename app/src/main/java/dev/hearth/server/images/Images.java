@@ -13,8 +13,10 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -39,7 +41,7 @@ public final class Images {
 
     private final Path dir;
     // Unpacked images never change: their config is read from disk once per digest.
-    private final java.util.Map<String, Image> loaded = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Image> loaded = new ConcurrentHashMap<>();
 
     public Images(Path dir) {
         this.dir = dir;

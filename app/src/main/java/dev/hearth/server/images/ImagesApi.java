@@ -4,6 +4,8 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.Json;
+import dev.hearth.api.Validate;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -33,10 +36,10 @@ public final class ImagesApi {
     }
 
     public static void register(RouteTable routes, Jdbi jdbi, ImageStore store, Images images, Operations operations,
-                                Clock clock, java.util.function.Supplier<Set<String>> digestsInUse) {
+                                Clock clock, Supplier<Set<String>> digestsInUse) {
         operations.register(new PullKind(jdbi, store, images, clock));
         routes.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), ex -> {
-            String reference = dev.hearth.api.Validate.required("reference", ex.body(PullRequest.class).reference());
+            String reference = Validate.required("reference", ex.body(PullRequest.class).reference());
             Images.invalid(reference).ifPresent(problem -> {
                 throw ApiException.invalidField("reference", problem);
             });
@@ -44,7 +47,7 @@ public final class ImagesApi {
             var image = jdbi.inTransaction(h -> store.begin(h, new WorkspaceImage(Ids.next(), ex.workspace().id(),
                     reference, "pulling", null, null, now, null)));
             var op = operations.begin(PULL_KIND, ex.workspace().id(), image.id(),
-                    dev.hearth.api.Json.mapper().createObjectNode().put("reference", reference));
+                    Json.mapper().createObjectNode().put("reference", reference));
             var body = new LinkedHashMap<String, Object>();
             body.put("image", jdbi.withHandle(h -> store.find(h, ex.workspace().id(), image.id())).orElseThrow());
             body.put("operations", List.of(op.id()));

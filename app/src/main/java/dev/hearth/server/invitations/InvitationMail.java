@@ -9,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +30,12 @@ public final class InvitationMail implements AutoCloseable {
     private final Clock clock;
     private final Duration firstRetry;
     private final String baseUrl;
-    private final java.util.function.Function<String, String> workspaceName;
+    private final Function<String, String> workspaceName;
     private final ScheduledExecutorService worker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("invitation-mail").factory());
 
     public InvitationMail(Jdbi jdbi, InvitationStore store, Mailer mailer, Clock clock, Duration firstRetry,
-                          String baseUrl, java.util.function.Function<String, String> workspaceName) {
+                          String baseUrl, Function<String, String> workspaceName) {
         this.jdbi = jdbi;
         this.store = store;
         this.mailer = mailer;

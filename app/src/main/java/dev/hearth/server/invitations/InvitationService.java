@@ -1,6 +1,7 @@
 package dev.hearth.server.invitations;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Grant;
@@ -125,7 +126,7 @@ public final class InvitationService {
                 return;
             }
             if (!state.equals(Invitation.PENDING)) {
-                throw new ApiException(dev.hearth.api.ErrorCode.CONFLICT, "invitation " + id + " is " + state
+                throw new ApiException(ErrorCode.CONFLICT, "invitation " + id + " is " + state
                         + " and cannot be accepted; ask for a new one", Map.of("state", state));
             }
             grant(h, invitation, caller, now);

@@ -5,6 +5,7 @@ import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +25,8 @@ public final class OutboxMailer implements Mailer {
     public void send(Mail mail) {
         String text = "To: " + mail.to() + "\nSubject: " + mail.subject() + "\n\n" + mail.text() + "\n";
         try {
-            Files.createDirectories(outbox, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(outbox, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
             Path file = outbox.resolve(Ids.next() + ".eml");
             Disk.writePrivate(file, text);
             LOG.info("no SMTP configured; mail written to {}:\n{}", file, text);

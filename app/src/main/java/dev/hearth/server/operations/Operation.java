@@ -2,6 +2,7 @@ package dev.hearth.server.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Locale;
 
 /** Long work and its outcome, as stored. */
 public record Operation(String id, String kind, State state, String workspace, String resource, JsonNode input,
@@ -12,7 +13,7 @@ public record Operation(String id, String kind, State state, String workspace, S
         RUNNING, SUCCEEDED, FAILED;
 
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.time.Duration;
+import java.util.Map;
 
 /** HTTP route of operations: get one, optionally waiting up to 60 s for it to finish. */
 public final class OperationsApi {
@@ -16,7 +17,7 @@ public final class OperationsApi {
     public static void register(RouteTable routes, Operations operations, OperationStore store) {
         routes.add("GET", "/operations/{op}", Scope.resource("op", "operation", store::workspaceOf, OPERATION_READ), ex -> {
             int wait = ex.query("wait").map(OperationsApi::seconds).orElse(0);
-            return Reply.ok(java.util.Map.of("operation",
+            return Reply.ok(Map.of("operation",
                     operations.await(ex.param("op"), Duration.ofSeconds(wait)).view()));
         });
     }

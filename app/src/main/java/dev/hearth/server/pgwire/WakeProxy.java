@@ -1,5 +1,6 @@
 package dev.hearth.server.pgwire;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -201,7 +202,7 @@ public final class WakeProxy implements AutoCloseable {
      * SSLRequest or to a StartupMessage.
      */
     static void refuse(OutputStream out, Backends.Refused refused) throws IOException {
-        var fields = new java.io.ByteArrayOutputStream();
+        var fields = new ByteArrayOutputStream();
         field(fields, 'S', "FATAL");
         field(fields, 'V', "FATAL");
         field(fields, 'C', refused.sqlState());
@@ -213,7 +214,7 @@ public final class WakeProxy implements AutoCloseable {
         out.flush();
     }
 
-    private static void field(java.io.ByteArrayOutputStream out, char type, String value) {
+    private static void field(ByteArrayOutputStream out, char type, String value) {
         out.write(type);
         out.writeBytes(value.getBytes(StandardCharsets.UTF_8));
         out.write(0);

@@ -2,6 +2,7 @@ package dev.hearth.server.postgres;
 
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -54,7 +55,7 @@ public final class Certificates {
         try {
             return Files.readString(caCertificate());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

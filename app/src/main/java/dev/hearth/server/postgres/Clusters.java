@@ -3,6 +3,7 @@ package dev.hearth.server.postgres;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.process.Signals;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The PostgreSQL driver: one cluster per database, made by copying a template data directory,
@@ -110,7 +112,7 @@ public final class Clusters {
                 "-c", "logging_collector=off"));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         var cluster = new Cluster(process, port, socketDir, version);
         awaitReady(cluster, data, log);
         return cluster;
@@ -381,7 +383,7 @@ public final class Clusters {
         try {
             process.onExit().get(limit.toMillis(), TimeUnit.MILLISECONDS);
             return true;
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             return false;
         } catch (ExecutionException e) {
             return !process.isAlive();

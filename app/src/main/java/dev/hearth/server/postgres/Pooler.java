@@ -1,9 +1,14 @@
 package dev.hearth.server.postgres;
 
 import dev.hearth.server.process.Signals;
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +85,7 @@ public final class Pooler implements AutoCloseable {
                 Signals.send(p.pid(), Signals.SIGHUP);
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write pgbouncer's databases", e);
+            throw new UncheckedIOException("cannot write pgbouncer's databases", e);
         }
     }
 
@@ -137,15 +142,15 @@ public final class Pooler implements AutoCloseable {
                 .append(" dbname=").append(e.dbName()).append('\n'));
         Path tmp = dir.resolve("databases.ini.tmp");
         Files.writeString(tmp, text);
-        Files.move(tmp, dir.resolve("databases.ini"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, dir.resolve("databases.ini"), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
     }
 
     private synchronized void launch() throws IOException {
         var command = host.asClusterUser(List.of("/usr/sbin/pgbouncer", dir.resolve("pgbouncer.ini").toString()));
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("pgbouncer.log").toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         awaitListening();
         var started = process;
         started.onExit().thenRun(() -> restartAfter(started));
@@ -157,8 +162,8 @@ public final class Pooler implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IOException("pgbouncer exited at start; see " + dir.resolve("pgbouncer.log"));
             }
-            try (var s = new java.net.Socket()) {
-                s.connect(new java.net.InetSocketAddress(connectHost(), port), 200);
+            try (var s = new Socket()) {
+                s.connect(new InetSocketAddress(connectHost(), port), 200);
                 return;
             } catch (IOException notYet) {
                 sleep(5);

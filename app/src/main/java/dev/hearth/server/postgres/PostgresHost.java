@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -66,7 +67,7 @@ public final class PostgresHost {
         return binaries.lastKey();
     }
 
-    public java.util.Set<String> versions() {
+    public Set<String> versions() {
         return binaries.keySet();
     }
 

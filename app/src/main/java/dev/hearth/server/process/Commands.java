@@ -1,5 +1,6 @@
 package dev.hearth.server.process;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,7 +35,7 @@ public final class Commands {
         try {
             var builder = new ProcessBuilder(command);
             if (input == null) {
-                builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             }
             var process = builder.start();
             if (input != null) {

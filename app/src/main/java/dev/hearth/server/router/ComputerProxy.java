@@ -9,6 +9,7 @@ import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.proxy.ProxyHandler;
@@ -55,10 +57,10 @@ public final class ComputerProxy extends ProxyHandler {
     private final String domain;
     private final ServerWebSocketContainer webSockets;
     private final WebSocketClient webSocketClient;
-    private final java.time.Duration timeout;
+    private final Duration timeout;
 
     public ComputerProxy(ComputerService computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
-                         String domain, java.time.Duration timeout, ServerWebSocketContainer webSockets,
+                         String domain, Duration timeout, ServerWebSocketContainer webSockets,
                          WebSocketClient webSocketClient) {
         this.timeout = timeout;
         this.computers = computers;
@@ -105,10 +107,10 @@ public final class ComputerProxy extends ProxyHandler {
         if (!request.getHeaders().contains(HttpHeader.EXPECT)) {
             return request;
         }
-        var headers = org.eclipse.jetty.http.HttpFields.build(request.getHeaders()).remove(HttpHeader.EXPECT).asImmutable();
+        var headers = HttpFields.build(request.getHeaders()).remove(HttpHeader.EXPECT).asImmutable();
         return new Request.Wrapper(request) {
             @Override
-            public org.eclipse.jetty.http.HttpFields getHeaders() {
+            public HttpFields getHeaders() {
                 return headers;
             }
         };

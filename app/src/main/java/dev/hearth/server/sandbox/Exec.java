@@ -1,5 +1,6 @@
 package dev.hearth.server.sandbox;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ public final class Exec {
 
     /** Receives output as it arrives; throwing IOException means nobody listens any more. */
     public interface Sink {
-        void output(boolean stderr, String text) throws java.io.IOException;
+        void output(boolean stderr, String text) throws IOException;
     }
 
     /** The outcome: exit code, captured output (capped), and whether the time limit killed it. */

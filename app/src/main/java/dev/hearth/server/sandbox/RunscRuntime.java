@@ -6,19 +6,36 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.store.Ids;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -44,7 +61,7 @@ public final class RunscRuntime implements SandboxRuntime {
     private final Path root;
     // Commands running through exec, per sandbox, as the way to kill each: sleep and checkpoints
     // must not leave one running (a restore fails on an exec's host descriptors).
-    private final Map<String, Set<Runnable>> execs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Set<Runnable>> execs = new ConcurrentHashMap<>();
     private volatile boolean maskProcSysNet;
 
     public RunscRuntime(String runsc, Path root) {
@@ -188,7 +205,7 @@ public final class RunscRuntime implements SandboxRuntime {
         // A detached run keeps its caller's stdout open: give it none (Commands uses pipes, so use files).
         try {
             Path out = stateDir.resolve("runsc-run.out");
-            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectErrorStream(true).start();
             if (!process.waitFor(SLOW.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
@@ -245,13 +262,13 @@ public final class RunscRuntime implements SandboxRuntime {
         return p;
     }
 
-    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
-            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    private static final FileAttribute<?> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rw-------"));
 
     /** Registers a running exec's killer; the answer unregisters it. */
     private Runnable track(String sandboxId, Runnable killer) {
-        execs.computeIfAbsent(sandboxId, k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(killer);
+        execs.computeIfAbsent(sandboxId, k -> ConcurrentHashMap.newKeySet()).add(killer);
         return () -> execs.computeIfPresent(sandboxId, (k, set) -> {
             set.remove(killer);
             return set.isEmpty() ? null : set;
@@ -303,13 +320,13 @@ public final class RunscRuntime implements SandboxRuntime {
 
     private Started startExec(String sandboxId, Exec.Request request, Path scratchDir) throws IOException {
         Files.createDirectories(scratchDir);
-        String id = dev.hearth.server.store.Ids.next();
+        String id = Ids.next();
         // The environment may hold secrets: it goes in a 0600 file, never on a command line.
         Path processFile = scratchDir.resolve("exec-" + id + ".json");
         // A new file under a fresh id: created 0600 in one step, no temporary file and rename needed.
-        try (var channel = Files.newByteChannel(processFile, Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
-                java.nio.file.StandardOpenOption.WRITE), OWNER_ONLY)) {
-            channel.write(java.nio.ByteBuffer.wrap(Json.mapper().writeValueAsBytes(
+        try (var channel = Files.newByteChannel(processFile, Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), OWNER_ONLY)) {
+            channel.write(ByteBuffer.wrap(Json.mapper().writeValueAsBytes(
                     process(request.command(), request.env(), request.cwd()))));
         }
         Path pidFile = scratchDir.resolve("exec-" + id + ".pid");
@@ -318,7 +335,7 @@ public final class RunscRuntime implements SandboxRuntime {
         boolean hasInput = request.stdin() != null && request.stdin().length > 0;
         if (!hasInput) {
             // runsc forwards an open stdin pipe until it closes: no input costs ~9 ms less as /dev/null.
-            builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
         var process = builder.start();
         if (hasInput) {
@@ -400,7 +417,7 @@ public final class RunscRuntime implements SandboxRuntime {
     public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
                                      BooleanSupplier callerPresent) {
         return runExec(sandboxId, request, scratchDir, (started, kill, t0) -> {
-            var gone = new java.util.concurrent.atomic.AtomicBoolean();
+            var gone = new AtomicBoolean();
             Runnable hangUp = () -> {
                 if (gone.compareAndSet(false, true)) {
                     kill.run();
@@ -418,11 +435,11 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     /** Passes text to the sink as it arrives; when the sink fails, hangs up (kills the command). */
-    private static java.util.concurrent.Future<?> relay(InputStream in, boolean stderr, Exec.Sink sink,
+    private static Future<?> relay(InputStream in, boolean stderr, Exec.Sink sink,
                                                        Runnable hangUp) {
         return PIPES.submit(() -> {
             char[] buffer = new char[8192];
-            try (var reader = new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8)) {
+            try (var reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
                 for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
                     try {
                         sink.output(stderr, new String(buffer, 0, n));
@@ -453,14 +470,14 @@ public final class RunscRuntime implements SandboxRuntime {
 
     // Reads and writes on process pipes block; they run on daemon platform threads rather than pinning
     // the virtual-thread carriers, pooled because starting two threads per exec showed in its latency.
-    private static final java.util.concurrent.ExecutorService PIPES = java.util.concurrent.Executors
+    private static final ExecutorService PIPES = Executors
             .newCachedThreadPool(Thread.ofPlatform().daemon().name("exec-pipe-", 0).factory());
 
     /** Waits for a pipe task; its own failures were handled inside it. */
-    private static void join(java.util.concurrent.Future<?> task) throws InterruptedException {
+    private static void join(Future<?> task) throws InterruptedException {
         try {
             task.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new UncheckedIOException(new IOException("a pipe reader failed", e.getCause()));
         }
     }
@@ -481,7 +498,7 @@ public final class RunscRuntime implements SandboxRuntime {
     private static final class Capture {
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
         private volatile boolean truncated;
-        private java.util.concurrent.Future<?> task;
+        private Future<?> task;
 
         byte[] bytes() {
             return kept.toByteArray();
@@ -517,14 +534,14 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
-        String id = dev.hearth.server.store.Ids.next();
+        String id = Ids.next();
         // A Unix socket path has at most 107 bytes: keep it short, outside the data directory.
         Path socket = Path.of("/tmp", "hearth-tty-" + id.substring(12) + ".sock");
         Path pidFile = scratchDir.resolve("tty-" + id + ".pid");
         int listening = -1;
         try {
             Files.createDirectories(scratchDir);
-            var env = new java.util.LinkedHashMap<>(request.env());
+            var env = new LinkedHashMap<>(request.env());
             env.putIfAbsent("TERM", "xterm-256color");
             String envFile = "/tmp/.hearth-env-" + id;
             writeEnvironment(sandboxId, envFile, env, scratchDir);
@@ -538,12 +555,12 @@ public final class RunscRuntime implements SandboxRuntime {
             listening = Posix.listen(socket.toString());
             Path out = scratchDir.resolve("tty-" + id + ".out");
             var starter = new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             // runsc exec --detach may exit 128 even when the terminal works (it races its own pid file),
             // so the descriptor decides; if none came, runsc's exit wakes the accept.
             int listen = listening;
-            var received = new java.util.concurrent.atomic.AtomicBoolean();
+            var received = new AtomicBoolean();
             PIPES.execute(() -> {
                 try {
                     starter.waitFor();
@@ -568,7 +585,7 @@ public final class RunscRuntime implements SandboxRuntime {
             Posix.resize(master, columns, rows);
             String pid = Files.readString(pidFile).strip();
             var waiter = new ProcessBuilder(runsc, "--root", root.toString(), "wait", "--pid", pid, sandboxId)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             var terminal = new RunscTerminal(sandboxId, master, pid, waiter, pidFile);
             terminal.untrack = track(sandboxId, terminal::kill);
             return terminal;
@@ -595,11 +612,11 @@ public final class RunscRuntime implements SandboxRuntime {
         var exports = new StringBuilder();
         env.forEach((k, v) -> exports.append("export ").append(k).append("='").append(v.replace("'", "'\\''")).append("'\n"));
         var result = exec(sandboxId, new Exec.Request(List.of("/.hearth/busybox", "sh", "-c", "umask 077; cat > " + envFile),
-                Map.of("PATH", "/bin"), "/", exports.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Map.of("PATH", "/bin"), "/", exports.toString().getBytes(StandardCharsets.UTF_8),
                 Duration.ofSeconds(30)), scratchDir, 4096, () -> true);
         if (result.exitCode() != 0) {
             throw new Commands.Failure("cannot prepare the terminal's environment: "
-                    + new String(result.stderr(), java.nio.charset.StandardCharsets.UTF_8));
+                    + new String(result.stderr(), StandardCharsets.UTF_8));
         }
     }
 
@@ -640,7 +657,7 @@ public final class RunscRuntime implements SandboxRuntime {
         @Override
         public int waitFor() throws InterruptedException {
             try {
-                String text = new String(waiter.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                String text = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 waiter.waitFor();
                 int status = Json.mapper().readTree(text).path("exitStatus").asInt(-1);
                 return status >= 0 ? status : 137;
@@ -690,7 +707,7 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public Map<String, String> sandboxes() {
-        var states = new java.util.TreeMap<String, String>();
+        var states = new TreeMap<String, String>();
         var result = Commands.run(List.of(runsc, "--root", root.toString(), "list", "--format=json"), QUICK);
         try {
             JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
@@ -732,7 +749,7 @@ public final class RunscRuntime implements SandboxRuntime {
     /** The slots whose networks this runtime made (a marker per slot beside its runsc root). */
     @Override
     public Set<Slot> networks() {
-        var result = new java.util.LinkedHashSet<Slot>();
+        var result = new LinkedHashSet<Slot>();
         try (var markers = Files.list(Files.createDirectories(networksDir()))) {
             markers.forEach(m -> result.add(new Slot(Integer.parseInt(m.getFileName().toString()))));
         } catch (IOException | NumberFormatException e) {

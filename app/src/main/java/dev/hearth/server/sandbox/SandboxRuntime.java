@@ -1,7 +1,11 @@
 package dev.hearth.server.sandbox;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * The narrow interface to whatever runs computers: gVisor's runsc on this host today, an
@@ -15,34 +19,34 @@ public interface SandboxRuntime {
     void removeNetwork(Slot slot);
 
     /** Starts a sandbox detached; returns when its main process runs. */
-    void start(SandboxSpec spec, java.nio.file.Path stateDir);
+    void start(SandboxSpec spec, Path stateDir);
 
     /**
      * Runs a command in a running sandbox and waits for it; polled while it runs, {@code callerPresent}
      * turning false (the client hung up) kills it.
      */
-    Exec.Result exec(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int outputCap,
-                     java.util.function.BooleanSupplier callerPresent);
+    Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
+                     BooleanSupplier callerPresent);
 
     /**
      * Runs a command and hands its output to {@code sink} as it arrives (text, per stream), with
      * nothing capped. If the sink throws or {@code callerPresent} turns false (the client went away)
      * the command is killed.
      */
-    Exec.Result execStreaming(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, Exec.Sink sink,
-                              java.util.function.BooleanSupplier callerPresent);
+    Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
+                              BooleanSupplier callerPresent);
 
     /** Starts a command on a terminal of the given size (an interactive shell, say). */
-    Terminal execTerminal(String sandboxId, Exec.Request request, java.nio.file.Path scratchDir, int columns, int rows);
+    Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows);
 
     /** Starts a sandbox from a checkpoint image (memory and root overlay) instead of its main process. */
-    void restore(SandboxSpec spec, java.nio.file.Path stateDir, java.nio.file.Path imageDir);
+    void restore(SandboxSpec spec, Path stateDir, Path imageDir);
 
     /**
      * Saves the sandbox's memory and root overlay to {@code imageDir}. Without {@code leaveRunning}
      * the sandbox stops (sleep); with it, it runs on after a pause. End or wait out execs first.
      */
-    void checkpoint(String sandboxId, java.nio.file.Path imageDir, boolean leaveRunning);
+    void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning);
 
     /** Freezes every process of the sandbox; a checkpoint of a paused sandbox leaves it paused. */
     void pause(String sandboxId);
@@ -53,7 +57,7 @@ public interface SandboxRuntime {
     boolean busy(String sandboxId);
 
     /** Kills every command started through exec in the sandbox and waits for them to end. */
-    void endExecs(String sandboxId, java.time.Duration limit);
+    void endExecs(String sandboxId, Duration limit);
 
     /** Whether the sandbox exists and its state ("running", "stopped", ...). */
     Optional<String> state(String sandboxId);
@@ -62,7 +66,7 @@ public interface SandboxRuntime {
     void delete(String sandboxId);
 
     /** Every sandbox this runtime knows of, with its status ("running", "stopped", ...). */
-    java.util.Map<String, String> sandboxes();
+    Map<String, String> sandboxes();
 
     /** Removes cgroups left by sandboxes not in {@code keep}; answers how many went. */
     int pruneCgroups(Set<String> keep);

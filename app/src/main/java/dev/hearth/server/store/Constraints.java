@@ -1,6 +1,8 @@
 package dev.hearth.server.store;
 
 import java.sql.SQLException;
+import java.util.function.Supplier;
+import org.jdbi.v3.core.JdbiException;
 
 /** Tells a unique-constraint violation apart from other store failures, in either dialect. */
 public final class Constraints {
@@ -10,10 +12,10 @@ public final class Constraints {
     }
 
     /** Runs a store write; a unique-constraint violation (a racing twin won) becomes {@code taken}'s conflict. */
-    public static <T> T unique(java.util.function.Supplier<T> write, java.util.function.Supplier<? extends RuntimeException> taken) {
+    public static <T> T unique(Supplier<T> write, Supplier<? extends RuntimeException> taken) {
         try {
             return write.get();
-        } catch (org.jdbi.v3.core.JdbiException e) {
+        } catch (JdbiException e) {
             if (isUniqueViolation(e)) {
                 throw taken.get();
             }

@@ -1,6 +1,7 @@
 package dev.hearth.server.tenancy;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /** Someone who can sign in: a person by email, or a script holding a private key. */
 public record Principal(String id, Auth auth, String email, String name, String description, String createdBy,
@@ -13,6 +14,6 @@ public record Principal(String id, Auth auth, String email, String name, String 
     }
 
     public View view() {
-        return new View(id, auth.name().toLowerCase(java.util.Locale.ROOT), email, name);
+        return new View(id, auth.name().toLowerCase(Locale.ROOT), email, name);
     }
 }

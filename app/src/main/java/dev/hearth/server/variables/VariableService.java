@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -125,7 +126,7 @@ public final class VariableService {
     }
 
     /** The plaintext of a live variable, for those that need it (computers' environments). */
-    public java.util.Optional<String> valueOf(String workspace, String name) {
+    public Optional<String> valueOf(String workspace, String name) {
         return jdbi.withHandle(h -> store.find(h, workspace, name))
                 .filter(v -> v.deletedAt() == null && v.name().equals(name))
                 .map(v -> keyring.open(v.sealed(), v.associatedData()));

@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /** The rules of workspaces: any signed-in principal creates one and becomes its admin (see {@link Founding}). */
@@ -60,7 +62,7 @@ public final class WorkspaceService {
     /** Every live workspace of the principal with its role, for /me. */
     public List<Membership> memberships(String principal) {
         return jdbi.withHandle(h -> workspaces.memberships(h, principal, new PageRequest(Integer.MAX_VALUE - 1,
-                java.util.Optional.empty())));
+                Optional.empty())));
     }
 
     public Workspace rename(Workspace workspace, UpdateWorkspace request) {
@@ -95,7 +97,7 @@ public final class WorkspaceService {
         });
     }
 
-    private void requireFreeName(org.jdbi.v3.core.Handle h, String name) {
+    private void requireFreeName(Handle h, String name) {
         if (workspaces.findLive(h, name).filter(w -> w.name().equals(name)).isPresent()) {
             throw taken(name);
         }

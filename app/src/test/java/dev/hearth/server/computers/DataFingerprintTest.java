@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +35,7 @@ class DataFingerprintTest {
         assertNotEquals(again, DataFingerprint.of(data), "a rename");
         Thread.sleep(100);
         again = DataFingerprint.ofQuiet(data).orElseThrow();
-        Files.setPosixFilePermissions(data.resolve("dir/moved"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(data.resolve("dir/moved"), PosixFilePermissions.fromString("rw-------"));
         assertNotEquals(again, DataFingerprint.of(data), "a chmod");
     }
 }
