@@ -6,6 +6,7 @@ import static dev.hearth.server.store.Times.millis;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
@@ -20,6 +21,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 
 /** Persists computers. A deleted computer keeps its row and frees its name and network slot. */
 public final class ComputerStore {
+    private final NamedRows<Computer> rows = new NamedRows<>("computers", ComputerStore::computer);
 
     public void insert(Handle h, Computer c) {
         h.createUpdate("""
@@ -43,26 +45,16 @@ public final class ComputerStore {
 
     /** By id (deleted too), or by live name within a workspace. */
     public Optional<Computer> find(Handle h, String workspace, String idOrName) {
-        return h.createQuery("""
-                SELECT * FROM computers WHERE workspace = :w AND (id = :v OR (name = :v AND deleted_at IS NULL))
-                ORDER BY CASE WHEN id = :v THEN 0 ELSE 1 END LIMIT 1""")
-                .bind("w", workspace).bind("v", idOrName).map(ComputerStore::computer).findOne();
+        return rows.find(h, workspace, idOrName);
     }
 
+    /** Which workspace holds it: by id, or by live name within {@code workspace} when given. */
     public Optional<String> workspaceOf(Handle h, String idOrName, Optional<String> workspace) {
-        if (workspace.isPresent()) {
-            return find(h, workspace.get(), idOrName).map(Computer::workspace);
-        }
-        return h.createQuery("SELECT workspace FROM computers WHERE id = :id").bind("id", idOrName)
-                .mapTo(String.class).findOne();
+        return rows.workspaceOf(h, idOrName, workspace);
     }
 
     public List<Computer> page(Handle h, String workspace, PageRequest page) {
-        return h.createQuery("""
-                SELECT * FROM computers WHERE workspace = :w AND deleted_at IS NULL AND id > :after
-                ORDER BY id LIMIT :n""")
-                .bind("w", workspace).bind("after", page.after().orElse("")).bind("n", page.limit() + 1)
-                .map(ComputerStore::computer).list();
+        return rows.page(h, workspace, page);
     }
 
     /** Every live computer, for reconciling with what runs. */

@@ -5,6 +5,7 @@ import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
@@ -19,10 +20,12 @@ import org.jdbi.v3.core.statement.StatementContext;
 /** Persists databases. A deleted database keeps its row and frees its name and port. */
 public final class DatabaseStore {
     private final String host;
+    private final NamedRows<Database> rows;
 
     /** {@code host} is the public host name every database is reached at (a setting, not stored). */
     public DatabaseStore(String host) {
         this.host = host;
+        this.rows = new NamedRows<>("databases", this::database);
     }
 
     public void insert(Handle h, Database d) {
@@ -46,26 +49,16 @@ public final class DatabaseStore {
 
     /** By id (deleted too), or by live name within a workspace. */
     public Optional<Database> find(Handle h, String workspace, String idOrName) {
-        return h.createQuery("""
-                SELECT * FROM databases WHERE workspace = :w AND (id = :v OR (name = :v AND deleted_at IS NULL))
-                ORDER BY CASE WHEN id = :v THEN 0 ELSE 1 END LIMIT 1""")
-                .bind("w", workspace).bind("v", idOrName).map(this::database).findOne();
+        return rows.find(h, workspace, idOrName);
     }
 
+    /** Which workspace holds it: by id, or by live name within {@code workspace} when given. */
     public Optional<String> workspaceOf(Handle h, String idOrName, Optional<String> workspace) {
-        if (workspace.isPresent()) {
-            return find(h, workspace.get(), idOrName).map(Database::workspace);
-        }
-        return h.createQuery("SELECT workspace FROM databases WHERE id = :id").bind("id", idOrName)
-                .mapTo(String.class).findOne();
+        return rows.workspaceOf(h, idOrName, workspace);
     }
 
     public List<Database> page(Handle h, String workspace, PageRequest page) {
-        return h.createQuery("""
-                SELECT * FROM databases WHERE workspace = :w AND deleted_at IS NULL AND id > :after
-                ORDER BY id LIMIT :n""")
-                .bind("w", workspace).bind("after", page.after().orElse("")).bind("n", page.limit() + 1)
-                .map(this::database).list();
+        return rows.page(h, workspace, page);
     }
 
     /** Every live database, for reconciling with what runs. */

@@ -4,6 +4,7 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.crypto.Keyring.Sealed;
+import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,6 +19,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 
 /** Persists variables (sealed values only). A deleted variable keeps its row and frees its name. */
 public final class VariableStore {
+    private final NamedRows<Variable> rows = new NamedRows<>("variables", VariableStore::variable);
 
     public void insert(Handle h, Variable v) {
         h.createUpdate("""
@@ -29,21 +31,14 @@ public final class VariableStore {
                 .bind("createdAt", millis(v.createdAt())).bind("updatedAt", millis(v.updatedAt())).execute();
     }
 
-    /** By id (deleted ones too), or by name among the workspace's live variables. */
+    /** By id (deleted too), or by live name within a workspace. */
     public Optional<Variable> find(Handle h, String workspace, String idOrName) {
-        return h.createQuery("""
-                SELECT * FROM variables WHERE workspace = :w AND (id = :v OR (name = :v AND deleted_at IS NULL))
-                ORDER BY CASE WHEN id = :v THEN 0 ELSE 1 END LIMIT 1""")
-                .bind("w", workspace).bind("v", idOrName).map(VariableStore::variable).findOne();
+        return rows.find(h, workspace, idOrName);
     }
 
-    /** Which workspace holds the variable: by id, or by live name within {@code workspace} when given. */
+    /** Which workspace holds it: by id, or by live name within {@code workspace} when given. */
     public Optional<String> workspaceOf(Handle h, String idOrName, Optional<String> workspace) {
-        if (workspace.isPresent()) {
-            return find(h, workspace.get(), idOrName).map(Variable::workspace);
-        }
-        return h.createQuery("SELECT workspace FROM variables WHERE id = :id").bind("id", idOrName)
-                .mapTo(String.class).findOne();
+        return rows.workspaceOf(h, idOrName, workspace);
     }
 
     public List<Variable> page(Handle h, String workspace, boolean withDeleted, PageRequest page) {
