@@ -1,5 +1,7 @@
 package dev.hearth.server.checkpoints;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.hearth.api.ApiException;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
@@ -11,20 +13,11 @@ import java.util.regex.Pattern;
  * A checkpoint as stored and as shown: what it was taken of ({@code source_type}, {@code source}),
  * the source's generation and image then, its size on disk, and the checkpoint before it.
  */
-public record Checkpoint(String id, String workspace, String sourceType, String source, String name,
-                         String consistency, String state, int generation, String imageDigest, long sizeBytes,
+@JsonPropertyOrder({"id", "workspace", "source_type", "source", "name", "consistency", "state", "generation",
+        "image_digest", "size_bytes", "parent", "error", "created_at", "deleted_at"})
+public record Checkpoint(String id, String workspace, SourceType sourceType, String source, String name,
+                         CheckpointState state, int generation, String imageDigest, long sizeBytes,
                          String parent, Operation.Error error, Instant createdAt, Instant deletedAt) {
-    public static final String CREATING = "creating";
-    public static final String READY = "ready";
-    public static final String FAILED = "failed";
-    public static final String DELETING = "deleting";
-    public static final String COMPUTER = "computer";
-    public static final String DATABASE = "database";
-    // A checkpoint is taken of a paused sandbox without asking its programs to flush anything.
-    public static final String CRASH = "crash";
-    // A database's checkpoint is a clean copy of a stopped cluster or an online base backup: both
-    // start without losing a committed transaction.
-    public static final String CONSISTENT = "consistent";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final DateTimeFormatter DEFAULT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
@@ -39,23 +32,34 @@ public record Checkpoint(String id, String workspace, String sourceType, String 
         return name;
     }
 
+    /** How consistent the checkpoint is, from what it was taken of. */
+    @JsonProperty("consistency")
+    public String consistency() {
+        return sourceType.consistency();
+    }
+
+    public boolean is(CheckpointState s) {
+        return state == s;
+    }
+
     public Checkpoint ready(long size) {
-        return new Checkpoint(id, workspace, sourceType, source, name, consistency, READY, generation, imageDigest, size,
-                parent, null, createdAt, deletedAt);
+        return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.READY), generation,
+                imageDigest, size, parent, null, createdAt, deletedAt);
     }
 
     public Checkpoint failed(Operation.Error why) {
-        return new Checkpoint(id, workspace, sourceType, source, name, consistency, FAILED, generation, imageDigest, 0,
-                parent, why, createdAt, deletedAt);
+        return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.FAILED), generation,
+                imageDigest, 0, parent, why, createdAt, deletedAt);
     }
 
     public Checkpoint deleting() {
-        return new Checkpoint(id, workspace, sourceType, source, name, consistency, DELETING, generation, imageDigest,
-                sizeBytes, parent, error, createdAt, deletedAt);
+        return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.DELETING),
+                generation, imageDigest, sizeBytes, parent, error, createdAt, deletedAt);
     }
 
+    /** Gone from view: deleted by request, or with its source (in whatever state it was). */
     public Checkpoint deleted(Instant now) {
-        return new Checkpoint(id, workspace, sourceType, source, name, consistency, DELETING, generation, imageDigest,
-                sizeBytes, parent, error, createdAt, now);
+        return new Checkpoint(id, workspace, sourceType, source, name, CheckpointState.DELETING, generation,
+                imageDigest, sizeBytes, parent, error, createdAt, now);
     }
 }

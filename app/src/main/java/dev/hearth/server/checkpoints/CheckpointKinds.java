@@ -33,7 +33,7 @@ public final class CheckpointKinds {
     private final Jdbi jdbi;
     private final CheckpointStore store;
     private final Operations operations;
-    private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
+    private final Map<SourceType, Handler> handlers = new ConcurrentHashMap<>();
 
     public CheckpointKinds(Jdbi jdbi, CheckpointStore store, Operations operations) {
         this.jdbi = jdbi;
@@ -45,7 +45,7 @@ public final class CheckpointKinds {
         operations.register(OperationKind.of(DELETE, true, work -> handler(work).delete(work)));
     }
 
-    public void handle(String sourceType, Handler handler) {
+    public void handle(SourceType sourceType, Handler handler) {
         handlers.put(sourceType, handler);
     }
 
@@ -87,7 +87,7 @@ public final class CheckpointKinds {
         if (checkpoint.deletedAt() != null) {
             throw ApiException.notFound("checkpoint " + ref + " (deleted)");
         }
-        if (checkpoint.state().equals(Checkpoint.CREATING)) {
+        if (checkpoint.is(CheckpointState.CREATING)) {
             throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
                     + "its checkpoint.create operation has finished");
         }

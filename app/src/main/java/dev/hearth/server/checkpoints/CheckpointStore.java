@@ -25,8 +25,8 @@ public final class CheckpointStore {
                 INSERT INTO checkpoints (id, workspace, source_type, source, name, state, generation, image_digest,
                     size_bytes, parent, created_at)
                 VALUES (:id, :ws, :type, :source, :name, :state, :gen, :digest, :size, :parent, :at)""")
-                .bind("id", c.id()).bind("ws", c.workspace()).bind("type", c.sourceType()).bind("source", c.source())
-                .bind("name", c.name()).bind("state", c.state()).bind("gen", c.generation())
+                .bind("id", c.id()).bind("ws", c.workspace()).bind("type", c.sourceType().wire()).bind("source", c.source())
+                .bind("name", c.name()).bind("state", c.state().wire()).bind("gen", c.generation())
                 .bind("digest", c.imageDigest()).bind("size", c.sizeBytes()).bind("parent", c.parent())
                 .bind("at", millis(c.createdAt())).execute();
     }
@@ -76,7 +76,7 @@ public final class CheckpointStore {
         h.createUpdate("""
                 UPDATE checkpoints SET state = :state, size_bytes = :size, error = :error, deleted_at = :deleted
                 WHERE id = :id""")
-                .bind("id", c.id()).bind("state", c.state()).bind("size", c.sizeBytes())
+                .bind("id", c.id()).bind("state", c.state().wire()).bind("size", c.sizeBytes())
                 .bind("error", StoredJson.text(c.error())).bind("deleted", millis(c.deletedAt()))
                 .execute();
     }
@@ -88,10 +88,8 @@ public final class CheckpointStore {
     }
 
     private static Checkpoint checkpoint(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new Checkpoint(rs.getString("id"), rs.getString("workspace"), rs.getString("source_type"),
-                rs.getString("source"), rs.getString("name"),
-                Checkpoint.DATABASE.equals(rs.getString("source_type")) ? Checkpoint.CONSISTENT : Checkpoint.CRASH,
-                rs.getString("state"),
+        return new Checkpoint(rs.getString("id"), rs.getString("workspace"), SourceType.of(rs.getString("source_type")),
+                rs.getString("source"), rs.getString("name"), CheckpointState.of(rs.getString("state")),
                 rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
                 rs.getString("parent"), StoredJson.read(rs, "error", Operation.Error.class),
                 instant(rs, "created_at"), instant(rs, "deleted_at"));

@@ -5,8 +5,10 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.SourceType;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.sandbox.SandboxRuntime;
@@ -59,7 +61,7 @@ final class ComputerCheckpoints {
         this.runtime = runtime;
         this.dirs = dirs;
         this.clock = clock;
-        kinds.handle(Checkpoint.COMPUTER, new CheckpointKinds.Handler() {
+        kinds.handle(SourceType.COMPUTER, new CheckpointKinds.Handler() {
             @Override
             public void make(OperationKind.Work work) throws Exception {
                 work.progress("waiting for running commands, then pausing the computer");
@@ -85,7 +87,7 @@ final class ComputerCheckpoints {
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
         return kinds.begin(computer.id(), "computer " + computer.name(), name, parent -> new Checkpoint(Ids.next(),
-                workspace.id(), Checkpoint.COMPUTER, computer.id(), name, Checkpoint.CRASH, Checkpoint.CREATING,
+                workspace.id(), SourceType.COMPUTER, computer.id(), name, CheckpointState.CREATING,
                 computer.generation(), computer.imageDigest(), 0, parent, null, now, null));
     }
 
@@ -125,7 +127,7 @@ final class ComputerCheckpoints {
     }
 
     private static Checkpoint requireReady(Checkpoint checkpoint) {
-        if (!checkpoint.state().equals(Checkpoint.READY)) {
+        if (!checkpoint.is(CheckpointState.READY)) {
             throw ApiException.conflict("checkpoint " + checkpoint.name() + " is " + checkpoint.state() + ", not ready");
         }
         return checkpoint;
@@ -139,7 +141,7 @@ final class ComputerCheckpoints {
      */
     void makeNow(String checkpointId) throws OperationKind.Failure {
         var checkpoint = find(checkpointId);
-        if (!checkpoint.state().equals(Checkpoint.CREATING)) {
+        if (!checkpoint.is(CheckpointState.CREATING)) {
             return;
         }
         var runsc = runtime.get();
@@ -259,15 +261,15 @@ final class ComputerCheckpoints {
         var keep = new HashSet<String>();
         for (var c : jdbi.withHandle(store::live)) {
             switch (c.state()) {
-                case Checkpoint.CREATING -> {
+                case CREATING -> {
                     Disk.deleteTree(dirs.checkpoint(c.id()));
                     fail(c, "interrupted", "hearth serve stopped while the checkpoint was being made; make it again");
                 }
-                case Checkpoint.DELETING -> {
+                case DELETING -> {
                     Disk.deleteTree(dirs.checkpoint(c.id()));
                     save(c.deleted(now()));
                 }
-                case Checkpoint.READY -> keep.add(c.id());
+                case READY -> keep.add(c.id());
                 default -> { }
             }
         }

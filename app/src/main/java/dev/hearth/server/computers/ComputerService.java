@@ -9,6 +9,7 @@ import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.ImageStore;
@@ -313,7 +314,7 @@ public final class ComputerService {
         var shared = gates.of(checkpoint.source()).lock().readLock();
         shared.lock();
         try {
-            if (!checkpoint.state().equals(Checkpoint.READY) || checkpoint.deletedAt() != null) {
+            if (!checkpoint.is(CheckpointState.READY) || checkpoint.deletedAt() != null) {
                 return fail(computer, "checkpoint_gone", "checkpoint " + checkpoint.name() + " was deleted before the "
                         + "computer was made from it");
             }

@@ -4,8 +4,10 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.SourceType;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.store.Ids;
@@ -44,7 +46,7 @@ public final class DatabaseCheckpoints {
         this.store = kinds.store();
         this.databases = databases;
         this.clock = clock;
-        kinds.handle(Checkpoint.DATABASE, new CheckpointKinds.Handler() {
+        kinds.handle(SourceType.DATABASE, new CheckpointKinds.Handler() {
             @Override
             public void make(OperationKind.Work work) throws Exception {
                 makeNow(work);
@@ -63,7 +65,7 @@ public final class DatabaseCheckpoints {
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
         return kinds.begin(db.id(), "database " + db.name(), name, parent -> new Checkpoint(Ids.next(), workspace.id(),
-                Checkpoint.DATABASE, db.id(), name, Checkpoint.CONSISTENT, Checkpoint.CREATING, db.generation(), null,
+                SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.generation(), null,
                 0, parent, null, now, null));
     }
 
@@ -84,7 +86,7 @@ public final class DatabaseCheckpoints {
     /** Marks checkpoints that were being made when Hearth stopped as failed, and drops their files. */
     public void reconcile() {
         for (var c : jdbi.withHandle(store::live)) {
-            if (c.sourceType().equals(Checkpoint.DATABASE) && c.state().equals(Checkpoint.CREATING)) {
+            if (c.sourceType() == SourceType.DATABASE && c.is(CheckpointState.CREATING)) {
                 Disk.deleteTree(databases.layout().checkpoint(c.id()));
                 jdbi.useTransaction(h -> store.update(h, c.failed(new Operation.Error("interrupted",
                         "Hearth stopped while this checkpoint was being made"))));

@@ -6,7 +6,9 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.checkpoints.SourceType;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Clusters;
@@ -387,9 +389,9 @@ public final class DatabaseService implements AutoCloseable {
         var checkpoint = jdbi.withHandle(h -> findCheckpoint(h, workspace, ref))
                 .orElseThrow(() -> ApiException.invalidField("from_checkpoint", "no checkpoint " + ref
                         + " of a database in this workspace (give its id, or DATABASE/NAME)"));
-        if (!checkpoint.state().equals(Checkpoint.READY)) {
+        if (!checkpoint.is(CheckpointState.READY)) {
             throw ApiException.invalidField("from_checkpoint", "checkpoint " + checkpoint.name() + " is "
-                    + checkpoint.state() + "; only a ready checkpoint can be branched from");
+                    + checkpoint.state().wire() + "; only a ready checkpoint can be branched from");
         }
         var source = jdbi.withHandle(h -> store.find(h, checkpoint.source())).orElseThrow();
         return new Source(checkpoint, source);
@@ -405,7 +407,7 @@ public final class DatabaseService implements AutoCloseable {
             found = checkpointStore.find(h, ref);
         }
         return found.filter(c -> c.workspace().equals(workspace.id()) && c.deletedAt() == null
-                && c.sourceType().equals(Checkpoint.DATABASE));
+                && c.sourceType() == SourceType.DATABASE);
     }
 
     private String version(String requested, Source source) {

@@ -1,0 +1,38 @@
+package dev.hearth.server.checkpoints;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/**
+ * What a checkpoint is of, and so how consistent it is: a computer's is taken of a paused sandbox
+ * without asking its programs to flush anything ({@code crash}); a database's is a clean copy of a
+ * stopped cluster or an online base backup, both starting without losing a committed transaction.
+ */
+public enum SourceType {
+    COMPUTER("crash"), DATABASE("consistent");
+
+    private final String consistency;
+
+    SourceType(String consistency) {
+        this.consistency = consistency;
+    }
+
+    public String consistency() {
+        return consistency;
+    }
+
+    @JsonValue
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The wire form, so that messages read as the API speaks. */
+    @Override
+    public String toString() {
+        return wire();
+    }
+
+    public static SourceType of(String wire) {
+        return valueOf(wire.toUpperCase(Locale.ROOT));
+    }
+}
