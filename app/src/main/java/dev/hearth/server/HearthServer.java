@@ -175,7 +175,7 @@ public final class HearthServer implements AutoCloseable {
         adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
         var webSocketClient = new WebSocketClient();
         routerJetty.addBean(webSocketClient);
-        routerJetty.setHandler(new ComputerProxy(computers, name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
+        routerJetty.setHandler(new ComputerProxy(computers.routes(), name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization),
                         workspace.id(), Action.COMPUTER_READ),
                 config.router().domain(), config.router().timeout(),
@@ -230,8 +230,8 @@ public final class HearthServer implements AutoCloseable {
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
-        return new ComputerService(jdbi, store, variables, images, imageStore, runtime, unavailable.orElse(""), operations,
-                checkpointKinds, dataDir, clock, () -> routerHost);
+        return new ComputerService(new ComputerService.Inputs(jdbi, store, variables, images, imageStore, runtime,
+                unavailable.orElse(""), checkpointKinds, dataDir, clock, () -> routerHost), operations);
     }
 
     private static Mailer mailer(Config config) {

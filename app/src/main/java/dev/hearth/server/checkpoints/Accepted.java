@@ -1,7 +1,7 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.server.http.Reply;
 import dev.hearth.server.operations.Operation;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +9,6 @@ import java.util.Map;
 public record Accepted(Checkpoint checkpoint, Operation operation) {
     /** The body of the 202: {@code {checkpoint, operations: [id]}}. */
     public Map<String, Object> body() {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("checkpoint", checkpoint);
-        body.put("operations", List.of(operation.id()));
-        return body;
+        return Reply.one("checkpoint", checkpoint, List.of(operation.id()));
     }
 }

@@ -4,7 +4,7 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.computers.ComputerService.RestoreRequest;
+import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;

@@ -8,71 +8,155 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A computer as stored. {@code generation} counts restores from checkpoints; {@code incarnation}
- * counts sandboxes (every start after sleep gets a new runsc id), so it is not shown to users.
+ * A computer as stored, in parts that change for different reasons: what its owner set, where it
+ * is in its life, what runs it, where it came from, and when things happened.
  */
-public record Computer(String id, String workspace, String name, String state, String pending, String image,
-                       String imageDigest, Map<String, EnvValue> env, List<Port> ports, double cpus, int memoryMb,
-                       boolean protectedFlag, Integer autoSleepSeconds, int generation, int incarnation, Slot slot,
-                       String parent, String fromCheckpoint, Operation.Error error, Instant createdAt,
-                       Instant updatedAt, Instant lastStartedAt, Instant lastActiveAt, Instant deletedAt) {
-    public static final String CREATING = "creating";
-    public static final String READY = "ready";
-    public static final String SLEEPING = "sleeping";
-    public static final String FAILED = "failed";
-    // The pending values: a move to sleep, or a restore from a checkpoint, is under way.
-    public static final String PENDING_SLEEP = "sleeping";
-    public static final String RESTORING = "restoring";
+public record Computer(String id, String workspace, String name, Settings settings, Status status,
+                       Instance instance, Lineage lineage, Times times) {
+
+    /** What its owner asked for; {@code auto_sleep_seconds} null means never. */
+    public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, double cpus, int memoryMb,
+                           boolean protectedFlag, Integer autoSleepSeconds) {
+    }
+
+    /** Its state, a change under way (null if none), and why it last failed or restarted (null if fine). */
+    public record Status(ComputerState state, Pending pending, Operation.Error error) {
+    }
+
+    /**
+     * What runs it: the image digest, {@code generation} (restores from checkpoints, shown) and
+     * {@code incarnation} (sandboxes: every start after sleep gets a new runsc id, not shown), and
+     * its network slot.
+     */
+    public record Instance(String imageDigest, int generation, int incarnation, Slot slot) {
+    }
+
+    /** The computer and checkpoint a fork was made from; both null for one made from an image. */
+    public record Lineage(String parent, String fromCheckpoint) {
+    }
+
+    public record Times(Instant createdAt, Instant updatedAt, Instant lastStartedAt, Instant lastActiveAt,
+                        Instant deletedAt) {
+        Times updated(Instant now) {
+            return new Times(createdAt, now, lastStartedAt, lastActiveAt, deletedAt);
+        }
+    }
 
     /**
      * A published port: the target port inside the computer, the published one on the router; a
      * private port wants a token with a role in the workspace.
      */
-    public record Port(int target, int published, String protocol,
-                       @JsonProperty("private") boolean privateAccess) {
+    public record Port(int target, int published, String protocol, @JsonProperty("private") boolean privateAccess) {
+    }
+
+    /** A computer just asked for: creating, generation and incarnation 1, no slot yet. */
+    static Computer draft(String id, String workspace, String name, Settings settings, String imageDigest,
+                          Lineage lineage, Instant now) {
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null),
+                new Instance(imageDigest, 1, 1, null), lineage, new Times(now, now, null, null, null));
+    }
+
+    public ComputerState state() {
+        return status.state();
+    }
+
+    public Pending pending() {
+        return status.pending();
+    }
+
+    public Operation.Error error() {
+        return status.error();
+    }
+
+    public String image() {
+        return settings.image();
+    }
+
+    public String imageDigest() {
+        return instance.imageDigest();
+    }
+
+    public int generation() {
+        return instance.generation();
+    }
+
+    public Slot slot() {
+        return instance.slot();
+    }
+
+    public String fromCheckpoint() {
+        return lineage.fromCheckpoint();
+    }
+
+    public Instant deletedAt() {
+        return times.deletedAt();
+    }
+
+    public boolean deleted() {
+        return times.deletedAt() != null;
+    }
+
+    public boolean is(ComputerState s) {
+        return status.state() == s;
+    }
+
+    public boolean allows(ComputerState.Move move) {
+        return status.state().allows(move);
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */
     public String sandboxId() {
-        return id + "-" + String.format("%04d", incarnation);
+        return id + "-" + String.format("%04d", instance.incarnation());
     }
 
-    public Computer with(String newState, String digest, int newGeneration, Operation.Error newError, Instant now,
-                         Instant startedAt) {
-        return new Computer(id, workspace, name, newState, pending, image, digest, env, ports, cpus, memoryMb,
-                protectedFlag, autoSleepSeconds, newGeneration, incarnation, slot, parent, fromCheckpoint, newError,
-                createdAt, now, startedAt, lastActiveAt, deletedAt);
+    public Computer withStatus(ComputerState state, Pending pending, Operation.Error error, Instant now) {
+        return new Computer(id, workspace, name, settings, new Status(state, pending, error), instance, lineage,
+                times.updated(now));
     }
 
-    public Computer withState(String newState, String newPending, Operation.Error newError, Instant now) {
-        return new Computer(id, workspace, name, newState, newPending, image, imageDigest, env, ports, cpus, memoryMb,
-                protectedFlag, autoSleepSeconds, generation, incarnation, slot, parent, fromCheckpoint, newError,
-                createdAt, now, lastStartedAt, lastActiveAt, deletedAt);
+    /** Its sandbox runs the image {@code digest} from now on; error cleared. */
+    public Computer started(String digest, Instant now) {
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.READY, pending(), null),
+                new Instance(digest, generation(), instance.incarnation(), slot()), lineage,
+                new Times(times.createdAt(), now, now, times.lastActiveAt(), deletedAt()));
     }
 
-    /** The next sandbox of this computer (after sleep, or a restore), and optionally the next generation. */
+    /** A sandbox of it was found running: ready, its error and start time kept. */
+    public Computer adopted(String digest, Instant now) {
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.READY, pending(), error()),
+                new Instance(digest, generation(), instance.incarnation(), slot()), lineage, times.updated(now));
+    }
+
+    public Computer failed(Operation.Error why, Instant now) {
+        return withStatus(ComputerState.FAILED, pending(), why, now);
+    }
+
+    /** The same state, with {@code why} said of it (a restart). */
+    public Computer noted(Operation.Error why, Instant now) {
+        return withStatus(state(), pending(), why, now);
+    }
+
+    /** The next sandbox of this computer (after sleep, or a restore), and the generation it belongs to. */
     public Computer nextIncarnation(int newGeneration, Instant now) {
-        return new Computer(id, workspace, name, state, pending, image, imageDigest, env, ports, cpus, memoryMb,
-                protectedFlag, autoSleepSeconds, newGeneration, incarnation + 1, slot, parent, fromCheckpoint, error,
-                createdAt, now, lastStartedAt, lastActiveAt, deletedAt);
+        return new Computer(id, workspace, name, settings, status,
+                new Instance(imageDigest(), newGeneration, instance.incarnation() + 1, slot()), lineage,
+                times.updated(now));
     }
 
-    public Computer withSettings(String newName, Map<String, EnvValue> newEnv, List<Port> newPorts, boolean protect,
-                                 Integer autoSleep, Instant now) {
-        return new Computer(id, workspace, newName, state, pending, image, imageDigest, newEnv, newPorts, cpus, memoryMb,
-                protect, autoSleep, generation, incarnation, slot, parent, fromCheckpoint, error, createdAt, now,
-                lastStartedAt, lastActiveAt, deletedAt);
+    public Computer withSettings(String newName, Settings newSettings, Instant now) {
+        return new Computer(id, workspace, newName, newSettings, status, instance, lineage, times.updated(now));
     }
 
     public Computer withSlot(Slot newSlot) {
-        return new Computer(id, workspace, name, state, pending, image, imageDigest, env, ports, cpus, memoryMb,
-                protectedFlag, autoSleepSeconds, generation, incarnation, newSlot, parent, fromCheckpoint, error,
-                createdAt, updatedAt, lastStartedAt, lastActiveAt, deletedAt);
+        return new Computer(id, workspace, name, settings, status,
+                new Instance(imageDigest(), generation(), instance.incarnation(), newSlot), lineage, times);
     }
 
+    /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
-        return new Computer(id, workspace, name, state, null, image, imageDigest, env, ports, cpus, memoryMb, false,
-                autoSleepSeconds, generation, incarnation, slot, parent, fromCheckpoint, error, createdAt, now,
-                lastStartedAt, lastActiveAt, now);
+        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.cpus(), settings.memoryMb(),
+                false, settings.autoSleepSeconds());
+        return new Computer(id, workspace, name, unprotected, new Status(state(), null, error()), instance, lineage,
+                new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }
 }

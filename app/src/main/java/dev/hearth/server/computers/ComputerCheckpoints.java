@@ -80,7 +80,7 @@ final class ComputerCheckpoints {
     Accepted create(Workspace workspace, String computerRef, CreateCheckpoint request) {
         runtime.get();
         var computer = liveComputer(workspace, computerRef);
-        if (!computer.state().equals(Computer.READY) && !computer.state().equals(Computer.SLEEPING)) {
+        if (!computer.allows(ComputerState.Move.CHECKPOINT)) {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state()
                     + "; only a ready or sleeping computer can be checkpointed");
         }
@@ -158,7 +158,7 @@ final class ComputerCheckpoints {
 
     private Checkpoint capture(Checkpoint checkpoint, SandboxRuntime runsc) {
         var computer = current(checkpoint.source());
-        if (computer.deletedAt() != null) {
+        if (computer.deleted()) {
             return fail(checkpoint, "source_deleted", "computer " + computer.name() + " was deleted");
         }
         Path dir = dirs.checkpoint(checkpoint.id());
@@ -166,8 +166,8 @@ final class ComputerCheckpoints {
             Disk.deleteTree(dir);
             Files.createDirectories(dir);
             switch (computer.state()) {
-                case Computer.READY -> captureRunning(computer, runsc, dir);
-                case Computer.SLEEPING -> captureAsleep(computer, dir);
+                case READY -> captureRunning(computer, runsc, dir);
+                case SLEEPING -> captureAsleep(computer, dir);
                 default -> throw new IllegalStateException("the computer is " + computer.state());
             }
             Dirs.markComplete(dir);
@@ -289,7 +289,7 @@ final class ComputerCheckpoints {
 
     private Computer liveComputer(Workspace workspace, String ref) {
         var computer = computer(workspace, ref);
-        if (computer.deletedAt() != null) {
+        if (computer.deleted()) {
             throw ApiException.conflict("computer " + computer.name() + " is deleted");
         }
         return computer;

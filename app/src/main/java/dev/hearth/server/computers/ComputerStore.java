@@ -24,19 +24,20 @@ public final class ComputerStore {
     private final NamedRows<Computer> rows = new NamedRows<>("computers", ComputerStore::computer);
 
     public void insert(Handle h, Computer c) {
+        var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
                     protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
                     updated_at)
                 VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :autoSleep,
                     :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at)""")
-                .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state())
-                .bind("image", c.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(c.env()))
-                .bind("ports", StoredJson.text(c.ports())).bind("cpus", c.cpus()).bind("mem", c.memoryMb())
-                .bind("protected", c.protectedFlag()).bind("autoSleep", c.autoSleepSeconds())
-                .bind("gen", c.generation()).bind("incarnation", c.incarnation()).bind("slot", c.slot().index())
-                .bind("parent", c.parent()).bind("fromCheckpoint", c.fromCheckpoint())
-                .bind("at", millis(c.createdAt())).execute();
+                .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
+                .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
+                .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.cpus()).bind("mem", set.memoryMb())
+                .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
+                .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
+                .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
+                .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt())).execute();
     }
 
     public Optional<Computer> find(Handle h, String id) {
@@ -72,19 +73,22 @@ public final class ComputerStore {
     }
 
     public void update(Handle h, Computer c) {
+        var set = c.settings();
+        var times = c.times();
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
                     env = :env, ports = :ports, protected = :protected, auto_sleep_seconds = :autoSleep,
                     generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
-                .bind("id", c.id()).bind("name", c.name()).bind("state", c.state()).bind("pending", c.pending())
-                .bind("digest", c.imageDigest()).bind("autoSleep", c.autoSleepSeconds())
-                .bind("incarnation", c.incarnation())
-                .bind("env", EnvValue.store(c.env())).bind("ports", StoredJson.text(c.ports())).bind("protected", c.protectedFlag())
+                .bind("id", c.id()).bind("name", c.name()).bind("state", c.state().wire())
+                .bind("pending", c.pending() == null ? null : c.pending().wire())
+                .bind("digest", c.imageDigest()).bind("autoSleep", set.autoSleepSeconds())
+                .bind("incarnation", c.instance().incarnation()).bind("env", EnvValue.store(set.env()))
+                .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
                 .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
-                .bind("at", millis(c.updatedAt())).bind("started", millis(c.lastStartedAt()))
-                .bind("active", millis(c.lastActiveAt())).bind("deleted", millis(c.deletedAt())).execute();
+                .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
+                .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
     }
 
     public void touch(Handle h, String id, Instant at) {
@@ -99,13 +103,17 @@ public final class ComputerStore {
     private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
         int autoSleep = rs.getInt("auto_sleep_seconds");
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
-        return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
-                rs.getString("pending"), rs.getString("image"), rs.getString("image_digest"),
-                EnvValue.load(rs.getString("env")), StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }),
-                rs.getDouble("cpus"), rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds,
-                rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")), rs.getString("parent"),
-                rs.getString("from_checkpoint"), StoredJson.read(rs, "error", Operation.Error.class),
-                instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "last_started_at"),
-                instant(rs, "last_active_at"), instant(rs, "deleted_at"));
+        var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
+                StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), rs.getDouble("cpus"),
+                rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds);
+        var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
+                StoredJson.read(rs, "error", Operation.Error.class));
+        var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),
+                rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
+        var lineage = new Computer.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"));
+        var times = new Computer.Times(instant(rs, "created_at"), instant(rs, "updated_at"),
+                instant(rs, "last_started_at"), instant(rs, "last_active_at"), instant(rs, "deleted_at"));
+        return new Computer(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), settings, status,
+                instance, lineage, times);
     }
 }

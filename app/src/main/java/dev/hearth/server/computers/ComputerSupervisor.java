@@ -1,7 +1,6 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.server.sandbox.SandboxRuntime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,29 +25,25 @@ final class ComputerSupervisor {
     private record Restarts(int count, Instant notBefore, Instant lastAt) {
     }
 
-    private final ComputerService computers;
-    private final Jdbi jdbi;
-    private final ComputerStore store;
+    private final Lifecycle lifecycle;
+    private final ComputerRecords records;
     private final SandboxRuntime runtime;
     private final Activity activity;
-    private final Clock clock;
     private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    ComputerSupervisor(ComputerService computers, Jdbi jdbi, ComputerStore store, SandboxRuntime runtime, Activity activity, Clock clock) {
-        this.computers = computers;
-        this.jdbi = jdbi;
-        this.store = store;
+    ComputerSupervisor(Lifecycle lifecycle, ComputerRecords records, SandboxRuntime runtime, Activity activity) {
+        this.lifecycle = lifecycle;
+        this.records = records;
         this.runtime = runtime;
         this.activity = activity;
-        this.clock = clock;
     }
 
     void start() {
         threads.add(Thread.ofVirtual().name("computer-supervisor").start(() -> every(EVERY, this::pass)));
         threads.add(Thread.ofVirtual().name("computer-activity").start(() -> every(Duration.ofSeconds(1),
-                () -> activity.flush((id, at) -> jdbi.useTransaction(h -> store.touch(h, id, at))))));
+                () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at))))));
     }
 
     /** Stops watching; the computers keep running, and the next start adopts them. */
@@ -79,9 +73,9 @@ final class ComputerSupervisor {
 
     private void pass() {
         var states = runtime.sandboxes();
-        Instant now = clock.instant();
-        for (var c : jdbi.withHandle(store::live)) {
-            if (c.state().equals(Computer.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
+        Instant now = records.now();
+        for (var c : records.live()) {
+            if (c.is(ComputerState.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
                 check(c, states.get(c.sandboxId()), now);
                 sleepIfIdle(c, now);
             }
@@ -104,23 +98,25 @@ final class ComputerSupervisor {
         restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff), now));
         LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(), c.id(),
                 status == null ? "gone" : status, count);
-        computers.restartAfterExit(c.id(), count);
+        lifecycle.restartAfterExit(c.id(), count);
     }
 
     /** Idle: no exec or router request running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
     private void sleepIfIdle(Computer c, Instant now) {
-        if (c.autoSleepSeconds() == null || runtime.busy(c.sandboxId()) || activity.serving(c.id())) {
+        Integer delay = c.settings().autoSleepSeconds();
+        if (delay == null || runtime.busy(c.sandboxId()) || activity.serving(c.id())) {
             return;
         }
-        Instant last = activity.lastUse(c.id()).orElse(c.lastActiveAt() != null && c.lastStartedAt() != null
-                && c.lastActiveAt().isAfter(c.lastStartedAt()) ? c.lastActiveAt() : c.lastStartedAt());
-        if (last == null || last.plusSeconds(c.autoSleepSeconds()).isAfter(now) || !fallingAsleep.add(c.id())) {
+        var times = c.times();
+        Instant last = activity.lastUse(c.id()).orElse(times.lastActiveAt() != null && times.lastStartedAt() != null
+                && times.lastActiveAt().isAfter(times.lastStartedAt()) ? times.lastActiveAt() : times.lastStartedAt());
+        if (last == null || last.plusSeconds(delay).isAfter(now) || !fallingAsleep.add(c.id())) {
             return;
         }
         Thread.ofVirtual().name("auto-sleep-" + c.id()).start(() -> {
             try {
-                LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), c.autoSleepSeconds());
-                computers.sleepNow(c.id());
+                LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), delay);
+                lifecycle.sleepNow(c.id());
             } catch (RuntimeException e) {
                 LOG.warn("auto-sleep of computer {} failed", c.id(), e);
             } finally {

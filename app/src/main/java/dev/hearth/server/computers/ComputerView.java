@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** The Computer of the wire. */
-public record ComputerView(String id, String workspace, String name, String state, String pending, String image,
+public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds, String parent,

@@ -6,8 +6,8 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.server.computers.ComputerService.CreateComputer;
-import dev.hearth.server.computers.ComputerService.UpdateComputer;
+import dev.hearth.server.computers.ComputerRequests.CreateComputer;
+import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.http.Peer;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -15,7 +15,6 @@ import dev.hearth.server.http.Scope;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** HTTP routes of computers: translation only. */
@@ -27,10 +26,8 @@ public final class ComputersApi {
         Scope.Locator locator = store::workspaceOf;
         routes.create("/workspaces/{ws}/computers", Scope.workspace(COMPUTER_WRITE), ex -> {
             var created = service.create(ex.workspace(), ex.body(CreateComputer.class));
-            var body = new LinkedHashMap<String, Object>();
-            body.put("computer", created.computer());
-            body.put("operations", created.operation().map(op -> List.of(op.id())).orElse(List.of()));
-            return Reply.status(created.operation().isPresent() ? 202 : 201, body);
+            return Reply.status(created.operation().isPresent() ? 202 : 201,
+                    Reply.one("computer", created.computer(), created.operationIds()));
         });
         routes.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))));
@@ -44,10 +41,8 @@ public final class ComputersApi {
         routes.add("POST", "/computers/{cmp}/sleep", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex -> {
             ex.bodyOr(SleepRequest.class, new SleepRequest(null));
             var slept = service.sleep(ex.workspace(), ex.param("cmp"));
-            var body = new LinkedHashMap<String, Object>();
-            body.put("computer", slept.computer());
-            body.put("operations", slept.operation().map(op -> List.of(op.id())).orElse(List.of()));
-            return Reply.status(slept.operation().isPresent() ? 202 : 200, body);
+            return Reply.status(slept.operation().isPresent() ? 202 : 200,
+                    Reply.one("computer", slept.computer(), slept.operationIds()));
         });
         routes.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp")))));
@@ -75,7 +70,7 @@ public final class ComputersApi {
      * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
      * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
      */
-    private static void stream(ComputerService.PreparedExec exec, OutputStream out,
+    private static void stream(Execs.PreparedExec exec, OutputStream out,
                                Peer peer) throws IOException {
         var lock = new Object();
         try {

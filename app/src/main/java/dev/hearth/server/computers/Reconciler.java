@@ -4,12 +4,8 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.Slot;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.Optional;
-import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,23 +16,19 @@ import org.slf4j.LoggerFactory;
  */
 final class Reconciler {
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
-    private final ComputerService computers;
-    private final Jdbi jdbi;
-    private final ComputerStore store;
+    private final Lifecycle lifecycle;
+    private final ComputerRecords records;
     private final SandboxRuntime runsc;
     private final Dirs dirs;
     private final ComputerCheckpoints checkpoints;
-    private final Clock clock;
 
-    Reconciler(ComputerService computers, Jdbi jdbi, ComputerStore store, SandboxRuntime runsc, Dirs dirs,
-               ComputerCheckpoints checkpoints, Clock clock) {
-        this.computers = computers;
-        this.jdbi = jdbi;
-        this.store = store;
+    Reconciler(Lifecycle lifecycle, ComputerRecords records, SandboxRuntime runsc, Dirs dirs,
+               ComputerCheckpoints checkpoints) {
+        this.lifecycle = lifecycle;
+        this.records = records;
         this.runsc = runsc;
         this.dirs = dirs;
         this.checkpoints = checkpoints;
-        this.clock = clock;
     }
 
     /**
@@ -45,16 +37,16 @@ final class Reconciler {
      * directories no live computer owns are removed.
      */
     void run() {
-        var live = jdbi.withHandle(store::live);
+        var live = records.live();
         var owned = new HashSet<String>();
         for (var c : live) {
             owned.add(c.sandboxId());
-            if (c.state().equals(Computer.READY) || c.state().equals(Computer.SLEEPING)) {
+            if (c.is(ComputerState.READY) || c.is(ComputerState.SLEEPING)) {
                 settle(c);
-            } else if (c.state().equals(Computer.CREATING) && c.fromCheckpoint() != null) {
+            } else if (c.is(ComputerState.CREATING) && c.fromCheckpoint() != null) {
                 // A fork has no operation to resume it: make it again (or adopt what it started).
                 LOG.warn("computer {} ({}) was being made from a checkpoint; finishing it", c.name(), c.id());
-                computers.provision(c.id());
+                lifecycle.provision(c.id());
             }
         }
         for (String orphan : runsc.sandboxes().keySet()) {
@@ -95,38 +87,37 @@ final class Reconciler {
             state = Optional.of("running");
         }
         boolean running = state.filter("running"::equals).isPresent();
-        if (Computer.RESTORING.equals(c.pending()) && !running) {
+        if (c.pending() == Pending.RESTORING && !running) {
             LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
-            computers.fail(c.withState(Computer.FAILED, null, null, now()), "restore_interrupted", "hearth serve stopped while the "
-                    + "computer was being restored from a checkpoint; restore it again, or delete it");
+            records.fail(c.withStatus(ComputerState.FAILED, null, null, records.now()), "restore_interrupted",
+                    "hearth serve stopped while the computer was being restored from a checkpoint; restore it again, "
+                            + "or delete it");
             return;
         }
         if (running) {
-            if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+            if (c.is(ComputerState.SLEEPING) || c.pending() != null) {
                 // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
-                computers.save(c.withState(Computer.READY, null, c.error(), now()));
+                records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
                 Disk.deleteTree(dirs.sleepImage(c.id()));
             }
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
             return;
         }
         state.ifPresent(s -> runsc.delete(c.sandboxId()));
-        if ((c.state().equals(Computer.SLEEPING) || c.pending() != null) && Dirs.complete(dirs.sleepImage(c.id()))) {
-            computers.save(c.withState(Computer.SLEEPING, null, c.error(), now()));
+        boolean sleepingOrFallingAsleep = c.is(ComputerState.SLEEPING) || c.pending() != null;
+        if (sleepingOrFallingAsleep && Dirs.complete(dirs.sleepImage(c.id()))) {
+            records.save(c.withStatus(ComputerState.SLEEPING, null, c.error(), records.now()));
             LOG.info("computer {} ({}) is asleep", c.name(), c.id());
             return;
         }
-        if (c.state().equals(Computer.SLEEPING) || c.pending() != null) {
+        if (sleepingOrFallingAsleep) {
             LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
-            computers.save(c.withState(Computer.READY, null, new Operation.Error("memory_lost", "the sleep image was incomplete "
-                    + "after a crash; the computer started afresh from its image (/data is kept)"), now()));
+            records.save(c.withStatus(ComputerState.READY, null, new Operation.Error("memory_lost", "the sleep image "
+                    + "was incomplete after a crash; the computer started afresh from its image (/data is kept)"),
+                    records.now()));
         } else {
             LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
         }
-        computers.provision(c.id());
-    }
-
-    private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        lifecycle.provision(c.id());
     }
 }

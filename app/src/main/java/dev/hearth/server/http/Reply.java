@@ -56,9 +56,14 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
 
     /** {@code {noun: value, operations: []}}, the shape of every single-resource answer. */
     public static Map<String, Object> one(String noun, Object value) {
+        return one(noun, value, List.of());
+    }
+
+    /** {@code {noun: value, operations: [ids]}}: a resource and the operations to follow for it. */
+    public static Map<String, Object> one(String noun, Object value, List<String> operations) {
         var body = new LinkedHashMap<String, Object>();
         body.put(noun, value);
-        body.put("operations", List.of());
+        body.put("operations", operations);
         return body;
     }
 

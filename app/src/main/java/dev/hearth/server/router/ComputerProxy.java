@@ -3,8 +3,8 @@ package dev.hearth.server.router;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
-import dev.hearth.server.computers.ComputerService;
-import dev.hearth.server.computers.ComputerService.RouteTarget;
+import dev.hearth.server.computers.RouteTargets;
+import dev.hearth.server.computers.RouteTargets.RouteTarget;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
@@ -51,7 +51,7 @@ public final class ComputerProxy extends ProxyHandler {
         void check(String authorization, Workspace workspace);
     }
 
-    private final ComputerService computers;
+    private final RouteTargets computers;
     private final Function<String, Optional<Workspace>> workspaceByName;
     private final Access access;
     private final String domain;
@@ -59,7 +59,7 @@ public final class ComputerProxy extends ProxyHandler {
     private final WebSocketClient webSocketClient;
     private final Duration timeout;
 
-    public ComputerProxy(ComputerService computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
+    public ComputerProxy(RouteTargets computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
                          String domain, Duration timeout, ServerWebSocketContainer webSockets,
                          WebSocketClient webSocketClient) {
         this.timeout = timeout;

@@ -1,0 +1,97 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.images.Image;
+import dev.hearth.server.sandbox.SandboxSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Starting a computer's sandbox: fresh from its image, or restored from a checkpoint image (a wake,
+ * a fork, a restore), always on its own network slot with its limits, /data and Hearth's tools.
+ */
+final class Boots {
+    // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
+    static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
+            "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
+    private static final int PIDS = 1024;
+
+    private final ComputerRecords records;
+    private final SandboxAccess access;
+    private final Dirs dirs;
+    private final Environments environments;
+    private final ComputerImages images;
+    private final Path toolsDir;
+
+    Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
+          Path toolsDir) {
+        this.records = records;
+        this.access = access;
+        this.dirs = dirs;
+        this.environments = environments;
+        this.images = images;
+        this.toolsDir = toolsDir;
+    }
+
+    /**
+     * Starts the computer's current incarnation from its image and records it ready. {@code fresh}:
+     * created just now, so no sandbox of it can exist and the runtime need not be asked.
+     */
+    Computer start(Computer computer, Image image, boolean fresh) {
+        var runsc = access.get();
+        var existing = fresh ? Optional.<String>empty() : runsc.state(computer.sandboxId());
+        if (existing.filter("running"::equals).isPresent()) {
+            // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
+            return records.save(computer.adopted(image.digest(), records.now()));
+        }
+        if (existing.isPresent()) {
+            runsc.delete(computer.sandboxId());
+        }
+        try {
+            Path dir = Files.createDirectories(dirs.computer(computer.id()));
+            Path data = Files.createDirectories(dir.resolve("data"));
+            ensureTools();
+            runsc.prepareNetwork(computer.slot());
+            runsc.start(spec(computer, image, data), dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return records.save(computer.started(image.digest(), records.now()));
+    }
+
+    /** Starts the computer's current incarnation from a checkpoint image (memory and root overlay). */
+    void restoreInto(Computer next, Path imageDir) throws IOException {
+        var image = SandboxAccess.answering(() -> images.unpacked(next));
+        ensureTools();
+        access.get().prepareNetwork(next.slot());
+        access.get().restore(spec(next, image, dirs.data(next.id())), dirs.computer(next.id()), imageDir);
+    }
+
+    private SandboxSpec spec(Computer computer, Image image, Path data) {
+        var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
+        var set = computer.settings();
+        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
+                environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir, computer.slot(),
+                (long) set.memoryMb() << 20, set.cpus(), PIDS);
+    }
+
+    static String workingDir(Image image) {
+        return image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
+    }
+
+    /** Hearth's busybox, mounted read-only at /.hearth in every computer (images without a shell too). */
+    private void ensureTools() throws IOException {
+        Path busybox = toolsDir.resolve("busybox");
+        if (!Files.exists(busybox)) {
+            Files.createDirectories(toolsDir);
+            Path tmp = toolsDir.resolve("busybox.tmp");
+            Files.copy(Path.of("/bin/busybox"), tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, busybox, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+}

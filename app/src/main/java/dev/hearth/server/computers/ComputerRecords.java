@@ -1,0 +1,111 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.store.Constraints;
+import dev.hearth.server.tenancy.Workspace;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+
+/**
+ * Computers as every part of this package reads and writes them: one transaction per write, the
+ * clock at millisecond precision (what the store keeps), and the network slot a new one gets.
+ */
+final class ComputerRecords {
+    private final Jdbi jdbi;
+    private final ComputerStore store;
+    private final Clock clock;
+
+    ComputerRecords(Jdbi jdbi, ComputerStore store, Clock clock) {
+        this.jdbi = jdbi;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    Jdbi jdbi() {
+        return jdbi;
+    }
+
+    ComputerStore store() {
+        return store;
+    }
+
+    /** By id, or by live name within the workspace; 404 otherwise. */
+    Computer find(Workspace workspace, String ref) {
+        return jdbi.withHandle(h -> store.find(h, workspace.id(), ref))
+                .orElseThrow(() -> ApiException.notFound("computer " + ref));
+    }
+
+    /** As stored now, deleted or not. */
+    Computer current(String computerId) {
+        return jdbi.withHandle(h -> store.find(h, computerId)).orElseThrow();
+    }
+
+    List<Computer> live() {
+        return jdbi.withHandle(store::live);
+    }
+
+    Computer save(Computer c) {
+        jdbi.useTransaction(h -> store.update(h, c));
+        return c;
+    }
+
+    Computer fail(Computer computer, String code, String message) {
+        return save(computer.failed(new Operation.Error(code, message), now()));
+    }
+
+    /** Inserts with the lowest free network slot; a racing create that took it makes us try the next. */
+    Computer insert(Computer draft) {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try {
+                return jdbi.inTransaction(h -> {
+                    var c = draft.withSlot(freeSlot(store.slotsInUse(h)));
+                    store.insert(h, c);
+                    return c;
+                });
+            } catch (JdbiException e) {
+                if (!Constraints.isUniqueViolation(e)) {
+                    throw e;
+                }
+                boolean nameTaken = jdbi.withHandle(h -> store.find(h, draft.workspace(), draft.name()))
+                        .filter(c -> !c.deleted()).isPresent();
+                if (nameTaken) {
+                    throw nameTaken(draft.name());
+                }
+            }
+        }
+        throw new ApiException(ErrorCode.CONFLICT, "could not find a free network slot; retry");
+    }
+
+    /** Saves a change of settings; 409 when the new name is taken. */
+    Computer update(Computer changed) {
+        return Constraints.unique(() -> jdbi.inTransaction(h -> {
+            store.update(h, changed);
+            return changed;
+        }), () -> nameTaken(changed.name()));
+    }
+
+    Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private static ApiException nameTaken(String name) {
+        return ApiException.conflict("a computer named " + name + " already exists in this workspace");
+    }
+
+    private static Slot freeSlot(Set<Integer> used) {
+        for (int i = Slot.FIRST; i <= Slot.LAST; i++) {
+            if (Slot.usable(i) && !used.contains(i)) {
+                return new Slot(i);
+            }
+        }
+        throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "every network slot is in use");
+    }
+}

@@ -1,0 +1,43 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.tenancy.Workspace;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Computers as the API shows them: secrets named but never shown, each port's URL on the router
+ * ({@code http://{computer}--{workspace}.{domain}:{port}}, the published port added to the first
+ * label when it is not 80).
+ */
+final class ComputerViews {
+    private final Environments environments;
+    // The router's domain and port as its URLs name them ("localhost:7301"); known once it listens.
+    private final Supplier<String> routerHost;
+
+    ComputerViews(Environments environments, Supplier<String> routerHost) {
+        this.environments = environments;
+        this.routerHost = routerHost;
+    }
+
+    ComputerView of(Computer c, Workspace workspace) {
+        var missing = environments.missing(c);
+        var envVars = new ArrayList<ComputerView.EnvVar>();
+        c.settings().env().forEach((name, v) -> envVars.add(switch (v) {
+            case EnvValue.Literal l -> new ComputerView.EnvVar(name, "literal", false);
+            case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
+        }));
+        String host = c.name() + "--" + workspace.name();
+        String router = routerHost.get();
+        var ports = c.settings().ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(),
+                p.protocol(), p.privateAccess(), "http://" + (p.published() == 80 ? host
+                        : c.name() + "-" + p.published() + "--" + workspace.name()) + "." + router)).toList();
+        var set = c.settings();
+        var times = c.times();
+        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
+                ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
+                new ComputerView.Resources(set.cpus(), set.memoryMb()), c.generation(), set.protectedFlag(),
+                set.autoSleepSeconds(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
+                times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
+    }
+}

@@ -1,0 +1,155 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.fs.Disk;
+import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.server.images.Images;
+import dev.hearth.server.operations.Operation;
+import dev.hearth.server.process.Commands;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The moves of a computer's sandbox, each alone under the computer's gate: provision (pull and
+ * start, or fork), restart after its main process exited, sleep (memory to disk) and wake.
+ */
+final class Lifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(Lifecycle.class);
+    // How long a sleep or delete waits for killed execs to end.
+    static final Duration EXECS_END = Duration.ofSeconds(10);
+
+    private final ComputerRecords records;
+    private final SandboxAccess access;
+    private final Gates gates;
+    private final Activity activity;
+    private final Dirs dirs;
+    private final ComputerImages images;
+    private final Boots boots;
+    private final Restores restores;
+
+    Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
+              ComputerImages images, Boots boots, Restores restores) {
+        this.records = records;
+        this.access = access;
+        this.gates = gates;
+        this.activity = activity;
+        this.dirs = dirs;
+        this.images = images;
+        this.boots = boots;
+        this.restores = restores;
+    }
+
+    /** Pulls (or builds) the image and starts the computer; on failure it is marked failed with the reason. */
+    Computer provision(String computerId) {
+        return provision(computerId, false);
+    }
+
+    /** {@code fresh}: created just now, so no sandbox of it can exist and the runtime need not be asked. */
+    Computer provision(String computerId, boolean fresh) {
+        return gates.locked(computerId, () -> {
+            var computer = records.current(computerId);
+            if (computer.deleted()) {
+                return computer;
+            }
+            try {
+                if (computer.fromCheckpoint() != null && computer.is(ComputerState.CREATING)) {
+                    return restores.fork(computer);
+                }
+                var image = images.pulled(computer.workspace(), computer.image())
+                        .orElseGet(() -> images.pull(computer, records.now()));
+                return boots.start(computer, image, fresh);
+            } catch (Images.PullFailure e) {
+                return records.fail(computer, "image_pull_failed", e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("computer {} did not start", computerId, e);
+                return records.fail(computer, "start_failed", e.getMessage());
+            }
+        });
+    }
+
+    /** The supervisor saw the main process exit: start the computer again and say so in {@code error}. */
+    void restartAfterExit(String computerId, int count) {
+        gates.locked(computerId, () -> {
+            var c = records.current(computerId);
+            if (c.deleted() || !c.allows(Move.RESTART)) {
+                return null;
+            }
+            try {
+                var started = boots.start(c, images.ofRunning(c), false);
+                records.save(started.noted(new Operation.Error("restarted", "the main process exited; restarted at "
+                        + records.now() + " (restart " + count + ")"), records.now()));
+            } catch (RuntimeException e) {
+                LOG.warn("restarting computer {} failed; will retry", computerId, e);
+            }
+            return null;
+        });
+    }
+
+    /** Checkpoints the sandbox's memory and overlay to disk and stops it; /data stays where it is. */
+    Computer sleepNow(String computerId) {
+        var runsc = access.get();
+        return lockedEndingExecs(computerId, () -> {
+            var computer = records.current(computerId);
+            if (!computer.allows(Move.SLEEP) || computer.deleted()) {
+                return computer;
+            }
+            runsc.endExecs(computer.sandboxId(), EXECS_END);
+            Path image = dirs.sleepImage(computer.id());
+            Disk.deleteTree(image);
+            try {
+                runsc.checkpoint(computer.sandboxId(), image, false);
+                Dirs.markComplete(image);
+            } catch (RuntimeException | IOException e) {
+                Disk.deleteTree(image);
+                records.save(computer.withStatus(ComputerState.READY, null,
+                        new Operation.Error("sleep_failed", e.getMessage()), records.now()));
+                throw new Commands.Failure("the checkpoint for sleep failed: " + e.getMessage());
+            }
+            runsc.delete(computer.sandboxId());
+            var asleep = records.save(computer.withStatus(ComputerState.SLEEPING, null, computer.error(), records.now()));
+            LOG.info("computer {} ({}) is asleep", computer.name(), computer.id());
+            return asleep;
+        });
+    }
+
+    /**
+     * Restores a sleeping computer from its sleep image into a new sandbox. The new sandbox id is
+     * stored before the restore, so a crash in between finds and adopts it.
+     */
+    Computer wakeNow(String computerId) {
+        var runsc = access.get();
+        return gates.locked(computerId, () -> {
+            var computer = records.current(computerId);
+            if (!computer.allows(Move.WAKE) || computer.deleted()) {
+                return computer;
+            }
+            var next = records.save(computer.nextIncarnation(computer.generation(), records.now()));
+            try {
+                boots.restoreInto(next, dirs.sleepImage(next.id()));
+            } catch (IOException | RuntimeException e) {
+                runsc.delete(next.sandboxId());
+                records.save(next.withStatus(ComputerState.SLEEPING, null,
+                        new Operation.Error("wake_failed", e.getMessage()), records.now()));
+                throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + next.name() + " could not wake: "
+                        + e.getMessage());
+            }
+            var ready = records.save(next.started(next.imageDigest(), records.now()));
+            Disk.deleteTree(dirs.sleepImage(next.id()));
+            activity.restarted(computerId, ready.times().lastStartedAt());
+            return ready;
+        });
+    }
+
+    /** A change that ends the computer's execs first (sleep, delete, restore). */
+    <T> T lockedEndingExecs(String computerId, Supplier<T> work) {
+        return gates.lockedEndingExecs(computerId, () -> {
+            var c = records.current(computerId);
+            access.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
+        }, work);
+    }
+}
