@@ -1,4 +1,4 @@
-package dev.hearth.server.sandbox;
+package dev.hearth.server.sandbox.runsc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.store.Ids;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
