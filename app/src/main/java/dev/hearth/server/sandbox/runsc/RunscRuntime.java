@@ -1,8 +1,5 @@
 package dev.hearth.server.sandbox.runsc;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
@@ -28,12 +25,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -53,17 +48,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunscRuntime implements SandboxRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
-    private static final Duration QUICK = Duration.ofSeconds(30);
-    // Checkpoints and restores move the sandbox's whole memory: seconds for gigabytes.
-    private static final Duration SLOW = Duration.ofMinutes(10);
+    private static final Duration QUICK = Runsc.QUICK;
+    private static final Duration SLOW = Runsc.SLOW;
     // runsc before release-20240807 refuses --network=sandbox in any netns on kernels >= 6.11 (gVisor #10704).
     private static final String NETNS_BUG = "cannot run with network enabled in root network namespace";
-    private static final List<String> CAPABILITIES = List.of("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER",
-            "CAP_FSETID", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
-            "CAP_NET_RAW", "CAP_SYS_CHROOT", "CAP_MKNOD", "CAP_AUDIT_WRITE", "CAP_SETFCAP");
 
     private final String runsc;
     private final Path root;
+    private final Runsc cli;
+    private final Networks networks;
     // Commands running through exec, per sandbox, as the way to kill each: sleep and checkpoints
     // must not leave one running (a restore fails on an exec's host descriptors).
     private final Map<String, Set<Runnable>> execs = new ConcurrentHashMap<>();
@@ -72,7 +65,9 @@ public final class RunscRuntime implements SandboxRuntime {
     public RunscRuntime(String runsc, Path root) {
         this.runsc = runsc;
         this.root = root;
-        this.maskProcSysNet = needsNetnsWorkaround(Commands.run(List.of(runsc, "--version"), QUICK).stdout());
+        this.cli = new Runsc(runsc, root);
+        this.networks = new Networks(root.resolveSibling("networks"));
+        this.maskProcSysNet = needsNetnsWorkaround(cli.version());
     }
 
     /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
@@ -94,45 +89,14 @@ public final class RunscRuntime implements SandboxRuntime {
         return m.find() && Integer.parseInt(m.group(1)) < 20240807;
     }
 
-    // Network set-up runs as two `ip -batch` calls, one per side of the veth pair: a process per
-    // step cost ~2.5 ms each, a dozen of them per create.
     @Override
     public void prepareNetwork(Slot slot) {
-        mark(slot, true);
-        String ns = slot.netns();
-        boolean nsExists = Files.exists(Path.of("/var/run/netns", ns));
-        if (nsExists && Commands.run(List.of("ip", "-n", ns, "link", "show", "eth0"), QUICK).ok()) {
-            return;
-        }
-        if (Files.exists(Path.of("/sys/class/net", slot.hostVeth()))) {
-            // A host end left from an earlier namespace of this slot (veth pairs are freed lazily) goes first.
-            Commands.run(List.of("ip", "link", "del", slot.hostVeth()), QUICK);
-        }
-        var host = new StringBuilder();
-        if (!nsExists) {
-            host.append("netns add ").append(ns).append('\n');
-        }
-        host.append("link add ").append(slot.hostVeth()).append(" type veth peer name ").append(slot.peerVeth()).append('\n')
-                .append("link set ").append(slot.peerVeth()).append(" netns ").append(ns).append('\n')
-                .append("addr replace ").append(slot.hostAddress()).append("/30 dev ").append(slot.hostVeth()).append('\n')
-                .append("link set ").append(slot.hostVeth()).append(" up\n");
-        Commands.check(List.of("ip", "-batch", "-"), host.toString(), QUICK);
-        Commands.check(List.of("ip", "-n", ns, "-batch", "-"), "link set " + slot.peerVeth() + " name eth0\n"
-                + "link set eth0 up\nlink set lo up\n", QUICK);
-    }
-
-    /** runsc moves eth0's address into its netstack and strips it; put it back before every start. */
-    private void readdress(Slot slot) {
-        Commands.check(List.of("ip", "-n", slot.netns(), "-batch", "-"),
-                "addr replace " + slot.sandboxAddress() + "/30 dev eth0\n"
-                        + "route replace default via " + slot.hostAddress() + "\n", QUICK);
+        networks.prepare(slot);
     }
 
     @Override
     public void removeNetwork(Slot slot) {
-        Commands.run(List.of("ip", "link", "del", slot.hostVeth()), QUICK);
-        Commands.run(List.of("ip", "netns", "del", slot.netns()), QUICK);
-        mark(slot, false);
+        networks.remove(slot);
     }
 
     @Override
@@ -147,28 +111,17 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
-        try {
-            Files.createDirectories(imageDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        var command = new ArrayList<>(List.of(runsc, "--root", root.toString(), "checkpoint", "--image-path",
-                imageDir.toString(), "--compression=none"));
-        if (leaveRunning) {
-            command.add("--leave-running");
-        }
-        command.add(sandboxId);
-        Commands.check(command, SLOW);
+        cli.checkpoint(sandboxId, imageDir, leaveRunning);
     }
 
     @Override
     public void pause(String sandboxId) {
-        Commands.check(List.of(runsc, "--root", root.toString(), "pause", sandboxId), QUICK);
+        cli.pause(sandboxId);
     }
 
     @Override
     public void resume(String sandboxId) {
-        Commands.check(List.of(runsc, "--root", root.toString(), "resume", sandboxId), QUICK);
+        cli.resume(sandboxId);
     }
 
     /** {@code run} a sandbox from its bundle, or {@code restore} it from a checkpoint image. */
@@ -177,13 +130,13 @@ public final class RunscRuntime implements SandboxRuntime {
             Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
             Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
             // The main process's environment may hold secrets: the bundle is for root's eyes only.
-            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(ociSpec(spec)));
-            readdress(spec.network());
+            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(OciSpec.of(spec)));
+            networks.readdress(spec.network());
             var result = run(spec, bundle, overlay, stateDir, action, actionFlags);
             if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
                 LOG.info("this runsc needs the /proc/sys/net mask for --network=sandbox (gVisor #10704); using it");
                 maskProcSysNet = true;
-                readdress(spec.network());
+                networks.readdress(spec.network());
                 result = run(spec, bundle, overlay, stateDir, action, actionFlags);
             }
             if (!result.ok()) {
@@ -223,48 +176,6 @@ public final class RunscRuntime implements SandboxRuntime {
             Thread.currentThread().interrupt();
             throw new Commands.Failure("interrupted while starting a sandbox");
         }
-    }
-
-    private ObjectNode ociSpec(SandboxSpec spec) {
-        var m = Json.mapper();
-        var s = m.createObjectNode().put("ociVersion", "1.0.2").put("hostname", spec.hostname());
-        s.set("process", process(spec.args(), spec.env(), spec.cwd()));
-        s.putObject("root").put("path", spec.rootfs().toString()).put("readonly", false);
-        ArrayNode mounts = s.putArray("mounts");
-        mounts.addObject().put("destination", "/proc").put("type", "proc").put("source", "proc");
-        mounts.addObject().put("destination", "/dev").put("type", "tmpfs").put("source", "tmpfs");
-        mounts.addObject().put("destination", "/sys").put("type", "sysfs").put("source", "sysfs").putArray("options").add("ro");
-        mounts.addObject().put("destination", "/data").put("type", "bind").put("source", spec.dataDir().toString())
-                .putArray("options").add("rbind").add("rw");
-        mounts.addObject().put("destination", "/.hearth").put("type", "bind").put("source", spec.toolsDir().toString())
-                .putArray("options").add("rbind").add("ro");
-        var linux = s.putObject("linux");
-        var namespaces = linux.putArray("namespaces");
-        for (String type : List.of("pid", "ipc", "uts", "mount")) {
-            namespaces.addObject().put("type", type);
-        }
-        namespaces.addObject().put("type", "network").put("path", "/var/run/netns/" + spec.network().netns());
-        var resources = linux.putObject("resources");
-        resources.putObject("memory").put("limit", spec.memoryBytes());
-        resources.putObject("cpu").put("quota", Math.round(spec.cpus() * 100_000)).put("period", 100_000);
-        resources.putObject("pids").put("limit", spec.pids());
-        linux.put("cgroupsPath", "/hearth/" + spec.sandboxId());
-        return s;
-    }
-
-    private static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
-        var p = Json.mapper().createObjectNode().put("terminal", false).put("cwd", cwd);
-        p.putObject("user").put("uid", 0).put("gid", 0);
-        var argv = p.putArray("args");
-        args.forEach(argv::add);
-        var envArray = p.putArray("env");
-        env.forEach((k, v) -> envArray.add(k + "=" + v));
-        var caps = p.putObject("capabilities");
-        for (String set : List.of("bounding", "effective", "permitted")) {
-            var list = caps.putArray(set);
-            CAPABILITIES.forEach(list::add);
-        }
-        return p;
     }
 
     private static final FileAttribute<?> OWNER_ONLY =
@@ -332,7 +243,7 @@ public final class RunscRuntime implements SandboxRuntime {
         try (var channel = Files.newByteChannel(processFile, Set.of(StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE), OWNER_ONLY)) {
             channel.write(ByteBuffer.wrap(Json.mapper().writeValueAsBytes(
-                    process(request.command(), request.env(), request.cwd()))));
+                    OciSpec.process(request.command(), request.env(), request.cwd()))));
         }
         Path pidFile = scratchDir.resolve("exec-" + id + ".pid");
         var builder = new ProcessBuilder(runsc, "--root", root.toString(), "exec", "--internal-pid-file",
@@ -691,93 +602,27 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public Optional<String> state(String sandboxId) {
-        var result = Commands.run(List.of(runsc, "--root", root.toString(), "state", sandboxId), QUICK);
-        if (!result.ok()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Json.mapper().readTree(result.stdout()).path("status").asText());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+        return cli.state(sandboxId);
     }
 
     @Override
     public void delete(String sandboxId) {
-        var result = Commands.run(List.of(runsc, "--root", root.toString(), "delete", "--force", sandboxId), QUICK);
-        if (!result.ok() && state(sandboxId).isPresent()) {
-            throw new Commands.Failure("runsc delete " + sandboxId + " failed: " + result.stderr().strip());
-        }
+        cli.delete(sandboxId);
     }
 
     @Override
     public Map<String, String> sandboxes() {
-        var states = new TreeMap<String, String>();
-        var result = Commands.run(List.of(runsc, "--root", root.toString(), "list", "--format=json"), QUICK);
-        try {
-            JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
-            list.forEach(c -> states.put(c.path("id").asText(), c.path("status").asText()));
-        } catch (IOException e) {
-            throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
-        }
-        return states;
+        return cli.list();
     }
 
-    /**
-     * Sandboxes killed outright leave their cgroups (/sys/fs/cgroup/CONTROLLER/hearth/ID). rmdir only
-     * removes a cgroup with no processes, so one still in use (by any instance) is never touched.
-     */
     @Override
     public int pruneCgroups(Set<String> keep) {
-        int removed = 0;
-        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
-            for (Path controller : controllers) {
-                Path parent = controller.resolve("hearth");
-                if (!Files.isDirectory(parent)) {
-                    continue;
-                }
-                try (var groups = Files.newDirectoryStream(parent)) {
-                    for (Path group : groups) {
-                        if (Files.isDirectory(group) && !keep.contains(group.getFileName().toString())
-                                && group.toFile().delete()) {
-                            removed++;
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            LOG.warn("cannot prune cgroups", e);
-        }
-        return removed;
+        return Cgroups.prune(keep);
     }
 
-    /** The slots whose networks this runtime made (a marker per slot beside its runsc root). */
     @Override
     public Set<Slot> networks() {
-        var result = new LinkedHashSet<Slot>();
-        try (var markers = Files.list(Files.createDirectories(networksDir()))) {
-            markers.forEach(m -> result.add(new Slot(Integer.parseInt(m.getFileName().toString()))));
-        } catch (IOException | NumberFormatException e) {
-            LOG.warn("cannot list network markers in {}", networksDir(), e);
-        }
-        return result;
-    }
-
-    private Path networksDir() {
-        return root.resolveSibling("networks");
-    }
-
-    private void mark(Slot slot, boolean present) {
-        try {
-            Path marker = Files.createDirectories(networksDir()).resolve(String.valueOf(slot.index()));
-            if (present) {
-                Files.writeString(marker, slot.netns());
-            } else {
-                Files.deleteIfExists(marker);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return networks.slots();
     }
 
     private static String lastLines(Path log, String fallback) {
