@@ -1,7 +1,6 @@
 package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.api.Json;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.SandboxRuntime;
@@ -37,7 +36,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,24 +48,22 @@ public final class RunscRuntime implements SandboxRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
     private static final Duration QUICK = Runsc.QUICK;
     private static final Duration SLOW = Runsc.SLOW;
-    // runsc before release-20240807 refuses --network=sandbox in any netns on kernels >= 6.11 (gVisor #10704).
-    private static final String NETNS_BUG = "cannot run with network enabled in root network namespace";
 
     private final String runsc;
     private final Path root;
     private final Runsc cli;
     private final Networks networks;
+    private final Boot boot;
     // Commands running through exec, per sandbox, as the way to kill each: sleep and checkpoints
     // must not leave one running (a restore fails on an exec's host descriptors).
     private final Map<String, Set<Runnable>> execs = new ConcurrentHashMap<>();
-    private volatile boolean maskProcSysNet;
 
     public RunscRuntime(String runsc, Path root) {
         this.runsc = runsc;
         this.root = root;
         this.cli = new Runsc(runsc, root);
         this.networks = new Networks(root.resolveSibling("networks"));
-        this.maskProcSysNet = needsNetnsWorkaround(cli.version());
+        this.boot = new Boot(cli, networks);
     }
 
     /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
@@ -83,12 +79,6 @@ public final class RunscRuntime implements SandboxRuntime {
         }
     }
 
-    /** Builds dated before 2024-08-07 have the bug; newer ones (and unknown ones) are tried as they are. */
-    static boolean needsNetnsWorkaround(String version) {
-        var m = Pattern.compile("(20\\d{6})").matcher(version);
-        return m.find() && Integer.parseInt(m.group(1)) < 20240807;
-    }
-
     @Override
     public void prepareNetwork(Slot slot) {
         networks.prepare(slot);
@@ -101,12 +91,12 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public void start(SandboxSpec spec, Path stateDir) {
-        boot(spec, stateDir, "run", List.of());
+        boot.start(spec, stateDir);
     }
 
     @Override
     public void restore(SandboxSpec spec, Path stateDir, Path imageDir) {
-        boot(spec, stateDir, "restore", List.of("--image-path", imageDir.toString()));
+        boot.restore(spec, stateDir, imageDir);
     }
 
     @Override
@@ -122,60 +112,6 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void resume(String sandboxId) {
         cli.resume(sandboxId);
-    }
-
-    /** {@code run} a sandbox from its bundle, or {@code restore} it from a checkpoint image. */
-    private void boot(SandboxSpec spec, Path stateDir, String action, List<String> actionFlags) {
-        try {
-            Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
-            Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
-            // The main process's environment may hold secrets: the bundle is for root's eyes only.
-            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(OciSpec.of(spec)));
-            networks.readdress(spec.network());
-            var result = run(spec, bundle, overlay, stateDir, action, actionFlags);
-            if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
-                LOG.info("this runsc needs the /proc/sys/net mask for --network=sandbox (gVisor #10704); using it");
-                maskProcSysNet = true;
-                networks.readdress(spec.network());
-                result = run(spec, bundle, overlay, stateDir, action, actionFlags);
-            }
-            if (!result.ok()) {
-                throw new Commands.Failure("runsc " + action + " failed: "
-                        + lastLines(stateDir.resolve("runsc.log"), result.stderr()));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private Commands.Result run(SandboxSpec spec, Path bundle, Path overlay, Path stateDir, String action,
-                                List<String> actionFlags) {
-        var command = new ArrayList<String>();
-        if (maskProcSysNet) {
-            command.addAll(List.of("unshare", "-m", "sh", "-c",
-                    "mount -t tmpfs -o size=4k hearth /proc/sys/net && exec \"$@\"", "runsc"));
-        }
-        command.addAll(List.of(runsc, "--root", root.toString(), "--log", stateDir.resolve("runsc.log").toString(),
-                "--network=sandbox", "--net-disconnect-ok", "--overlay2=root:dir=" + overlay,
-                action, "--detach", "--bundle", bundle.toString()));
-        command.addAll(actionFlags);
-        command.add(spec.sandboxId());
-        // A detached run keeps its caller's stdout open: give it none (Commands uses pipes, so use files).
-        try {
-            Path out = stateDir.resolve("runsc-run.out");
-            var process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(out.toFile()).redirectErrorStream(true).start();
-            if (!process.waitFor(SLOW.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new Commands.Failure("runsc " + action + " did not finish in " + SLOW);
-            }
-            return new Commands.Result(process.exitValue(), "", Files.readString(out));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Commands.Failure("interrupted while starting a sandbox");
-        }
     }
 
     private static final FileAttribute<?> OWNER_ONLY =
@@ -623,15 +559,6 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public Set<Slot> networks() {
         return networks.slots();
-    }
-
-    private static String lastLines(Path log, String fallback) {
-        try {
-            var lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size())) + "\n" + fallback.strip();
-        } catch (IOException e) {
-            return fallback.strip();
-        }
     }
 
     private static void deleteQuietly(Path p) {
