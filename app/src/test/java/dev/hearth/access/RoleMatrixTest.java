@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.postgres.PostgresHost;
-import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.http.Route;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.postgres.PostgresHost;
-import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
-import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.Registry;
 import dev.hearth.support.TestImages;

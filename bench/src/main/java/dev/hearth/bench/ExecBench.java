@@ -1,7 +1,7 @@
 package dev.hearth.bench;
 
 import dev.hearth.server.sandbox.Exec;
-import dev.hearth.server.sandbox.RunscRuntime;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

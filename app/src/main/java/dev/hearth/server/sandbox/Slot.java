@@ -16,7 +16,7 @@ public record Slot(int index) {
         return "hv" + index;
     }
 
-    String peerVeth() {
+    public String peerVeth() {
         return "hp" + index;
     }
 

@@ -1,4 +1,4 @@
-package dev.hearth.server.sandbox;
+package dev.hearth.server.sandbox.runsc;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

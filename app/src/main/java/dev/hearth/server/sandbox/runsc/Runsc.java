@@ -1,0 +1,99 @@
+package dev.hearth.server.sandbox.runsc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import dev.hearth.server.process.Commands;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * How runsc is invoked: the binary with one {@code --root} for all of Hearth's sandboxes, and the
+ * short lifecycle commands (checkpoint, pause, resume, state, list, delete) that need nothing else.
+ */
+final class Runsc {
+    static final Duration QUICK = Duration.ofSeconds(30);
+    // Checkpoints and restores move the sandbox's whole memory: seconds for gigabytes.
+    static final Duration SLOW = Duration.ofMinutes(10);
+
+    private final String binary;
+    private final Path root;
+
+    Runsc(String binary, Path root) {
+        this.binary = binary;
+        this.root = root;
+    }
+
+    /** What {@code runsc --version} prints (its build date decides workarounds). */
+    String version() {
+        return Commands.run(List.of(binary, "--version"), QUICK).stdout();
+    }
+
+    /** {@code runsc --root ROOT} followed by {@code args}, in a list open for more. */
+    List<String> command(String... args) {
+        var command = new ArrayList<>(List.of(binary, "--root", root.toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
+        try {
+            Files.createDirectories(imageDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var command = command("checkpoint", "--image-path", imageDir.toString(), "--compression=none");
+        if (leaveRunning) {
+            command.add("--leave-running");
+        }
+        command.add(sandboxId);
+        Commands.check(command, SLOW);
+    }
+
+    void pause(String sandboxId) {
+        Commands.check(command("pause", sandboxId), QUICK);
+    }
+
+    void resume(String sandboxId) {
+        Commands.check(command("resume", sandboxId), QUICK);
+    }
+
+    Optional<String> state(String sandboxId) {
+        var result = Commands.run(command("state", sandboxId), QUICK);
+        if (!result.ok()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Json.mapper().readTree(result.stdout()).path("status").asText());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    void delete(String sandboxId) {
+        var result = Commands.run(command("delete", "--force", sandboxId), QUICK);
+        if (!result.ok() && state(sandboxId).isPresent()) {
+            throw new Commands.Failure("runsc delete " + sandboxId + " failed: " + result.stderr().strip());
+        }
+    }
+
+    /** Every sandbox under the root, with its status. */
+    Map<String, String> list() {
+        var states = new TreeMap<String, String>();
+        var result = Commands.run(command("list", "--format=json"), QUICK);
+        try {
+            JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
+            list.forEach(c -> states.put(c.path("id").asText(), c.path("status").asText()));
+        } catch (IOException e) {
+            throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
+        }
+        return states;
+    }
+}

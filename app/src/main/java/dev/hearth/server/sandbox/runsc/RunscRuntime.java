@@ -1,0 +1,139 @@
+package dev.hearth.server.sandbox.runsc;
+
+import dev.hearth.server.process.Commands;
+import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.sandbox.Terminal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Computers as gVisor sandboxes driven through the runsc command line: one network namespace and
+ * veth pair per computer, a generated OCI bundle over a shared read-only image rootfs, the
+ * writable layer in a per-computer overlay directory, /data bind-mounted from the host.
+ */
+public final class RunscRuntime implements SandboxRuntime {
+    private final Runsc cli;
+    private final Networks networks;
+    private final Boot boot;
+    private final RunningExecs running = new RunningExecs();
+    private final Execs execs;
+    private final Terminals terminals;
+
+    /** {@code runsc}: the binary; {@code root}: runsc's state directory (network markers go beside it). */
+    public RunscRuntime(String runsc, Path root) {
+        this.cli = new Runsc(runsc, root);
+        this.networks = new Networks(root.resolveSibling("networks"));
+        this.boot = new Boot(cli, networks);
+        var killTree = new KillTree(cli);
+        this.execs = new Execs(cli, running, killTree);
+        this.terminals = new Terminals(cli, execs, running, killTree);
+    }
+
+    /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
+    public static Optional<String> unavailableReason(String runsc) {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of("computers need hearth serve to run as root (network namespaces, cgroups)");
+        }
+        try {
+            Commands.check(List.of(runsc, "--version"), Runsc.QUICK);
+            return Optional.empty();
+        } catch (Commands.Failure e) {
+            return Optional.of("runsc is not usable: " + e.getMessage() + " (./run-tests installs it)");
+        }
+    }
+
+    @Override
+    public void prepareNetwork(Slot slot) {
+        networks.prepare(slot);
+    }
+
+    @Override
+    public void removeNetwork(Slot slot) {
+        networks.remove(slot);
+    }
+
+    @Override
+    public void start(SandboxSpec spec, Path stateDir) {
+        boot.start(spec, stateDir);
+    }
+
+    @Override
+    public void restore(SandboxSpec spec, Path stateDir, Path imageDir) {
+        boot.restore(spec, stateDir, imageDir);
+    }
+
+    @Override
+    public void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
+        cli.checkpoint(sandboxId, imageDir, leaveRunning);
+    }
+
+    @Override
+    public void pause(String sandboxId) {
+        cli.pause(sandboxId);
+    }
+
+    @Override
+    public void resume(String sandboxId) {
+        cli.resume(sandboxId);
+    }
+
+    @Override
+    public boolean busy(String sandboxId) {
+        return running.busy(sandboxId);
+    }
+
+    @Override
+    public void endExecs(String sandboxId, Duration limit) {
+        running.end(sandboxId, limit);
+    }
+
+    @Override
+    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
+                            BooleanSupplier callerPresent) {
+        return execs.exec(sandboxId, request, scratchDir, outputCap, callerPresent);
+    }
+
+    @Override
+    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
+                                     BooleanSupplier callerPresent) {
+        return execs.execStreaming(sandboxId, request, scratchDir, sink, callerPresent);
+    }
+
+    @Override
+    public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
+        return terminals.start(sandboxId, request, scratchDir, columns, rows);
+    }
+
+    @Override
+    public Optional<String> state(String sandboxId) {
+        return cli.state(sandboxId);
+    }
+
+    @Override
+    public void delete(String sandboxId) {
+        cli.delete(sandboxId);
+    }
+
+    @Override
+    public Map<String, String> sandboxes() {
+        return cli.list();
+    }
+
+    @Override
+    public int pruneCgroups(Set<String> keep) {
+        return Cgroups.prune(keep);
+    }
+
+    @Override
+    public Set<Slot> networks() {
+        return networks.slots();
+    }
+}
