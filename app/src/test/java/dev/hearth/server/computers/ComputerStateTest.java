@@ -1,0 +1,71 @@
+package dev.hearth.server.computers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hearth.api.Json;
+import dev.hearth.server.checkpoints.CheckpointState;
+import dev.hearth.server.computers.ComputerState.Move;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The tables of which move each state allows, and the wire form of states. */
+class ComputerStateTest {
+
+    private static Set<Move> allowed(ComputerState s) {
+        var moves = EnumSet.noneOf(Move.class);
+        for (var m : Move.values()) {
+            if (s.allows(m)) {
+                moves.add(m);
+            }
+        }
+        return moves;
+    }
+
+    @Test
+    void aComputerBeingCreatedCanOnlyStartOrFail() {
+        assertEquals(EnumSet.of(Move.START, Move.FAIL), allowed(ComputerState.CREATING));
+    }
+
+    @Test
+    void aReadyComputerRunsSleepsRestartsAndIsCheckpointedButIsNotWokenOrStartedAgain() {
+        assertEquals(EnumSet.of(Move.EXEC, Move.SLEEP, Move.RESTART, Move.CHECKPOINT, Move.RESTORE, Move.FAIL),
+                allowed(ComputerState.READY));
+    }
+
+    @Test
+    void aSleepingComputerWakesForExecAndIsCheckpointedAsleepButNeverRestartsOrSleepsAgain() {
+        var moves = allowed(ComputerState.SLEEPING);
+        assertTrue(moves.containsAll(EnumSet.of(Move.EXEC, Move.WAKE, Move.CHECKPOINT, Move.RESTORE)));
+        assertFalse(moves.contains(Move.SLEEP));
+        assertFalse(moves.contains(Move.RESTART));
+    }
+
+    @Test
+    void aFailedComputerCanOnlyBeRestored() {
+        assertEquals(EnumSet.of(Move.RESTORE, Move.FAIL), allowed(ComputerState.FAILED));
+    }
+
+    @Test
+    void statesSpeakLowercaseOnTheWireAndInTheStore() throws Exception {
+        assertEquals("\"sleeping\"", Json.mapper().writeValueAsString(ComputerState.SLEEPING));
+        assertEquals("\"restoring\"", Json.mapper().writeValueAsString(Pending.RESTORING));
+        assertEquals(ComputerState.READY, ComputerState.of("ready"));
+        assertEquals("computer is failed", "computer is " + ComputerState.FAILED);
+        assertEquals(null, Pending.of(null));
+    }
+
+    @Test
+    void checkpointsEndReadyOrFailedAndOnlyThoseAreDeleted() {
+        assertTrue(CheckpointState.CREATING.canMoveTo(CheckpointState.READY));
+        assertTrue(CheckpointState.CREATING.canMoveTo(CheckpointState.FAILED));
+        assertFalse(CheckpointState.CREATING.canMoveTo(CheckpointState.DELETING));
+        assertTrue(CheckpointState.READY.canMoveTo(CheckpointState.DELETING));
+        assertTrue(CheckpointState.FAILED.canMoveTo(CheckpointState.DELETING));
+        assertFalse(CheckpointState.READY.canMoveTo(CheckpointState.FAILED));
+        assertThrows(IllegalStateException.class, () -> CheckpointState.DELETING.moveTo(CheckpointState.READY));
+    }
+}

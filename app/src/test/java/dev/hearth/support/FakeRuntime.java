@@ -1,0 +1,177 @@
+package dev.hearth.support;
+
+import dev.hearth.server.process.Commands;
+import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.sandbox.Terminal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A runtime that runs nothing, for tests of the rules above the runtime interface: it keeps the
+ * sandboxes and networks it was asked to make, writes checkpoint images as marker files, answers
+ * exec with the command it was given, and fails the next call of an action on request.
+ */
+public final class FakeRuntime implements SandboxRuntime {
+    private final Map<String, String> sandboxes = new ConcurrentHashMap<>();
+    private final Map<String, SandboxSpec> specs = new ConcurrentHashMap<>();
+    private final Set<Slot> networks = ConcurrentHashMap.newKeySet();
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
+    /** Every call made, as "action sandboxId", in order. */
+    public final List<String> calls = new CopyOnWriteArrayList<>();
+
+    /** The next call of {@code action} ("start", "restore", "checkpoint", ...) fails as runsc would. */
+    public void failNext(String action) {
+        failing.add(action);
+    }
+
+    /** The sandbox's main process ended (its status becomes "stopped"), as when a program exits. */
+    public void exit(String sandboxId) {
+        sandboxes.replace(sandboxId, "stopped");
+    }
+
+    /** The spec a sandbox was last started or restored with. */
+    public SandboxSpec spec(String sandboxId) {
+        return specs.get(sandboxId);
+    }
+
+    private void call(String action, String sandboxId) {
+        calls.add(action + " " + sandboxId);
+        if (failing.remove(action)) {
+            throw new Commands.Failure("runsc " + action + " failed (injected by the test)");
+        }
+    }
+
+    @Override
+    public void prepareNetwork(Slot slot) {
+        call("prepareNetwork", slot.netns());
+        networks.add(slot);
+    }
+
+    @Override
+    public void removeNetwork(Slot slot) {
+        call("removeNetwork", slot.netns());
+        networks.remove(slot);
+    }
+
+    @Override
+    public void start(SandboxSpec spec, Path stateDir) {
+        call("start", spec.sandboxId());
+        specs.put(spec.sandboxId(), spec);
+        sandboxes.put(spec.sandboxId(), "running");
+    }
+
+    @Override
+    public void restore(SandboxSpec spec, Path stateDir, Path imageDir) {
+        call("restore", spec.sandboxId());
+        if (!Files.exists(imageDir.resolve("checkpoint.img"))) {
+            throw new Commands.Failure("runsc restore failed: no checkpoint.img in " + imageDir);
+        }
+        specs.put(spec.sandboxId(), spec);
+        sandboxes.put(spec.sandboxId(), "running");
+    }
+
+    @Override
+    public void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
+        call("checkpoint", sandboxId);
+        try {
+            Files.createDirectories(imageDir);
+            Files.writeString(imageDir.resolve("checkpoint.img"), sandboxId);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!leaveRunning) {
+            sandboxes.replace(sandboxId, "stopped");
+        }
+    }
+
+    @Override
+    public void pause(String sandboxId) {
+        call("pause", sandboxId);
+        sandboxes.replace(sandboxId, "paused");
+    }
+
+    @Override
+    public void resume(String sandboxId) {
+        call("resume", sandboxId);
+        sandboxes.replace(sandboxId, "running");
+    }
+
+    @Override
+    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
+                            java.util.function.BooleanSupplier callerPresent) {
+        call("exec", sandboxId);
+        if (!"running".equals(sandboxes.get(sandboxId))) {
+            return new Exec.Result(128, new byte[0], ("cannot execute in container " + sandboxId).getBytes(), false,
+                    false, 1);
+        }
+        byte[] out = String.join(" ", request.command()).getBytes(StandardCharsets.UTF_8);
+        return new Exec.Result(0, out, new byte[0], false, false, 1);
+    }
+
+    @Override
+    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
+                                     java.util.function.BooleanSupplier callerPresent) {
+        var result = exec(sandboxId, request, scratchDir, Integer.MAX_VALUE, callerPresent);
+        try {
+            sink.output(false, new String(result.stdout(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return result;
+    }
+
+    @Override
+    public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
+        throw new UnsupportedOperationException("the fake runtime has no terminals");
+    }
+
+    @Override
+    public boolean busy(String sandboxId) {
+        return false;
+    }
+
+    @Override
+    public void endExecs(String sandboxId, Duration limit) {
+    }
+
+    @Override
+    public Optional<String> state(String sandboxId) {
+        return Optional.ofNullable(sandboxes.get(sandboxId));
+    }
+
+    @Override
+    public void delete(String sandboxId) {
+        call("delete", sandboxId);
+        sandboxes.remove(sandboxId);
+    }
+
+    @Override
+    public Map<String, String> sandboxes() {
+        return new TreeMap<>(sandboxes);
+    }
+
+    @Override
+    public int pruneCgroups(Set<String> keep) {
+        return 0;
+    }
+
+    @Override
+    public Set<Slot> networks() {
+        return new HashSet<>(networks);
+    }
+}
