@@ -35,6 +35,7 @@ import dev.hearth.server.http.JsonErrorHandler;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.images.ImageService;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.images.ImagesApi;
@@ -163,7 +164,7 @@ public final class HearthServer implements AutoCloseable {
         ComputersApi.register(routes, computers, computerStore);
         CheckpointsApi.register(routes, computers, computerStore);
         DatabasesApi.register(routes, databases, databaseCheckpoints, databaseStore);
-        ImagesApi.register(routes, jdbi, imageStore, images, operations, clock, computers::digestsInUse);
+        ImagesApi.register(routes, new ImageService(jdbi, imageStore, images, operations, clock, computers::digestsInUse));
 
         var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
         var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);

@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.server.images.Image;
+import dev.hearth.server.images.ImageState;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.images.WorkspaceImage;
@@ -35,7 +36,7 @@ final class ComputerImages {
     /** The image if this workspace pulled the reference already and it is unpacked here. */
     Optional<Image> pulled(String workspace, String reference) {
         return jdbi.withHandle(h -> pulled.find(h, workspace, reference))
-                .filter(i -> i.state().equals("ready") && i.digest() != null)
+                .filter(i -> i.state() == ImageState.READY && i.digest() != null)
                 .flatMap(i -> images.unpacked(reference, i.digest()));
     }
 
@@ -45,8 +46,8 @@ final class ComputerImages {
         if (!Images.isLocal(computer.image())) {
             jdbi.useTransaction(h -> {
                 var record = pulled.begin(h, new WorkspaceImage(Ids.next(), computer.workspace(), computer.image(),
-                        "pulling", null, null, now, null));
-                pulled.finish(h, record.id(), "ready", image.digest(), null, now);
+                        ImageState.PULLING, null, null, now, null));
+                pulled.finish(h, record.id(), ImageState.READY, image.digest(), null, now);
             });
         }
         return image;

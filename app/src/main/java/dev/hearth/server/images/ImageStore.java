@@ -30,9 +30,9 @@ public final class ImageStore {
         return image;
     }
 
-    public void finish(Handle h, String id, String state, String digest, String error, Instant at) {
+    public void finish(Handle h, String id, ImageState state, String digest, String error, Instant at) {
         h.createUpdate("UPDATE images SET state = :s, digest = COALESCE(:d, digest), error = :e, pulled_at = :at WHERE id = :id")
-                .bind("id", id).bind("s", state).bind("d", digest).bind("e", error).bind("at", millis(at)).execute();
+                .bind("id", id).bind("s", state.wire()).bind("d", digest).bind("e", error).bind("at", millis(at)).execute();
     }
 
     public Optional<WorkspaceImage> find(Handle h, String workspace, String idOrReference) {
@@ -57,7 +57,7 @@ public final class ImageStore {
     private static WorkspaceImage image(ResultSet rs, StatementContext ctx)
             throws SQLException {
         return new WorkspaceImage(rs.getString("id"), rs.getString("workspace"), rs.getString("reference"),
-                rs.getString("state"), rs.getString("digest"), rs.getString("error"), instant(rs, "created_at"),
+                ImageState.of(rs.getString("state")), rs.getString("digest"), rs.getString("error"), instant(rs, "created_at"),
                 instant(rs, "pulled_at"));
     }
 }
