@@ -54,7 +54,7 @@ public final class ComputerRig implements AutoCloseable {
                 Optional.of(runtime), "", kinds, dataDir, clock, () -> "localhost:7301"), operations);
         operations.start(true);
         Instant now = clock.instant();
-        workspace = new Workspace(Ids.next(), "rig", Workspace.ACTIVE, now, now, null);
+        workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);
         jdbi.useTransaction(h -> new WorkspaceStore().insert(h, workspace));
     }
 

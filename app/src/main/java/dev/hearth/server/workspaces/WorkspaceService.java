@@ -45,7 +45,7 @@ public final class WorkspaceService {
     public Workspace create(Caller caller, CreateWorkspace request) {
         String name = Validate.dnsLabel("name", request.name());
         Instant now = now();
-        var workspace = new Workspace(Ids.next(), name, Workspace.ACTIVE, now, now, null);
+        var workspace = new Workspace(Ids.next(), name, Workspace.State.ACTIVE, now, now, null);
         return Constraints.unique(() -> jdbi.inTransaction(h -> {
             requireFreeName(h, name);
             workspaces.insert(h, workspace);

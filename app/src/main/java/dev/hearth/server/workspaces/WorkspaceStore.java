@@ -23,7 +23,7 @@ public final class WorkspaceStore {
         h.createUpdate("""
                 INSERT INTO workspaces (id, name, state, created_at, updated_at)
                 VALUES (:id, :name, :state, :createdAt, :updatedAt)""")
-                .bind("id", w.id()).bind("name", w.name()).bind("state", w.state())
+                .bind("id", w.id()).bind("name", w.name()).bind("state", w.state().wire())
                 .bind("createdAt", millis(w.createdAt())).bind("updatedAt", millis(w.updatedAt())).execute();
     }
 
@@ -64,7 +64,7 @@ public final class WorkspaceStore {
     }
 
     static Workspace workspace(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new Workspace(rs.getString("id"), rs.getString("name"), rs.getString("state"),
+        return new Workspace(rs.getString("id"), rs.getString("name"), Workspace.State.of(rs.getString("state")),
                 instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "deleted_at"));
     }
 }
