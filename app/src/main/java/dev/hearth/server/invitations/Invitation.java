@@ -4,22 +4,18 @@ import dev.hearth.server.tenancy.Role;
 import java.time.Instant;
 
 /** An invitation to a workspace, as stored. */
-public record Invitation(String id, String workspace, String email, Role role, String storedState, String invitedBy,
+public record Invitation(String id, String workspace, String email, Role role, InvitationState storedState,
+                         String invitedBy,
                          Instant createdAt, Instant updatedAt, Instant expiresAt, boolean emailSent,
                          Instant lastSentAt, int sendAttempts, String lastSendError, String acceptedBy,
                          Instant acceptedAt) {
-    public static final String PENDING = "pending";
-    public static final String ACCEPTED = "accepted";
-    public static final String REVOKED = "revoked";
-    public static final String EXPIRED = "expired";
-
     /** The state a client sees: a pending invitation past its expiry reads as expired. */
-    public String state(Instant now) {
-        return storedState.equals(PENDING) && !expiresAt.isAfter(now) ? EXPIRED : storedState;
+    public InvitationState state(Instant now) {
+        return storedState == InvitationState.PENDING && !expiresAt.isAfter(now) ? InvitationState.EXPIRED : storedState;
     }
 
     /** The Invitation of the wire. */
-    public record View(String id, String workspace, String email, Role role, String state, String invitedBy,
+    public record View(String id, String workspace, String email, Role role, InvitationState state, String invitedBy,
                        Instant createdAt, Instant updatedAt, Instant expiresAt, Instant lastSentAt, boolean emailSent,
                        String acceptedBy, Instant acceptedAt) {
     }

@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Grant;
+import dev.hearth.server.invitations.InvitationState.Move;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
@@ -51,14 +52,14 @@ public final class InvitationService {
         Role role = Role.parse(Validate.required("role", request.role()))
                 .orElseThrow(() -> ApiException.invalidField("role", "must be admin, editor or viewer"));
         Instant now = now();
-        var invitation = new Invitation(Ids.next(), workspace.id(), email, role, Invitation.PENDING, caller.id(), now,
+        var invitation = new Invitation(Ids.next(), workspace.id(), email, role, InvitationState.PENDING, caller.id(), now,
                 now, now.plus(lifetime), false, null, 0, null, null, null);
         Constraints.unique(() -> jdbi.inTransaction(h -> {
             var pending = store.pending(h, workspace.id(), email);
-            if (pending.isPresent() && pending.get().state(now).equals(Invitation.PENDING)) {
+            if (pending.isPresent() && pending.get().state(now) == InvitationState.PENDING) {
                 throw taken(email);
             }
-            pending.ifPresent(old -> store.setState(h, old.id(), Invitation.EXPIRED, now));
+            pending.ifPresent(old -> store.setState(h, old.id(), InvitationState.EXPIRED, now));
             store.insert(h, invitation);
             return invitation;
         }), () -> taken(email));
@@ -87,11 +88,11 @@ public final class InvitationService {
         Instant now = now();
         jdbi.useTransaction(h -> {
             var invitation = find(h, id);
-            String state = invitation.state(now);
-            if (!state.equals(Invitation.PENDING) && !state.equals(Invitation.EXPIRED)) {
+            var state = invitation.state(now);
+            if (!state.allows(Move.RESEND)) {
                 throw ApiException.conflict("invitation " + id + " is " + state + "; invite again instead");
             }
-            if (!invitation.storedState().equals(Invitation.PENDING)) {
+            if (invitation.storedState() != InvitationState.PENDING) {
                 throw ApiException.conflict("invitation " + id + " was replaced by a newer one; resend that");
             }
             store.renew(h, id, now.plus(lifetime), now);
@@ -104,10 +105,10 @@ public final class InvitationService {
         Instant now = now();
         jdbi.useTransaction(h -> {
             var invitation = find(h, id);
-            if (invitation.storedState().equals(Invitation.ACCEPTED)) {
+            if (!invitation.state(now).allows(Move.REVOKE)) {
                 throw ApiException.conflict("invitation " + id + " was accepted; remove the access instead");
             }
-            store.setState(h, id, Invitation.REVOKED, now);
+            store.setState(h, id, InvitationState.REVOKED, now);
         });
         return view(id);
     }
@@ -121,13 +122,13 @@ public final class InvitationService {
         jdbi.useTransaction(h -> {
             var invitation = store.find(h, id).filter(i -> invitee(caller, i))
                     .orElseThrow(() -> ApiException.notFound("invitation " + id));
-            String state = invitation.state(now);
-            if (state.equals(Invitation.ACCEPTED) && caller.id().equals(invitation.acceptedBy())) {
+            var state = invitation.state(now);
+            if (state == InvitationState.ACCEPTED && caller.id().equals(invitation.acceptedBy())) {
                 return;
             }
-            if (!state.equals(Invitation.PENDING)) {
+            if (!state.allows(Move.ACCEPT)) {
                 throw new ApiException(ErrorCode.CONFLICT, "invitation " + id + " is " + state
-                        + " and cannot be accepted; ask for a new one", Map.of("state", state));
+                        + " and cannot be accepted; ask for a new one", Map.of("state", state.wire()));
             }
             grant(h, invitation, caller, now);
             store.accept(h, id, caller.id(), now);

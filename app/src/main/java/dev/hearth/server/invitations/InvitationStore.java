@@ -55,9 +55,9 @@ public final class InvitationStore {
                 .bind("n", page.limit() + 1).map(InvitationStore::invitation).list();
     }
 
-    public void setState(Handle h, String id, String state, Instant at) {
+    public void setState(Handle h, String id, InvitationState state, Instant at) {
         h.createUpdate("UPDATE invitations SET state = :s, updated_at = :at, next_send_at = NULL WHERE id = :id")
-                .bind("id", id).bind("s", state).bind("at", millis(at)).execute();
+                .bind("id", id).bind("s", state.wire()).bind("at", millis(at)).execute();
     }
 
     public void accept(Handle h, String id, String principal, Instant at) {
@@ -104,7 +104,7 @@ public final class InvitationStore {
 
     private static Invitation invitation(ResultSet rs, StatementContext ctx) throws SQLException {
         return new Invitation(rs.getString("id"), rs.getString("workspace"), rs.getString("email"),
-                Role.valueOf(rs.getString("role")), rs.getString("state"), rs.getString("invited_by"),
+                Role.valueOf(rs.getString("role")), InvitationState.of(rs.getString("state")), rs.getString("invited_by"),
                 instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "expires_at"),
                 rs.getBoolean("email_sent"), instant(rs, "last_sent_at"), rs.getInt("send_attempts"),
                 rs.getString("last_send_error"), rs.getString("accepted_by"), instant(rs, "accepted_at"));
