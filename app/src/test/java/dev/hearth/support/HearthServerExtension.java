@@ -10,6 +10,7 @@ import java.lang.reflect.Modifier;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -22,11 +23,13 @@ import org.junit.platform.commons.support.ReflectionSupport;
 
 /**
  * Runs {@link HearthServerTest}: skips a class whose computers or databases cannot run here, starts its
- * server once (kept in the class's store, which closes it when the class ends), fills its
- * {@link Injected} fields and resolves {@code TestServer} and {@code HearthClient} (admin) parameters.
+ * server once, fills its {@link Injected} fields, resolves {@code TestServer} and {@code HearthClient}
+ * (admin) parameters, and closes the server right after the class's {@code @AfterAll} methods (before
+ * JUnit deletes its {@code @TempDir}s; the class's store closes it too, should the class fail earlier).
  * Also the one place that asks whether computers and databases can run on this machine.
  */
-public final class HearthServerExtension implements ExecutionCondition, TestInstancePostProcessor, ParameterResolver {
+public final class HearthServerExtension
+        implements ExecutionCondition, TestInstancePostProcessor, ParameterResolver, AfterAllCallback {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(HearthServerExtension.class);
 
     // Asked once per JVM, on first use: the answer does not change while the tests run.
@@ -82,6 +85,14 @@ public final class HearthServerExtension implements ExecutionCondition, TestInst
             }
             field.setAccessible(true);
             field.set(instance, value(field.getType(), server, field));
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        var server = context.getStore(NAMESPACE).get(TestServer.class, TestServer.class);
+        if (server != null) {
+            server.close();
         }
     }
 
