@@ -103,7 +103,7 @@ class OperationsTest {
             Path dir = Files.createDirectories(dataDir.resolve(kind));
             int port = ChildServer.freePort();
             String id = ChildServer.startAndKill(dir, port, kind);
-            try (var restarted = TestServer.startOn(dir, port, c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()))) {
+            try (var restarted = TestServer.startOn(dir, port, withOperations())) {
                 var op = restarted.admin().get("/operations/" + id + "?wait=30").path("operation");
                 if (kind.equals("test.sleep")) {
                     assertEquals("failed", op.path("state").asText(), op.toString());
