@@ -30,7 +30,10 @@ import org.junit.platform.commons.support.ReflectionSupport;
  */
 public final class HearthServerExtension
         implements ExecutionCondition, TestInstancePostProcessor, ParameterResolver, AfterAllCallback {
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(HearthServerExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(HearthServerExtension.class);
+    private static final String NO_COMPUTERS = "computers need root and runsc: ";
+    private static final String NO_DATABASES = "databases need PostgreSQL and pgbouncer: ";
 
     // Asked once per JVM, on first use: the answer does not change while the tests run.
     private static final class Computers {
@@ -53,12 +56,12 @@ public final class HearthServerExtension
 
     /** Aborts the calling test (it is reported as skipped) when computers cannot run here. */
     public static void assumeComputers() {
-        Assumptions.assumeTrue(computersUnavailable().isEmpty(), () -> "computers need root and runsc: " + Computers.UNAVAILABLE.get());
+        Assumptions.assumeTrue(computersUnavailable().isEmpty(), () -> NO_COMPUTERS + computersUnavailable().get());
     }
 
     /** Aborts the calling test (it is reported as skipped) when databases cannot run here. */
     public static void assumeDatabases() {
-        Assumptions.assumeTrue(databasesUnavailable().isEmpty(), () -> "databases need PostgreSQL and pgbouncer: " + Databases.UNAVAILABLE.get());
+        Assumptions.assumeTrue(databasesUnavailable().isEmpty(), () -> NO_DATABASES + databasesUnavailable().get());
     }
 
     @Override
@@ -68,10 +71,10 @@ public final class HearthServerExtension
         }
         var test = settings(type);
         if (test.computers() && computersUnavailable().isPresent()) {
-            return ConditionEvaluationResult.disabled("computers need root and runsc: " + computersUnavailable().get());
+            return ConditionEvaluationResult.disabled(NO_COMPUTERS + computersUnavailable().get());
         }
         if (test.databases() && databasesUnavailable().isPresent()) {
-            return ConditionEvaluationResult.disabled("databases need PostgreSQL and pgbouncer: " + databasesUnavailable().get());
+            return ConditionEvaluationResult.disabled(NO_DATABASES + databasesUnavailable().get());
         }
         return ConditionEvaluationResult.enabled("the server can start here");
     }
@@ -81,7 +84,8 @@ public final class HearthServerExtension
         var server = server(context, instance);
         for (Field field : AnnotationSupport.findAnnotatedFields(instance.getClass(), Injected.class)) {
             if (Modifier.isStatic(field.getModifiers()) || Modifier.isFinal(field.getModifiers())) {
-                throw new ExtensionConfigurationException("@Injected field " + field + " must be neither static nor final");
+                throw new ExtensionConfigurationException(
+                        "@Injected field " + field + " must be neither static nor final");
             }
             field.setAccessible(true);
             field.set(instance, value(field.getType(), server, field));
@@ -115,7 +119,8 @@ public final class HearthServerExtension
         if (type == HearthClient.class) {
             return server.admin();
         }
-        throw new ExtensionConfigurationException("cannot inject " + where + ": only TestServer and HearthClient (the admin)");
+        throw new ExtensionConfigurationException(
+                "cannot inject " + where + ": only TestServer and HearthClient (the admin)");
     }
 
     /** The class's server, started on first use in the store of the class, which closes it after the class. */
@@ -142,13 +147,14 @@ public final class HearthServerExtension
         }
         boolean isStatic = Modifier.isStatic(method.getModifiers());
         if (!isStatic && instance == null) {
-            throw new ExtensionConfigurationException(method + " must be static: the server is asked for before the instance exists");
+            throw new ExtensionConfigurationException(
+                    method + " must be static: the server is asked for before the instance exists");
         }
         return (UnaryOperator<Config>) ReflectionSupport.invokeMethod(method, isStatic ? null : instance);
     }
 
     private static HearthServerTest settings(Class<?> type) {
         return AnnotationSupport.findAnnotation(type, HearthServerTest.class).orElseThrow(() ->
-                new ExtensionConfigurationException(type.getName() + " uses HearthServerExtension without @HearthServerTest"));
+                new ExtensionConfigurationException(type.getName() + " has no @HearthServerTest"));
     }
 }
