@@ -14,34 +14,24 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import dev.hearth.api.ApiException;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class AccessTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     @BeforeEach
     void freshWorkspace() {

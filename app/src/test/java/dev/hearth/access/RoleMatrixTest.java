@@ -1,11 +1,14 @@
 package dev.hearth.access;
 
+import static dev.hearth.support.HearthServerExtension.assumeComputers;
+import static dev.hearth.support.HearthServerExtension.assumeDatabases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
-import dev.hearth.server.postgres.PostgresHost;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.server.Config;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.time.Duration;
@@ -16,20 +19,19 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Every route against every kind of caller. Each call gets a fresh workspace where admin@, editor@
  * and viewer@ hold their roles and a key principal "target" is a second admin; outsider@ has no role.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(config = "withOperations")
 class RoleMatrixTest {
     enum Who { ADMIN, EDITOR, VIEWER, OUTSIDER, NO_TOKEN, EXPIRED_TOKEN, REVOKED_KEY }
 
@@ -48,12 +50,16 @@ class RoleMatrixTest {
         }
     }
 
+    @Injected
     private TestServer server;
     private final Map<Who, HearthClient> clients = new LinkedHashMap<>();
 
+    static UnaryOperator<Config> withOperations() {
+        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all());
+    }
+
     @BeforeAll
     void start() throws Exception {
-        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()));
         clients.put(Who.ADMIN, server.emailUser("admin@example.com"));
         clients.put(Who.EDITOR, server.emailUser("editor@example.com"));
         clients.put(Who.VIEWER, server.emailUser("viewer@example.com"));
@@ -72,13 +78,12 @@ class RoleMatrixTest {
     }
 
     @AfterAll
-    void stop() throws Exception {
+    void deleteComputers() {
         if (computerWorkspace != null) {
             var admin = clients.get(Who.ADMIN);
             admin.get("/workspaces/" + computerWorkspace + "/computers").path("computers")
                     .forEach(c -> admin.delete("/computers/" + c.path("id").asText()));
         }
-        server.close();
     }
 
     private Fixture fixture() {
@@ -311,13 +316,11 @@ class RoleMatrixTest {
     private void check(Case c, Who who) {
         boolean computers = c.template().contains("computers") || c.template().contains("{cmp}");
         if (computers) {
-            Assumptions.assumeTrue(
-                    RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+            assumeComputers();
         }
         boolean databases = c.template().contains("databases") || c.template().contains("{db}");
         if (databases) {
-            Assumptions.assumeTrue(
-                    PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+            assumeDatabases();
         }
         var fixture = c.needs() == Needs.ANYONE ? new Fixture("-", "-", "-", "-", "-", "-")
                 : computers ? computerFixture() : databases ? databaseFixture() : fixture();

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.Config;
 import dev.hearth.server.http.Route;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.postgres.PostgresHost;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.support.HearthServerExtension;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
@@ -22,33 +24,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** docs/api.md is checked against the server: routes and roles, object fields and types, error codes. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(config = "withOperations")
 class ApiReferenceTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private List<String> doc;
 
+    static UnaryOperator<Config> withOperations() {
+        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all());
+    }
+
     @BeforeAll
-    void start() throws Exception {
-        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2),
-                TestKinds.all()));
-        admin = server.admin();
+    void readDoc() throws Exception {
         Path file = Path.of(System.getProperty("user.dir"));
         while (!Files.exists(file.resolve("docs/api.md"))) {
             file = file.getParent();
         }
         doc = Files.readAllLines(file.resolve("docs/api.md"));
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
     }
 
     /** The rows of the first table after a heading line, as cell lists (header row dropped). */
@@ -140,7 +139,7 @@ class ApiReferenceTest {
                 Json.mapper().createObjectNode().put("millis", 50).put("fail", true)).id();
         conforms("Operation", admin.get("/operations/" + failing + "?wait=30").path("operation"));
 
-        if (PostgresHost.probe().unavailableReason().isEmpty()) {
+        if (HearthServerExtension.databasesUnavailable().isEmpty()) {
             var db = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "doc-db")).path("database");
             conforms("Database", db);
             String path = "/databases/" + db.path("id").asText();
@@ -154,7 +153,7 @@ class ApiReferenceTest {
             conforms("Database", admin.delete(path).path("database"));
         }
 
-        if (RunscRuntime.unavailableReason("runsc").isEmpty()) {
+        if (HearthServerExtension.computersUnavailable().isEmpty()) {
             var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "doc-box", "image", "hearth/busybox",
                     "env", Map.of("A", "1"), "ports", List.of(Map.of("target", 8080)))).path("computer");
             conforms("Computer", computer);

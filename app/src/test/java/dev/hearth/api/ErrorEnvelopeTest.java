@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.HearthClient.Response;
 import dev.hearth.client.TokenSource;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -16,27 +18,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** Every failure answers the one envelope, with the request id, and never a 500 for bad input. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class ErrorEnvelopeTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     private Response post(String path, String body, Map<String, String> headers) {
         return admin.send("POST", path, body, headers);

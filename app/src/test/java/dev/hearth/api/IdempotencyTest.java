@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.Envelope;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,26 +16,14 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class IdempotencyTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     private HearthClient.Response create(HearthClient client, String key, String name) {
         return client.send("POST", "/workspaces", Map.of("name", name), Map.of("Idempotency-Key", key));

@@ -5,29 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.HearthClient;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class PagingTest {
+    @Injected
     private TestServer server;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     @Test
     void pagesThrough250WorkspacesWithInsertsBetweenPages() {

@@ -10,6 +10,8 @@ import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.mail.SmtpSettings;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,24 +20,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class EmailLoginTest {
+    @Injected
     private TestServer server;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     private HearthClient.Response verify(String email, String code) {
         return server.anonymous().send("POST", "/auth/email/verify", Map.of("email", email, "code", code), Map.of());

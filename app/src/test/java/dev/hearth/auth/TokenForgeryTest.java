@@ -12,6 +12,8 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,30 +21,22 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** The token route and access-token checks against honest and forged input. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class TokenForgeryTest {
+    @Injected
     private TestServer server;
     private JsonNode keyFile;
     private String workspace;
 
     @BeforeAll
-    void start() {
-        server = TestServer.start();
-        var admin = server.admin();
+    void start(HearthClient admin) {
         workspace = TestServer.workspace(admin).path("id").asText();
         keyFile = admin.create("/workspaces/" + workspace + "/access", Map.of("name", "robot", "role", "editor"))
                 .path("key_file");
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
     }
 
     private HearthClient.Response exchange(String assertion) {

@@ -1,11 +1,14 @@
 package dev.hearth.cli;
 
+import static dev.hearth.support.HearthServerExtension.assumeComputers;
+import static dev.hearth.support.HearthServerExtension.assumeDatabases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.Json;
-import dev.hearth.server.postgres.PostgresHost;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.server.Config;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
@@ -24,32 +27,23 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line against the real server, with its own environment, terminal and config directory. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(config = "withOperations")
 class CliTest {
     record Run(int code, String out, String err) {
     }
 
+    @Injected
     private TestServer server;
     @TempDir
     Path config;
 
-    @BeforeAll
-    void start() {
-        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2),
-                TestKinds.all()));
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
+    static UnaryOperator<Config> withOperations() {
+        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all());
     }
 
     private Map<String, String> asAdmin() {
@@ -189,8 +183,7 @@ class CliTest {
 
     @Test
     void computersAndExec() {
-        Assumptions.assumeTrue(
-                RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        assumeComputers();
         cli(asAdmin(), "workspaces", "create", "cli-computers");
         var created = cli(asAdmin(), "computers", "create", "box", "-w", "cli-computers", "--env", "WHO=world");
         assertEquals(0, created.code(), created.err());
@@ -249,8 +242,7 @@ class CliTest {
 
     @Test
     void databasesConnectionResetAndPsql() {
-        Assumptions.assumeTrue(
-                PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL");
+        assumeDatabases();
         cli(asAdmin(), "workspaces", "create", "cli-databases");
         var made = cli(asAdmin(), "databases", "create", "notes", "-w", "cli-databases");
         assertEquals(0, made.code(), made.err());
@@ -280,8 +272,7 @@ class CliTest {
 
     @Test
     void checkpointsRestoreAndFork() {
-        Assumptions.assumeTrue(
-                RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+        assumeComputers();
         cli(asAdmin(), "workspaces", "create", "cli-checkpoints");
         assertEquals(0, cli(asAdmin(), "computers", "create", "src", "-w", "cli-checkpoints", "--env", "WHO=src").code());
         cli(asAdmin(), "exec", "-w", "cli-checkpoints", "src", "--", "sh", "-c", "echo first > /data/v");

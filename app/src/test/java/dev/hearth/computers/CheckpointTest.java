@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
@@ -19,10 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,32 +29,24 @@ import org.junit.jupiter.api.io.TempDir;
  * restored memory with no gap and no repeat, which holds only if memory and /data were taken at
  * the same instant.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(computers = true)
 class CheckpointTest {
     // Prints "ok" when /data/log is 1, 2, 3 ... with no gap or repeat, else the first bad line.
     private static final String LOG_IS_CONTIGUOUS =
             "awk 'NR != $1 { print \"line \" NR \" is \" $1; bad = 1; exit } END { if (!bad) print \"ok\" }' /data/log";
 
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
     private String image;
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
-        server = TestServer.start();
-        admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
         image = TestImages.logger(tmp);
         TestComputers.pull(admin, ws, image);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test

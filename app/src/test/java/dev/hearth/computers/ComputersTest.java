@@ -4,15 +4,15 @@ import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.ChildServer;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.Registry;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
@@ -36,33 +36,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Computers as real gVisor sandboxes (needs root and runsc, which ./run-tests installs). */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(computers = true)
 class ComputersTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
 
     @BeforeAll
     void start() {
-        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
-        server = TestServer.start();
-        admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     private JsonNode create(String name, Map<String, Object> extra) {

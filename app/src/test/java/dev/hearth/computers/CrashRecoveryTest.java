@@ -1,12 +1,11 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.HearthServerExtension.assumeComputers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
@@ -30,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CrashRecoveryTest {
 
     @BeforeAll
-    static void needsRunsc() {
-        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
+    static void needsComputers() {
+        assumeComputers();
     }
 
     @ParameterizedTest

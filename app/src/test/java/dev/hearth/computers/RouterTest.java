@@ -2,12 +2,12 @@ package dev.hearth.computers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
@@ -25,19 +25,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The computer router on real sandboxes, driven with curl (which resolves *.localhost to the
  * loopback address, as browsers do) and, for WebSocket, a hand-made client on a plain socket.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(computers = true)
 class RouterTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String wsName;
     private String ws;
@@ -48,10 +48,7 @@ class RouterTest {
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
         this.tmp = tmp;
-        server = TestServer.start();
-        admin = server.admin();
         var workspace = TestServer.workspace(admin);
         ws = workspace.path("id").asText();
         wsName = workspace.path("name").asText();
@@ -61,13 +58,6 @@ class RouterTest {
                 Map.of("target", 7000), Map.of("target", 8080, "published", 8443, "private", true)), Map.of());
         web = computer.path("id").asText();
         base = computer.path("url").asText();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test

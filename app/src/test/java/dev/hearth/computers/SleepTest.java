@@ -4,11 +4,11 @@ import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
@@ -20,16 +20,16 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Sleep and wake on real sandboxes: memory, overlay and /data come back exactly as they were. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(computers = true)
 class SleepTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
     // The main process counts in memory (processes started through exec end at sleep, as in the spec).
@@ -37,19 +37,9 @@ class SleepTest {
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
-        assumeTrue(RunscRuntime.unavailableReason("runsc").isEmpty(), "computers need root and runsc");
-        server = TestServer.start();
-        admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
         counterImage = TestImages.counter(tmp);
         TestComputers.pull(admin, ws, counterImage);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     private JsonNode create(String name, Map<String, Object> extra) {

@@ -1,11 +1,10 @@
 package dev.hearth.databases;
 
+import static dev.hearth.support.HearthServerExtension.assumeDatabases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hearth.server.postgres.PostgresHost;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
@@ -29,7 +28,7 @@ class DatabaseRecoveryTest {
 
     @Test
     void aKilledServerKeepsEveryDatabaseItsDataAndItsCredentials(@TempDir Path tmp) throws Exception {
-        assumeTrue(PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL and pgbouncer");
+        assumeDatabases();
         // The clusters' OS user (postgres, when tests run as root) must pass through to the data directory.
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
         Path dir = tmp.resolve("data");

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.postgres.PostgresHost;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,37 +26,27 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Databases on real PostgreSQL clusters, reached with real clients (pgjdbc and psql) over TLS with
  * SCRAM, directly and through pgbouncer.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(databases = true)
 class DatabasesTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
     private Path tmp;
 
     @BeforeAll
     void start(@TempDir Path tmp) {
-        assumeTrue(PostgresHost.probe().unavailableReason().isEmpty(), "databases need PostgreSQL and pgbouncer");
         this.tmp = tmp;
-        server = TestServer.start();
-        admin = server.admin();
         ws = TestServer.workspace(admin).path("id").asText();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     private JsonNode create(String name, Map<String, Object> extra) {

@@ -11,6 +11,8 @@ import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.mail.SmtpSettings;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -19,28 +21,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class InvitationsTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
-
-    @BeforeAll
-    void start() {
-        server = TestServer.start();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
-    }
 
     @BeforeEach
     void workspace() {

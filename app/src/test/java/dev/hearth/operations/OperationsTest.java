@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
+import dev.hearth.server.Config;
 import dev.hearth.support.ChildServer;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
@@ -15,28 +18,26 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(config = "withOperations")
 class OperationsTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private String ws;
 
-    @BeforeAll
-    void start() {
-        server = TestServer.start(c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()));
-        admin = server.admin();
-        ws = TestServer.workspace(admin).path("id").asText();
+    static UnaryOperator<Config> withOperations() {
+        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all());
     }
 
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
+    @BeforeAll
+    void start() {
+        ws = TestServer.workspace(admin).path("id").asText();
     }
 
     private String begin(String kind, String input) throws Exception {
@@ -102,7 +103,7 @@ class OperationsTest {
             Path dir = Files.createDirectories(dataDir.resolve(kind));
             int port = ChildServer.freePort();
             String id = ChildServer.startAndKill(dir, port, kind);
-            try (var restarted = TestServer.startOn(dir, port, c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all()))) {
+            try (var restarted = TestServer.startOn(dir, port, withOperations())) {
                 var op = restarted.admin().get("/operations/" + id + "?wait=30").path("operation");
                 if (kind.equals("test.sleep")) {
                     assertEquals("failed", op.path("state").asText(), op.toString());

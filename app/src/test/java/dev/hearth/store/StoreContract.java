@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,21 +19,21 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The store's promises, run once per back end (SQLite and PostgreSQL) through the real server:
  * what is acknowledged survives a restart, unique names and the last-admin rule hold under racing
  * writers, and rows read back exactly as written.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest(config = "store")
 abstract class StoreContract {
+    @Injected
     protected TestServer server;
+    @Injected
     protected HearthClient admin;
 
-    /** How this back end is configured. */
+    /** How this back end is configured: the server's config method, called once before it starts. */
     protected abstract UnaryOperator<Config> store() throws Exception;
 
     /** How many workspaces with this name the back end holds, read straight from it. */
@@ -40,14 +42,9 @@ abstract class StoreContract {
     /** Everything the back end has on disk or can dump, as bytes. */
     protected abstract byte[] everythingStored() throws Exception;
 
-    @BeforeAll
-    void start() throws Exception {
-        server = TestServer.start(store());
-        admin = server.admin();
-    }
-
     @AfterAll
     void stop() throws Exception {
+        // Here, not after the class as the extension would: the back end must outlive the server.
         server.close();
         closeBackend();
     }

@@ -33,6 +33,7 @@ public final class TestServer implements AutoCloseable {
     public final Path dataDir;
     private Config config;
     private HearthServer server;
+    private boolean closed;
 
     private TestServer(Path dataDir, int port, UnaryOperator<Config> customize) throws Exception {
         this.dataDir = dataDir;
@@ -172,8 +173,13 @@ public final class TestServer implements AutoCloseable {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
+    /** Stops the server and deletes its data directory; closing again does nothing. */
     @Override
     public void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
         server.close();
         removeSandboxes(dataDir);
         Disk.deleteTree(dataDir);

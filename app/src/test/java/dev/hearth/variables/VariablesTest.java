@@ -11,6 +11,8 @@ import dev.hearth.api.Json;
 import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.variables.VariableService;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -18,15 +20,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@HearthServerTest
 class VariablesTest {
+    @Injected
     private TestServer server;
+    @Injected
     private HearthClient admin;
     private HearthClient editor;
     private HearthClient viewer;
@@ -34,15 +36,8 @@ class VariablesTest {
 
     @BeforeAll
     void start() {
-        server = TestServer.start();
-        admin = server.admin();
         editor = server.emailUser("var-editor@example.com");
         viewer = server.emailUser("var-viewer@example.com");
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        server.close();
     }
 
     @BeforeEach
