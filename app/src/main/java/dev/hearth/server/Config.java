@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Everything {@code hearth serve} can be told. Start from {@link #defaults} and change what differs.
@@ -25,8 +26,8 @@ public record Config(String host, int port, Path dataDir, String store, Optional
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
-                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(), RouterSettings.DEFAULT,
-                DatabaseSettings.DEFAULT);
+                Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
+                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -35,8 +36,10 @@ public record Config(String host, int port, Path dataDir, String store, Optional
     }
 
     public Config withListen(String h, int p) {
-        return new Config(h, p, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> {
+            b.host = h;
+            b.port = p;
+        });
     }
 
     public Config withPort(int p) {
@@ -44,59 +47,104 @@ public record Config(String host, int port, Path dataDir, String store, Optional
     }
 
     public Config withStore(String s) {
-        return new Config(host, port, dataDir, s, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.store = s);
     }
 
     public Config withPublicUrl(Optional<String> url) {
-        return new Config(host, port, dataDir, store, url, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.publicUrl = url);
     }
 
     public Config withSigningKeyRotation(Duration d) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, d,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.signingKeyRotation = d);
     }
 
     public Config withSmtp(SmtpSettings s) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, Optional.of(s), encryptionKeys, invitationLifetime, mailRetry, operationLease,
-                operationKinds, clock, router, databases);
+        return with(b -> b.smtp = Optional.of(s));
     }
 
     public Config withEncryptionKeys(Optional<Path> file) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, file, invitationLifetime, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.encryptionKeys = file);
     }
 
     public Config withInvitationLifetime(Duration d) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, d, mailRetry, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.invitationLifetime = d);
     }
 
     public Config withMailRetry(Duration d) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, d, operationLease, operationKinds, clock, router, databases);
+        return with(b -> b.mailRetry = d);
     }
 
     public Config withOperations(Duration lease, List<OperationKind> kinds) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, lease, List.copyOf(kinds), clock, router, databases);
+        return with(b -> {
+            b.operationLease = lease;
+            b.operationKinds = List.copyOf(kinds);
+        });
     }
 
     public Config withRouter(RouterSettings r) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock, r, databases);
+        return with(b -> b.router = r);
     }
 
     public Config withClock(Clock c) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, c, router, databases);
+        return with(b -> b.clock = c);
     }
 
     public Config withDatabases(DatabaseSettings d) {
-        return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime, signingKeyRotation,
-                maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry, operationLease, operationKinds, clock,
-                router, d);
+        return with(b -> b.databases = d);
+    }
+
+    private Config with(Consumer<Builder> change) {
+        var b = new Builder(this);
+        change.accept(b);
+        return b.build();
+    }
+
+    /** A copy to change one setting in, so that each {@code with…} names only what it changes. */
+    private static final class Builder {
+        String host;
+        int port;
+        Path dataDir;
+        String store;
+        Optional<String> publicUrl;
+        Duration accessTokenLifetime;
+        Duration sessionLifetime;
+        Duration signingKeyRotation;
+        long maxBodyBytes;
+        Optional<SmtpSettings> smtp;
+        Optional<Path> encryptionKeys;
+        Duration invitationLifetime;
+        Duration mailRetry;
+        Duration operationLease;
+        List<OperationKind> operationKinds;
+        Clock clock;
+        RouterSettings router;
+        DatabaseSettings databases;
+
+        Builder(Config c) {
+            host = c.host;
+            port = c.port;
+            dataDir = c.dataDir;
+            store = c.store;
+            publicUrl = c.publicUrl;
+            accessTokenLifetime = c.accessTokenLifetime;
+            sessionLifetime = c.sessionLifetime;
+            signingKeyRotation = c.signingKeyRotation;
+            maxBodyBytes = c.maxBodyBytes;
+            smtp = c.smtp;
+            encryptionKeys = c.encryptionKeys;
+            invitationLifetime = c.invitationLifetime;
+            mailRetry = c.mailRetry;
+            operationLease = c.operationLease;
+            operationKinds = c.operationKinds;
+            clock = c.clock;
+            router = c.router;
+            databases = c.databases;
+        }
+
+        Config build() {
+            return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
+                    signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
+                    operationLease, operationKinds, clock, router, databases);
+        }
     }
 }
