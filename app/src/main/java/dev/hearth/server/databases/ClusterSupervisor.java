@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.server.databases.DatabaseState.Move;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.pgwire.Backends;
 import dev.hearth.server.postgres.Cluster;
@@ -48,6 +49,11 @@ final class ClusterSupervisor implements Backends {
         volatile int autoSleepSeconds;
         final ArrayDeque<Long> wakes = new ArrayDeque<>();
         final ArrayDeque<Long> restarts = new ArrayDeque<>();
+
+        /** What runs is the truth; the stored state follows it. */
+        DatabaseState state() {
+            return cluster == null ? DatabaseState.SLEEPING : DatabaseState.READY;
+        }
     }
 
     /** Reads and writes the stored database around a move; a deleted or unknown one is refused. */
@@ -83,6 +89,10 @@ final class ClusterSupervisor implements Backends {
     boolean awake(String id) {
         var i = instances.get(id);
         return i != null && i.cluster != null;
+    }
+
+    DatabaseState state(String id) {
+        return awake(id) ? DatabaseState.READY : DatabaseState.SLEEPING;
     }
 
     Cluster cluster(String id) {
@@ -157,7 +167,7 @@ final class ClusterSupervisor implements Backends {
     /** Starts the cluster if it sleeps (applying a pending reset first); the caller holds the lock. */
     Cluster start(String id) throws IOException {
         var instance = instance(id);
-        if (instance.cluster != null) {
+        if (!instance.state().allows(Move.WAKE)) {
             return instance.cluster;
         }
         var db = rows.load(id);
@@ -166,24 +176,26 @@ final class ClusterSupervisor implements Backends {
             db = db.withPassword(db.password(), false, now());
         }
         var cluster = startOnFreePort(db);
+        var state = instance.state().after(Move.WAKE);
         instance.cluster = cluster;
         instance.idleSinceNanos = System.nanoTime();
         cluster.process().onExit().thenRun(() -> Thread.ofVirtual().start(() -> exited(id, cluster)));
-        rows.save(db.withState(Database.READY, db.error(), now()));
+        rows.save(db.withState(state, db.error(), now()));
         return cluster;
     }
 
     /** Stops the cluster if it runs; the caller holds the lock. */
     void stop(String id, Operation.Error error) {
         var instance = instance(id);
-        var cluster = instance.cluster;
-        if (cluster == null) {
+        if (!instance.state().allows(Move.SLEEP)) {
             return;
         }
+        var state = instance.state().after(Move.SLEEP);
+        var cluster = instance.cluster;
         instance.cluster = null;
         clusters.stop(cluster);
         var db = rows.load(id);
-        rows.save(db.withState(Database.SLEEPING, error, now()).withActivity(now()));
+        rows.save(db.withState(state, error, now()).withActivity(now()));
     }
 
     <T> T locked(String id, Callable<T> move) throws Exception {
@@ -242,13 +254,14 @@ final class ClusterSupervisor implements Backends {
             if (instance.cluster != cluster) {
                 return;
             }
+            var state = instance.state().after(Move.CRASH);
             instance.cluster = null;
             int code = cluster.process().exitValue();
             var error = new Operation.Error("crashed", "postgres exited unexpectedly (exit code " + code + ") at "
                     + now() + "; see " + layout.log(id));
             LOG.warn("database {}: postgres exited unexpectedly (exit code {}); starting it again", id, code);
             var db = rows.load(id);
-            rows.save(db.withState(Database.SLEEPING, error, now()));
+            rows.save(db.withState(state, error, now()));
             if (!allowRestart(instance)) {
                 LOG.error("database {} crashed {} times in a minute; left asleep until a connection wakes it", id,
                         RESTARTS_PER_MINUTE);

@@ -15,14 +15,12 @@ import java.time.Instant;
 @JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
         "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "error", "created_at", "updated_at",
         "last_active_at", "deleted_at"})
-public record Database(String id, String workspace, String name, String state, String version, String host, int port,
+public record Database(String id, String workspace, String name, DatabaseState state, String version, String host, int port,
                        @JsonIgnore String dbName, @JsonIgnore String user, @JsonIgnore Keyring.Sealed password,
                        @JsonIgnore boolean resetPending, @JsonProperty("protected") boolean protectedFlag,
                        int autoSleepSeconds, int generation, String parent, String fromCheckpoint,
                        Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
                        Instant deletedAt) {
-    public static final String READY = "ready";
-    public static final String SLEEPING = "sleeping";
     public static final String ENGINE = "postgres";
 
     @JsonProperty("engine")
@@ -36,7 +34,7 @@ public record Database(String id, String workspace, String name, String state, S
         return null;
     }
 
-    public Database withState(String newState, Operation.Error newError, Instant now) {
+    public Database withState(DatabaseState newState, Operation.Error newError, Instant now) {
         return new Database(id, workspace, name, newState, version, host, port, dbName, user, password, resetPending,
                 protectedFlag, autoSleepSeconds, generation, parent, fromCheckpoint, newError, createdAt, now,
                 lastActiveAt, deletedAt);
@@ -59,8 +57,8 @@ public record Database(String id, String workspace, String name, String state, S
                 deletedAt);
     }
 
-    public Database deleted(Instant now) {
-        return new Database(id, workspace, name, SLEEPING, version, host, port, dbName, user, password, false, false,
+    public Database deleted(DatabaseState newState, Instant now) {
+        return new Database(id, workspace, name, newState, version, host, port, dbName, user, password, false, false,
                 autoSleepSeconds, generation, parent, fromCheckpoint, error, createdAt, now, lastActiveAt, now);
     }
 

@@ -10,6 +10,7 @@ import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.SourceType;
 import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.databases.DatabaseState.Move;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Pooler;
@@ -169,7 +170,7 @@ public final class DatabaseService implements AutoCloseable {
             supervisor.stop(db.id(), null);
             proxy.close(db.id());
             engine().pooler().remove(db.id());
-            var gone = rows().load(db.id()).deleted(now());
+            var gone = rows().load(db.id()).deleted(supervisor.state(db.id()).after(Move.DELETE), now());
             var checkpoints = jdbi.inTransaction(h -> {
                 store.update(h, gone);
                 var live = checkpointStore.live(h, db.id());
@@ -314,8 +315,8 @@ public final class DatabaseService implements AutoCloseable {
                         postmaster.pid());
                 engine.get().clusters().stop(postmaster);
             });
-            if (db.state().equals(Database.READY)) {
-                rows().save(rows().load(db.id()).withState(Database.SLEEPING, db.error(), now()));
+            if (db.state().allows(Move.SLEEP)) {
+                rows().save(rows().load(db.id()).withState(db.state().after(Move.SLEEP), db.error(), now()));
             }
             if (db.resetPending()) {
                 applyPendingReset(db.id());
@@ -368,7 +369,7 @@ public final class DatabaseService implements AutoCloseable {
                     + e.getMessage());
         }
         Instant now = now();
-        return new Database(id, workspace.id(), name, Database.SLEEPING, version, ports.publicHost(), port, dbName,
+        return new Database(id, workspace.id(), name, DatabaseState.SLEEPING, version, ports.publicHost(), port, dbName,
                 user, keyring.seal(password, "database:" + id), false, protect, autoSleep, 1,
                 source == null ? null : source.database().id(), source == null ? null : source.checkpoint().id(),
                 null, now, now, null, null);

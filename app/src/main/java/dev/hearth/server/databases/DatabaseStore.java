@@ -35,7 +35,7 @@ public final class DatabaseStore {
                     created_at, updated_at)
                 VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
                     :autoSleep, :gen, :parent, :fromCheckpoint, :at, :at)""")
-                .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name()).bind("state", d.state())
+                .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name()).bind("state", d.state().wire())
                 .bind("version", d.version()).bind("port", d.port()).bind("db", d.dbName()).bind("user", d.user())
                 .bind("key", d.password().keyId()).bind("password", d.password().data())
                 .bind("pending", d.resetPending()).bind("protected", d.protectedFlag())
@@ -81,7 +81,7 @@ public final class DatabaseStore {
                     reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, error = :error,
                     updated_at = :updated, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
-                .bind("id", d.id()).bind("state", d.state()).bind("key", d.password().keyId())
+                .bind("id", d.id()).bind("state", d.state().wire()).bind("key", d.password().keyId())
                 .bind("password", d.password().data()).bind("pending", d.resetPending())
                 .bind("protected", d.protectedFlag()).bind("autoSleep", d.autoSleepSeconds())
                 .bind("error", StoredJson.text(d.error())).bind("updated", millis(d.updatedAt()))
@@ -89,7 +89,8 @@ public final class DatabaseStore {
     }
 
     private Database database(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
+        return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"),
+                DatabaseState.of(rs.getString("state")),
                 rs.getString("version"), host, rs.getInt("port"), rs.getString("db_name"), rs.getString("db_user"),
                 new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
                 rs.getBoolean("reset_pending"), rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),

@@ -14,7 +14,7 @@ class DatabaseJsonTest {
 
     @Test
     void aReadyBranchWithAnError() throws Exception {
-        var db = new Database("db1", "ws1", "shop", Database.READY, "16", "db.example", 7401, "shop_db", "shop_user",
+        var db = new Database("db1", "ws1", "shop", DatabaseState.READY, "16", "db.example", 7401, "shop_db", "shop_user",
                 new Keyring.Sealed("k1", "sealed"), true, true, 300, 1, "db0", "chk0",
                 new Operation.Error("crashed", "postgres exited"), AT, AT.plusSeconds(1), AT.plusSeconds(2), null);
         assertEquals("{\"id\":\"db1\",\"workspace\":\"ws1\",\"name\":\"shop\",\"state\":\"ready\",\"pending\":null,"
@@ -28,7 +28,7 @@ class DatabaseJsonTest {
 
     @Test
     void aDeletedOneWithoutParents() throws Exception {
-        var db = new Database("db2", "ws1", "cart", Database.SLEEPING, "15", "::1", 7402, "cart", "cart",
+        var db = new Database("db2", "ws1", "cart", DatabaseState.SLEEPING, "15", "::1", 7402, "cart", "cart",
                 new Keyring.Sealed("k1", "sealed"), false, false, 0, 1, null, null, null, AT, AT, null, AT);
         assertEquals("{\"id\":\"db2\",\"workspace\":\"ws1\",\"name\":\"cart\",\"state\":\"sleeping\",\"pending\":null,"
                 + "\"engine\":\"postgres\",\"version\":\"15\",\"host\":\"::1\",\"port\":7402,\"parent\":null,"
