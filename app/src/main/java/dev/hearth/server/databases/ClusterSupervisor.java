@@ -171,16 +171,17 @@ final class ClusterSupervisor implements Backends {
             return instance.cluster;
         }
         var db = rows.load(id);
-        if (db.resetPending()) {
-            clusters.setPassword(db.version(), layout.data(id), db.user(), Scram.verifier(rows.password(db)));
-            db = db.withPassword(db.password(), false, now());
+        if (db.login().resetPending()) {
+            clusters.setPassword(db.placement().version(), layout.data(id), db.login().user(),
+                    Scram.verifier(rows.password(db)));
+            db = db.withPassword(db.login().password(), false, now());
         }
         var cluster = startOnFreePort(db);
         var state = instance.state().after(Move.WAKE);
         instance.cluster = cluster;
         instance.idleSinceNanos = System.nanoTime();
         cluster.process().onExit().thenRun(() -> Thread.ofVirtual().start(() -> exited(id, cluster)));
-        rows.save(db.withState(state, db.error(), now()));
+        rows.save(db.withState(state, db.status().error(), now()));
         return cluster;
     }
 
@@ -280,7 +281,7 @@ final class ClusterSupervisor implements Backends {
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = freePort();
             try {
-                return clusters.start(db.version(), layout.data(db.id()), layout.socketDir(db.id()),
+                return clusters.start(db.placement().version(), layout.data(db.id()), layout.socketDir(db.id()),
                         layout.log(db.id()), port);
             } catch (IOException e) {
                 // Another process may have taken the port between the probe and the bind.

@@ -65,13 +65,13 @@ public final class DatabaseCheckpoints {
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
         return kinds.begin(db.id(), "database " + db.name(), name, parent -> new Checkpoint(Ids.next(), workspace.id(),
-                SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.generation(), null,
+                SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.lineage().generation(), null,
                 0, parent, null, now, null));
     }
 
     public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {
         var db = databases.get(workspace, databaseRef);
-        return kinds.page(db.id(), db.deletedAt() != null, page);
+        return kinds.page(db.id(), db.isDeleted(), page);
     }
 
     public Checkpoint get(Workspace workspace, String databaseRef, String ref) {

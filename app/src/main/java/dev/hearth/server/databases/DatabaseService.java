@@ -110,7 +110,7 @@ public final class DatabaseService implements AutoCloseable {
                 DEFAULT_AUTO_SLEEP_SECONDS);
         var source = request.fromCheckpoint() == null ? null : branchSource(workspace, request.fromCheckpoint());
         String version = version(request.version(), source);
-        if (jdbi.withHandle(h -> store.find(h, workspace.id(), name)).filter(d -> d.deletedAt() == null).isPresent()) {
+        if (jdbi.withHandle(h -> store.find(h, workspace.id(), name)).filter(d -> !d.isDeleted()).isPresent()) {
             throw taken(name);
         }
         String id = Ids.next();
@@ -147,9 +147,9 @@ public final class DatabaseService implements AutoCloseable {
 
     public Database update(Workspace workspace, String ref, UpdateDatabase request) {
         var db = live(workspace, ref);
-        boolean protect = request.protectedFlag() == null ? db.protectedFlag() : request.protectedFlag();
+        boolean protect = request.protectedFlag() == null ? db.settings().protectedFlag() : request.protectedFlag();
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
-                db.autoSleepSeconds());
+                db.settings().autoSleepSeconds());
         return locked(db.id(), () -> {
             var changed = rows().load(db.id()).withSettings(protect, autoSleep, now());
             rows().save(changed);
@@ -161,7 +161,7 @@ public final class DatabaseService implements AutoCloseable {
     public Database delete(Workspace workspace, String ref) {
         engine();
         var db = live(workspace, ref);
-        if (db.protectedFlag()) {
+        if (db.settings().protectedFlag()) {
             throw new ApiException(ErrorCode.PROTECTED, "database " + db.name() + " is protected; PATCH it with "
                     + "{\"protected\": false} first");
         }
@@ -191,7 +191,7 @@ public final class DatabaseService implements AutoCloseable {
     public Connection connection(Workspace workspace, String ref, Role role) {
         var engine = engine();
         var db = live(workspace, ref);
-        var connection = Connection.of(db, keyring.open(db.password(), db.associatedData()), engine.pooler().port(),
+        var connection = Connection.of(db, keyring.open(db.login().password(), db.associatedData()), engine.pooler().port(),
                 db.id(), engine.caPem());
         return role.atLeast(Action.SECRET_READ.minimum()) ? connection : connection.redacted();
     }
@@ -213,15 +213,15 @@ public final class DatabaseService implements AutoCloseable {
             if (cluster == null) {
                 return pending;
             }
-            engine.clusters().setPassword(cluster, db.user(), Scram.verifier(password));
-            var done = pending.withPassword(pending.password(), false, now());
+            engine.clusters().setPassword(cluster, db.login().user(), Scram.verifier(password));
+            var done = pending.withPassword(pending.login().password(), false, now());
             rows().save(done);
             return done;
         });
-        if (reset.resetPending()) {
+        if (reset.login().resetPending()) {
             Thread.ofVirtual().name("database-reset").start(() -> applyPendingReset(db.id()));
         }
-        LOG.info("database {} ({}): credentials reset{}", db.name(), db.id(), reset.resetPending() ? " while asleep" : "");
+        LOG.info("database {} ({}): credentials reset{}", db.name(), db.id(), reset.login().resetPending() ? " while asleep" : "");
         return Connection.of(reset, password, engine.pooler().port(), db.id(), engine.caPem());
     }
 
@@ -267,7 +267,7 @@ public final class DatabaseService implements AutoCloseable {
 
     Database live(Workspace workspace, String ref) {
         var db = get(workspace, ref);
-        if (db.deletedAt() != null) {
+        if (db.isDeleted()) {
             throw ApiException.notFound("database " + ref + " (deleted)");
         }
         return db;
@@ -315,16 +315,16 @@ public final class DatabaseService implements AutoCloseable {
                         postmaster.pid());
                 engine.get().clusters().stop(postmaster);
             });
-            if (db.state().allows(Move.SLEEP)) {
-                rows().save(rows().load(db.id()).withState(db.state().after(Move.SLEEP), db.error(), now()));
+            if (db.status().state().allows(Move.SLEEP)) {
+                rows().save(rows().load(db.id()).withState(db.status().state().after(Move.SLEEP), db.status().error(), now()));
             }
-            if (db.resetPending()) {
+            if (db.login().resetPending()) {
                 applyPendingReset(db.id());
             }
             try {
                 serve(db);
             } catch (RuntimeException e) {
-                LOG.error("database {} cannot listen on port {}: {}", db.id(), db.port(), e.getMessage());
+                LOG.error("database {} cannot listen on port {}: {}", db.id(), db.placement().port(), e.getMessage());
             }
         }
         removeOrphans(live);
@@ -351,8 +351,8 @@ public final class DatabaseService implements AutoCloseable {
                                  int autoSleep, boolean protect, Source source) {
         String password = Scram.newPassword();
         var clusters = engine.clusters();
-        String dbName = source == null ? name : source.database().dbName();
-        String user = source == null ? name : source.database().user();
+        String dbName = source == null ? name : source.database().login().dbName();
+        String user = source == null ? name : source.database().login().user();
         try {
             clusters.privateDir(layout.cluster(id));
             clusters.privateDir(layout.socketDir(id));
@@ -369,21 +369,23 @@ public final class DatabaseService implements AutoCloseable {
                     + e.getMessage());
         }
         Instant now = now();
-        return new Database(id, workspace.id(), name, DatabaseState.SLEEPING, version, ports.publicHost(), port, dbName,
-                user, keyring.seal(password, "database:" + id), false, protect, autoSleep, 1,
-                source == null ? null : source.database().id(), source == null ? null : source.checkpoint().id(),
-                null, now, now, null, null);
+        return new Database(id, workspace.id(), name, new Database.Placement(version, ports.publicHost(), port),
+                new Database.Login(dbName, user, keyring.seal(password, "database:" + id), false),
+                new Database.Lineage(source == null ? null : source.database().id(),
+                        source == null ? null : source.checkpoint().id(), 1),
+                new Database.Settings(protect, autoSleep),
+                new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
     }
 
     /** Opens the database's public port and puts it in the pooler. */
     private void serve(Database db) {
-        supervisor.instance(db.id()).autoSleepSeconds = db.autoSleepSeconds();
+        supervisor.instance(db.id()).autoSleepSeconds = db.settings().autoSleepSeconds();
         try {
-            proxy.open(db.id(), ports.listenHost(), db.port());
+            proxy.open(db.id(), ports.listenHost(), db.placement().port());
         } catch (IOException e) {
-            throw new IllegalStateException("port " + db.port() + " is taken: " + e.getMessage(), e);
+            throw new IllegalStateException("port " + db.placement().port() + " is taken: " + e.getMessage(), e);
         }
-        engine.get().pooler().put(db.id(), new Pooler.Entry(db.port(), db.dbName()));
+        engine.get().pooler().put(db.id(), new Pooler.Entry(db.placement().port(), db.login().dbName()));
     }
 
     private Source branchSource(Workspace workspace, String ref) {
@@ -402,7 +404,7 @@ public final class DatabaseService implements AutoCloseable {
         int slash = ref.indexOf('/');
         Optional<Checkpoint> found;
         if (slash > 0) {
-            found = store.find(h, workspace.id(), ref.substring(0, slash)).filter(d -> d.deletedAt() == null)
+            found = store.find(h, workspace.id(), ref.substring(0, slash)).filter(d -> !d.isDeleted())
                     .flatMap(d -> checkpointStore.find(h, d.id(), ref.substring(slash + 1)));
         } else {
             found = checkpointStore.find(h, ref);
@@ -414,11 +416,11 @@ public final class DatabaseService implements AutoCloseable {
     private String version(String requested, Source source) {
         var host = engine().clusters().host();
         if (source != null) {
-            if (requested != null && !requested.equals(source.database().version())) {
+            if (requested != null && !requested.equals(source.database().placement().version())) {
                 throw ApiException.invalidField("version", "a branch keeps its checkpoint's version, "
-                        + source.database().version());
+                        + source.database().placement().version());
             }
-            return source.database().version();
+            return source.database().placement().version();
         }
         if (requested == null) {
             return host.defaultVersion();
@@ -454,10 +456,10 @@ public final class DatabaseService implements AutoCloseable {
         try {
             supervisor.locked(id, () -> {
                 var db = rows().load(id);
-                if (db.resetPending() && !supervisor.awake(id)) {
-                    engine().clusters().setPassword(db.version(), layout.data(id), db.user(),
-                            Scram.verifier(keyring.open(db.password(), db.associatedData())));
-                    rows().save(db.withPassword(db.password(), false, now()));
+                if (db.login().resetPending() && !supervisor.awake(id)) {
+                    engine().clusters().setPassword(db.placement().version(), layout.data(id), db.login().user(),
+                            Scram.verifier(keyring.open(db.login().password(), db.associatedData())));
+                    rows().save(db.withPassword(db.login().password(), false, now()));
                 }
                 return null;
             });
@@ -535,7 +537,7 @@ public final class DatabaseService implements AutoCloseable {
         return new ClusterSupervisor.Rows() {
             @Override
             public Database load(String id) {
-                return jdbi.withHandle(h -> store.find(h, id)).filter(d -> d.deletedAt() == null)
+                return jdbi.withHandle(h -> store.find(h, id)).filter(d -> !d.isDeleted())
                         .orElseThrow(() -> ApiException.notFound("database " + id));
             }
 
@@ -546,7 +548,7 @@ public final class DatabaseService implements AutoCloseable {
 
             @Override
             public String password(Database d) {
-                return keyring.open(d.password(), d.associatedData());
+                return keyring.open(d.login().password(), d.associatedData());
             }
         };
     }

@@ -75,7 +75,7 @@ public final class Databases {
         Files.createDirectories(poolerDir);
         host.giveToClusterUser(poolerDir);
         var entries = new LinkedHashMap<String, Pooler.Entry>();
-        jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(), new Pooler.Entry(d.port(), d.dbName())));
+        jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(), new Pooler.Entry(d.placement().port(), d.login().dbName())));
         int poolerPort = settings.poolerPort() == 0 ? ClusterSupervisor.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), poolerPort, certs, caCopy, poolerPassword,
                 entries);
