@@ -31,6 +31,7 @@ public record Database(String id, String workspace, String name, Placement place
     public record Lineage(String parent, String fromCheckpoint, int generation) {
     }
 
+    /** A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0: never). */
     public record Settings(boolean protectedFlag, int autoSleepSeconds) {
     }
 
