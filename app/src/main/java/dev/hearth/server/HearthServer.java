@@ -24,9 +24,9 @@ import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.databases.DatabaseCheckpoints;
+import dev.hearth.server.databases.DatabaseEngine;
 import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseStore;
-import dev.hearth.server.databases.Databases;
 import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.http.ApiHandler;
 import dev.hearth.server.http.Idempotency;
@@ -140,7 +140,9 @@ public final class HearthServer implements AutoCloseable {
         var checkpointKinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost, checkpointKinds);
         var databaseStore = new DatabaseStore(config.databases().publicHost());
-        databases = Databases.open(config.databases(), config.dataDir(), clock, jdbi, databaseStore, checkpointKinds.store(), keyring);
+        var databaseEngine = DatabaseEngine.open(config.databases(), config.dataDir(), jdbi, databaseStore);
+        databases = new DatabaseService(jdbi, databaseStore, checkpointKinds.store(), keyring, databaseEngine,
+                config.databases(), clock);
         var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, clock);
         var workspaces = new WorkspaceService(jdbi, workspaceStore, access::founded,
                 List.of(variables.contents(), computers.contents(), databases.contents()), clock);
@@ -186,7 +188,7 @@ public final class HearthServer implements AutoCloseable {
         routerJetty.start();
         computers.reconcile();
         databases.start();
-        Databases.closeDataDir(config.dataDir());
+        DatabaseEngine.closeDataDir(config.dataDir());
         databaseCheckpoints.reconcile();
         operations.start(store.dialect() == Store.Dialect.SQLITE);
         invitationMail.start();

@@ -1,17 +1,16 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.server.databases.DatabaseState.Move;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.pgwire.Backends;
 import dev.hearth.server.postgres.Cluster;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Scram;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -38,7 +37,7 @@ final class ClusterSupervisor implements Backends {
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(2);
 
     /** One database's live state: its lock, its running cluster (null asleep) and its connections. */
-    static final class Instance {
+    private static final class Instance {
         final ReentrantLock lock = new ReentrantLock();
         volatile Cluster cluster;
         volatile boolean gone;
@@ -46,34 +45,35 @@ final class ClusterSupervisor implements Backends {
         volatile long idleSinceNanos = System.nanoTime();
         volatile long lastOpenedNanos = System.nanoTime() - LOGIN_SETTLE.toNanos();
         volatile int autoSleepSeconds;
-        final ArrayDeque<Long> wakes = new ArrayDeque<>();
-        final ArrayDeque<Long> restarts = new ArrayDeque<>();
-    }
+        final PerMinute wakes = new PerMinute(WAKES_PER_MINUTE);
+        final PerMinute restarts = new PerMinute(RESTARTS_PER_MINUTE);
 
-    /** Reads and writes the stored database around a move; a deleted or unknown one is refused. */
-    interface Rows {
-        Database load(String id);
-
-        void save(Database d);
-
-        String password(Database d);
+        /** What runs is the truth; the stored state follows it. */
+        DatabaseState state() {
+            return cluster == null ? DatabaseState.SLEEPING : DatabaseState.READY;
+        }
     }
 
     private final Clusters clusters;
     private final Layout layout;
-    private final Rows rows;
+    private final DatabaseRows rows;
     private final Clock clock;
     private final Map<String, Instance> instances = new ConcurrentHashMap<>();
 
-    ClusterSupervisor(Clusters clusters, Layout layout, Rows rows, Clock clock) {
+    ClusterSupervisor(Clusters clusters, Layout layout, DatabaseRows rows, Clock clock) {
         this.clusters = clusters;
         this.layout = layout;
         this.rows = rows;
         this.clock = clock;
     }
 
-    Instance instance(String id) {
+    private Instance instance(String id) {
         return instances.computeIfAbsent(id, k -> new Instance());
+    }
+
+    /** How long {@link #sleepIdle} lets the database go without a connection (0: never). */
+    void autoSleep(String id, int seconds) {
+        instance(id).autoSleepSeconds = seconds;
     }
 
     void forget(String id) {
@@ -104,7 +104,7 @@ final class ClusterSupervisor implements Backends {
             if (instance.gone) {
                 throw new Refused("3D000", "this database was deleted");
             }
-            if (instance.cluster == null && !allowWake(instance)) {
+            if (instance.cluster == null && !instance.wakes.allow()) {
                 throw new Refused("57P03", "database is asleep and was woken " + WAKES_PER_MINUTE
                         + " times in the last minute; try again shortly");
             }
@@ -157,33 +157,60 @@ final class ClusterSupervisor implements Backends {
     /** Starts the cluster if it sleeps (applying a pending reset first); the caller holds the lock. */
     Cluster start(String id) throws IOException {
         var instance = instance(id);
-        if (instance.cluster != null) {
+        if (!instance.state().allows(Move.WAKE)) {
             return instance.cluster;
         }
         var db = rows.load(id);
-        if (db.resetPending()) {
-            clusters.setPassword(db.version(), layout.data(id), db.user(), Scram.verifier(rows.password(db)));
-            db = db.withPassword(db.password(), false, now());
+        if (db.login().resetPending()) {
+            db = resetApplied(db);
         }
         var cluster = startOnFreePort(db);
+        var state = instance.state().after(Move.WAKE);
         instance.cluster = cluster;
         instance.idleSinceNanos = System.nanoTime();
         cluster.process().onExit().thenRun(() -> Thread.ofVirtual().start(() -> exited(id, cluster)));
-        rows.save(db.withState(Database.READY, db.error(), now()));
+        rows.save(db.withState(state, db.status().error(), now()));
         return cluster;
     }
 
     /** Stops the cluster if it runs; the caller holds the lock. */
     void stop(String id, Operation.Error error) {
         var instance = instance(id);
-        var cluster = instance.cluster;
-        if (cluster == null) {
+        if (!instance.state().allows(Move.SLEEP)) {
             return;
         }
+        var state = instance.state().after(Move.SLEEP);
+        var cluster = instance.cluster;
         instance.cluster = null;
         clusters.stop(cluster);
         var db = rows.load(id);
-        rows.save(db.withState(Database.SLEEPING, error, now()).withActivity(now()));
+        rows.save(db.withState(state, error, now()).withActivity(now()));
+    }
+
+    /**
+     * For a database being deleted: no wake from now on, and its cluster stopped. Returns the state
+     * its row takes (the caller holds the lock).
+     */
+    DatabaseState retire(String id) {
+        instance(id).gone = true;
+        stop(id, null);
+        return instance(id).state().after(Move.DELETE);
+    }
+
+    /** Writes a reset recorded while the database slept into its stopped cluster. */
+    void applyPendingReset(String id) {
+        try {
+            locked(id, () -> {
+                var db = rows.load(id);
+                if (db.login().resetPending() && !awake(id)) {
+                    rows.save(resetApplied(db));
+                }
+                return null;
+            });
+        } catch (Exception e) {
+            // The reset stays pending: the next wake applies it before accepting anyone.
+            LOG.warn("database {}: the reset made while asleep is not applied yet: {}", id, e.toString());
+        }
     }
 
     <T> T locked(String id, Callable<T> move) throws Exception {
@@ -242,14 +269,15 @@ final class ClusterSupervisor implements Backends {
             if (instance.cluster != cluster) {
                 return;
             }
+            var state = instance.state().after(Move.CRASH);
             instance.cluster = null;
             int code = cluster.process().exitValue();
             var error = new Operation.Error("crashed", "postgres exited unexpectedly (exit code " + code + ") at "
                     + now() + "; see " + layout.log(id));
             LOG.warn("database {}: postgres exited unexpectedly (exit code {}); starting it again", id, code);
             var db = rows.load(id);
-            rows.save(db.withState(Database.SLEEPING, error, now()));
-            if (!allowRestart(instance)) {
+            rows.save(db.withState(state, error, now()));
+            if (!instance.restarts.allow()) {
                 LOG.error("database {} crashed {} times in a minute; left asleep until a connection wakes it", id,
                         RESTARTS_PER_MINUTE);
                 return;
@@ -262,12 +290,18 @@ final class ClusterSupervisor implements Backends {
         }
     }
 
+    private Database resetApplied(Database db) {
+        clusters.setPassword(db.placement().version(), layout.data(db.id()), db.login().user(),
+                Scram.verifier(rows.password(db)));
+        return db.withPassword(db.login().password(), false, now());
+    }
+
     private Cluster startOnFreePort(Database db) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            int port = freePort();
+            int port = PortPool.freePort();
             try {
-                return clusters.start(db.version(), layout.data(db.id()), layout.socketDir(db.id()),
+                return clusters.start(db.placement().version(), layout.data(db.id()), layout.socketDir(db.id()),
                         layout.log(db.id()), port);
             } catch (IOException e) {
                 // Another process may have taken the port between the probe and the bind.
@@ -275,33 +309,6 @@ final class ClusterSupervisor implements Backends {
             }
         }
         throw last;
-    }
-
-    private static boolean allowWake(Instance instance) {
-        return within(instance.wakes, WAKES_PER_MINUTE);
-    }
-
-    private static boolean allowRestart(Instance instance) {
-        return within(instance.restarts, RESTARTS_PER_MINUTE);
-    }
-
-    private static boolean within(ArrayDeque<Long> times, int perMinute) {
-        long now = System.nanoTime();
-        while (!times.isEmpty() && now - times.peekFirst() > Duration.ofMinutes(1).toNanos()) {
-            times.pollFirst();
-        }
-        if (times.size() >= perMinute) {
-            return false;
-        }
-        times.addLast(now);
-        return true;
-    }
-
-    /** A port free on every address now (for a cluster's private port, and the pooler's when none is set). */
-    static int freePort() throws IOException {
-        try (var s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private Instant now() {

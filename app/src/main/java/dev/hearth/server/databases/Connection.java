@@ -19,9 +19,12 @@ public record Connection(String host, int port, String database, String user, St
 
     /** {@code poolerDatabase} is the database's id: the pooler's names are unique on the server. */
     static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
-        return new Connection(db.host(), db.port(), db.dbName(), db.user(), password, TRACKED, db.resetPending(),
-                uri(db.user(), password, db.host(), db.port(), db.dbName()),
-                uri(db.user(), password, db.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort, poolerDatabase);
+        var login = db.login();
+        var place = db.placement();
+        return new Connection(place.host(), place.port(), login.dbName(), login.user(), password, TRACKED,
+                login.resetPending(), uri(login.user(), password, place.host(), place.port(), login.dbName()),
+                uri(login.user(), password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
+                poolerDatabase);
     }
 
     public Connection redacted() {

@@ -1,71 +1,95 @@
 package dev.hearth.server.databases;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 
 /**
- * A database as stored and, without its {@link JsonIgnore}d parts, as shown. {@code dbName} and
- * {@code user} are the names inside the cluster (a branch keeps its source's); {@code password} is
- * sealed with the row's id as associated data.
+ * A database as stored: which one it is, where it runs, how one logs in, what it was branched
+ * from, its settings and its status. The API shows it as a {@link DatabaseView}, the login never.
  */
-@JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
-        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "error", "created_at", "updated_at",
-        "last_active_at", "deleted_at"})
-public record Database(String id, String workspace, String name, String state, String version, String host, int port,
-                       @JsonIgnore String dbName, @JsonIgnore String user, @JsonIgnore Keyring.Sealed password,
-                       @JsonIgnore boolean resetPending, @JsonProperty("protected") boolean protectedFlag,
-                       int autoSleepSeconds, int generation, String parent, String fromCheckpoint,
-                       Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
-                       Instant deletedAt) {
-    public static final String READY = "ready";
-    public static final String SLEEPING = "sleeping";
+public record Database(String id, String workspace, String name, Placement placement, Login login, Lineage lineage,
+                       Settings settings, Status status) {
     public static final String ENGINE = "postgres";
 
-    @JsonProperty("engine")
-    public String engine() {
-        return ENGINE;
+    /** Which PostgreSQL runs it, and where clients reach it: the public host and the database's own port. */
+    public record Placement(String version, String host, int port) {
     }
 
-    /** Database moves (wake, sleep) take milliseconds and are never left half-done: nothing is pending. */
-    @JsonProperty("pending")
-    public String pending() {
-        return null;
+    /**
+     * {@code dbName} and {@code user} are the names inside the cluster (a branch keeps its
+     * source's); {@code password} is sealed with the row's id as associated data.
+     */
+    public record Login(String dbName, String user, Keyring.Sealed password, boolean resetPending) {
+        Login withPassword(Keyring.Sealed sealed, boolean pending) {
+            return new Login(dbName, user, sealed, pending);
+        }
     }
 
-    public Database withState(String newState, Operation.Error newError, Instant now) {
-        return new Database(id, workspace, name, newState, version, host, port, dbName, user, password, resetPending,
-                protectedFlag, autoSleepSeconds, generation, parent, fromCheckpoint, newError, createdAt, now,
-                lastActiveAt, deletedAt);
+    /** The database and checkpoint a branch was made from (null for a new one), and its generation. */
+    public record Lineage(String parent, String fromCheckpoint, int generation) {
+    }
+
+    /** A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0: never). */
+    public record Settings(boolean protectedFlag, int autoSleepSeconds) {
+    }
+
+    /** Where it is in its life: its state, why its cluster last stopped unasked, and when things happened. */
+    public record Status(DatabaseState state, Operation.Error error, Instant createdAt, Instant updatedAt,
+                         Instant lastActiveAt, Instant deletedAt) {
+        Status changed(Instant now) {
+            return new Status(state, error, createdAt, now, lastActiveAt, deletedAt);
+        }
+
+        Status moved(DatabaseState newState, Operation.Error newError, Instant now) {
+            return new Status(newState, newError, createdAt, now, lastActiveAt, deletedAt);
+        }
+
+        Status activeAt(Instant at) {
+            return new Status(state, error, createdAt, updatedAt, at, deletedAt);
+        }
+
+        Status deleted(DatabaseState newState, Instant now) {
+            return new Status(newState, error, createdAt, now, lastActiveAt, now);
+        }
+    }
+
+    @JsonValue
+    public DatabaseView view() {
+        return DatabaseView.of(this);
+    }
+
+    public boolean isDeleted() {
+        return status.deletedAt() != null;
+    }
+
+    public Database withState(DatabaseState newState, Operation.Error newError, Instant now) {
+        return new Database(id, workspace, name, placement, login, lineage, settings,
+                status.moved(newState, newError, now));
     }
 
     public Database withPassword(Keyring.Sealed sealed, boolean pending, Instant now) {
-        return new Database(id, workspace, name, state, version, host, port, dbName, user, sealed, pending,
-                protectedFlag, autoSleepSeconds, generation, parent, fromCheckpoint, error, createdAt, now,
-                lastActiveAt, deletedAt);
+        return new Database(id, workspace, name, placement, login.withPassword(sealed, pending), lineage, settings,
+                status.changed(now));
     }
 
     public Database withSettings(boolean protect, int autoSleep, Instant now) {
-        return new Database(id, workspace, name, state, version, host, port, dbName, user, password, resetPending,
-                protect, autoSleep, generation, parent, fromCheckpoint, error, createdAt, now, lastActiveAt, deletedAt);
+        return new Database(id, workspace, name, placement, login, lineage, new Settings(protect, autoSleep),
+                status.changed(now));
     }
 
     public Database withActivity(Instant at) {
-        return new Database(id, workspace, name, state, version, host, port, dbName, user, password, resetPending,
-                protectedFlag, autoSleepSeconds, generation, parent, fromCheckpoint, error, createdAt, updatedAt, at,
-                deletedAt);
+        return new Database(id, workspace, name, placement, login, lineage, settings, status.activeAt(at));
     }
 
-    public Database deleted(Instant now) {
-        return new Database(id, workspace, name, SLEEPING, version, host, port, dbName, user, password, false, false,
-                autoSleepSeconds, generation, parent, fromCheckpoint, error, createdAt, now, lastActiveAt, now);
+    /** Gone from view: no reset left pending, no longer protected, and in {@code newState} (the table's). */
+    public Database deleted(DatabaseState newState, Instant now) {
+        return new Database(id, workspace, name, placement, login.withPassword(login.password(), false), lineage,
+                new Settings(false, settings.autoSleepSeconds()), status.deleted(newState, now));
     }
 
     /** The associated data that binds the sealed password to this row. */
-    @JsonIgnore
     public String associatedData() {
         return "database:" + id;
     }

@@ -32,8 +32,6 @@ public final class DatabaseCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseCheckpoints.class);
     private static final String COMPLETE = "hearth-complete";
 
-
-
     private final Jdbi jdbi;
     private final CheckpointKinds kinds;
     private final CheckpointStore store;
@@ -60,18 +58,18 @@ public final class DatabaseCheckpoints {
     }
 
     public Accepted create(Workspace workspace, String databaseRef, CreateCheckpoint request) {
-        databases.engine();
+        databases.host();
         var db = databases.live(workspace, databaseRef);
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
         return kinds.begin(db.id(), "database " + db.name(), name, parent -> new Checkpoint(Ids.next(), workspace.id(),
-                SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.generation(), null,
+                SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.lineage().generation(), null,
                 0, parent, null, now, null));
     }
 
     public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {
         var db = databases.get(workspace, databaseRef);
-        return kinds.page(db.id(), db.deletedAt() != null, page);
+        return kinds.page(db.id(), db.isDeleted(), page);
     }
 
     public Checkpoint get(Workspace workspace, String databaseRef, String ref) {
@@ -101,10 +99,11 @@ public final class DatabaseCheckpoints {
         var layout = databases.layout();
         Path dir = layout.checkpoint(checkpoint.id());
         try {
-            var clusters = databases.engine().clusters();
-            long size = databases.supervisor().locked(checkpoint.source(), () -> {
+            var host = databases.host();
+            var clusters = host.engine().clusters();
+            long size = host.supervisor().locked(checkpoint.source(), () -> {
                 clusters.privateDir(dir);
-                var cluster = databases.supervisor().cluster(checkpoint.source());
+                var cluster = host.supervisor().cluster(checkpoint.source());
                 if (cluster != null) {
                     work.progress("taking an online base backup");
                     clusters.backup(cluster, layout.checkpointData(checkpoint.id()));

@@ -29,18 +29,22 @@ public final class DatabaseStore {
     }
 
     public void insert(Handle h, Database d) {
+        var login = d.login();
+        var lineage = d.lineage();
         h.createUpdate("""
                 INSERT INTO databases (id, workspace, name, state, version, port, db_name, db_user, password_key,
                     password, reset_pending, protected, auto_sleep_seconds, generation, parent, from_checkpoint,
                     created_at, updated_at)
                 VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
                     :autoSleep, :gen, :parent, :fromCheckpoint, :at, :at)""")
-                .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name()).bind("state", d.state())
-                .bind("version", d.version()).bind("port", d.port()).bind("db", d.dbName()).bind("user", d.user())
-                .bind("key", d.password().keyId()).bind("password", d.password().data())
-                .bind("pending", d.resetPending()).bind("protected", d.protectedFlag())
-                .bind("autoSleep", d.autoSleepSeconds()).bind("gen", d.generation()).bind("parent", d.parent())
-                .bind("fromCheckpoint", d.fromCheckpoint()).bind("at", millis(d.createdAt())).execute();
+                .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name())
+                .bind("state", d.status().state().wire()).bind("version", d.placement().version())
+                .bind("port", d.placement().port()).bind("db", login.dbName()).bind("user", login.user())
+                .bind("key", login.password().keyId()).bind("password", login.password().data())
+                .bind("pending", login.resetPending()).bind("protected", d.settings().protectedFlag())
+                .bind("autoSleep", d.settings().autoSleepSeconds()).bind("gen", lineage.generation())
+                .bind("parent", lineage.parent()).bind("fromCheckpoint", lineage.fromCheckpoint())
+                .bind("at", millis(d.status().createdAt())).execute();
     }
 
     public Optional<Database> find(Handle h, String id) {
@@ -76,24 +80,33 @@ public final class DatabaseStore {
     }
 
     public void update(Handle h, Database d) {
+        var login = d.login();
+        var status = d.status();
         h.createUpdate("""
                 UPDATE databases SET state = :state, password_key = :key, password = :password,
                     reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, error = :error,
                     updated_at = :updated, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
-                .bind("id", d.id()).bind("state", d.state()).bind("key", d.password().keyId())
-                .bind("password", d.password().data()).bind("pending", d.resetPending())
-                .bind("protected", d.protectedFlag()).bind("autoSleep", d.autoSleepSeconds())
-                .bind("error", StoredJson.text(d.error())).bind("updated", millis(d.updatedAt()))
-                .bind("active", millis(d.lastActiveAt())).bind("deleted", millis(d.deletedAt())).execute();
+                .bind("id", d.id()).bind("state", status.state().wire()).bind("key", login.password().keyId())
+                .bind("password", login.password().data()).bind("pending", login.resetPending())
+                .bind("protected", d.settings().protectedFlag()).bind("autoSleep", d.settings().autoSleepSeconds())
+                .bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
+                .bind("active", millis(status.lastActiveAt())).bind("deleted", millis(status.deletedAt())).execute();
     }
 
     private Database database(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"), rs.getString("state"),
-                rs.getString("version"), host, rs.getInt("port"), rs.getString("db_name"), rs.getString("db_user"),
-                new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
-                rs.getBoolean("reset_pending"), rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),
-                rs.getInt("generation"), rs.getString("parent"), rs.getString("from_checkpoint"),
+        return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"),
+                new Database.Placement(rs.getString("version"), host, rs.getInt("port")),
+                new Database.Login(rs.getString("db_name"), rs.getString("db_user"),
+                        new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
+                        rs.getBoolean("reset_pending")),
+                new Database.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"), rs.getInt("generation")),
+                new Database.Settings(rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds")),
+                status(rs));
+    }
+
+    private static Database.Status status(ResultSet rs) throws SQLException {
+        return new Database.Status(DatabaseState.of(rs.getString("state")),
                 StoredJson.read(rs, "error", Operation.Error.class), instant(rs, "created_at"),
                 instant(rs, "updated_at"), instant(rs, "last_active_at"), instant(rs, "deleted_at"));
     }

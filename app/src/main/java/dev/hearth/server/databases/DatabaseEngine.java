@@ -1,8 +1,6 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.checkpoints.CheckpointStore;
-import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.postgres.Certificates;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Pooler;
@@ -13,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Optional;
 import java.util.Set;
@@ -23,48 +20,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Assembles the database side of {@code hearth serve}: finds PostgreSQL, makes the TLS material,
- * prepares the directories the clusters' OS user needs, and starts pgbouncer. When this host cannot
- * run databases, the service still starts and every database route says why (503).
+ * The programs that run databases on this host: PostgreSQL's clusters, pgbouncer in front of them
+ * and the CA clients check both with. {@link #open} finds PostgreSQL, makes the TLS material,
+ * prepares the directories the clusters' OS user needs, and starts pgbouncer.
  */
-public final class Databases {
-    private static final Logger LOG = LoggerFactory.getLogger(Databases.class);
+public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseEngine.class);
 
-    private Databases() {
+    /**
+     * What {@link #open} found: where databases' files go, and the engine, or why this host cannot
+     * run databases (the service still starts then, and every database route says why: 503).
+     */
+    public record Found(Layout layout, Optional<DatabaseEngine> engine, String unavailable) {
     }
 
-    public static DatabaseService open(DatabaseSettings settings, Path dataDir, Clock clock, Jdbi jdbi,
-                                       DatabaseStore store, CheckpointStore checkpoints, Keyring keyring) {
+    public static Found open(DatabaseSettings settings, Path dataDir, Jdbi jdbi, DatabaseStore store) {
         dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
         var reason = host.unavailableReason();
-        Optional<DatabaseService.Engine> engine = Optional.empty();
+        Optional<DatabaseEngine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
-                engine = Optional.of(engine(settings, host, dataDir, root, jdbi, store));
+                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store));
             } catch (IOException | RuntimeException e) {
                 reason = Optional.of(e.getMessage());
             }
         }
         reason.ifPresent(r -> LOG.warn("databases are unavailable: {}", r));
-        var ports = new DatabaseService.Ports(settings.publicHost(), settings.listenHost(), settings.firstPort(),
-                settings.lastPort());
-        return new DatabaseService(jdbi, store, checkpoints, keyring, engine, reason.orElse(""), root, ports, clock);
+        return new Found(new Layout(root), engine, reason.orElse(""));
     }
 
-    private static DatabaseService.Engine engine(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
-                                                 Jdbi jdbi, DatabaseStore store) throws IOException {
-        if (host.separateUser()) {
-            openForClusterUser(dataDir);
-        }
-        Files.createDirectories(root);
-        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx------"));
-        host.giveToClusterUser(root);
-        if (!host.reachable(root)) {
-            throw new IllegalStateException("the postgres OS user cannot reach " + root + "; every directory above it "
-                    + "must let others pass (chmod o+x), or choose another --data-dir");
-        }
+    private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
+                                           Jdbi jdbi, DatabaseStore store) throws IOException {
+        prepareRoot(host, dataDir, root);
         Path secrets = dataDir.resolve("database-secrets");
         var certs = Certificates.ensure(secrets, root.resolve("tls"), Set.of(settings.publicHost()), host);
         Path caCopy = root.resolve("tls").resolve("ca.crt");
@@ -75,11 +64,26 @@ public final class Databases {
         Files.createDirectories(poolerDir);
         host.giveToClusterUser(poolerDir);
         var entries = new LinkedHashMap<String, Pooler.Entry>();
-        jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(), new Pooler.Entry(d.port(), d.dbName())));
-        int poolerPort = settings.poolerPort() == 0 ? ClusterSupervisor.freePort() : settings.poolerPort();
+        jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(),
+                new Pooler.Entry(d.placement().port(), d.login().dbName())));
+        int poolerPort = settings.poolerPort() == 0 ? PortPool.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), poolerPort, certs, caCopy, poolerPassword,
                 entries);
-        return new DatabaseService.Engine(clusters, pooler, certs.caPem());
+        return new DatabaseEngine(clusters, pooler, certs.caPem());
+    }
+
+    /** databases/ itself: the clusters' OS user's, closed to everyone else, and reachable by that user. */
+    private static void prepareRoot(PostgresHost host, Path dataDir, Path root) throws IOException {
+        if (host.separateUser()) {
+            openForClusterUser(dataDir);
+        }
+        Files.createDirectories(root);
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx------"));
+        host.giveToClusterUser(root);
+        if (!host.reachable(root)) {
+            throw new IllegalStateException("the postgres OS user cannot reach " + root + "; every directory above it "
+                    + "must let others pass (chmod o+x), or choose another --data-dir");
+        }
     }
 
     /**

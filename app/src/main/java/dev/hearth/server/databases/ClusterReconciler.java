@@ -1,0 +1,93 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.server.databases.DatabaseState.Move;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes what the store says true when Hearth starts: clusters an earlier Hearth left running are
+ * stopped cleanly (their databases wake again on the next connection), resets recorded while
+ * asleep are applied, every database listens on its port and is in the pooler, and files without a
+ * row go.
+ */
+final class ClusterReconciler {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterReconciler.class);
+    private final DatabaseHost host;
+    private final DatabaseRows rows;
+    private final Clock clock;
+
+    ClusterReconciler(DatabaseHost host, DatabaseRows rows, Clock clock) {
+        this.host = host;
+        this.rows = rows;
+        this.clock = clock;
+    }
+
+    void reconcile() {
+        var live = rows.live();
+        live.forEach(this::reconcile);
+        removeOrphans(live);
+    }
+
+    private void reconcile(Database db) {
+        stopLeftOver(db.id());
+        var state = db.status().state();
+        if (state.allows(Move.SLEEP)) {
+            rows.save(rows.load(db.id()).withState(state.after(Move.SLEEP), db.status().error(), now()));
+        }
+        if (db.login().resetPending()) {
+            host.supervisor().applyPendingReset(db.id());
+        }
+        try {
+            host.serve(db);
+        } catch (RuntimeException e) {
+            LOG.error("database {} cannot listen on port {}: {}", db.id(), db.placement().port(), e.getMessage());
+        }
+    }
+
+    private void stopLeftOver(String id) {
+        var clusters = host.engine().clusters();
+        clusters.postmasterOf(host.layout().data(id)).ifPresent(postmaster -> {
+            LOG.info("database {}: stopping the cluster an earlier Hearth left running (pid {})", id,
+                    postmaster.pid());
+            clusters.stop(postmaster);
+        });
+    }
+
+    private void removeOrphans(List<Database> live) {
+        var ids = new HashSet<String>();
+        live.forEach(d -> ids.add(d.id()));
+        var checkpoints = new HashSet<String>();
+        rows.liveCheckpoints().forEach(c -> checkpoints.add(c.id()));
+        orphans(host.layout().root().resolve("clusters"), ids);
+        orphans(host.layout().root().resolve("checkpoints"), checkpoints);
+        host.trash().emptyLater();
+    }
+
+    private void orphans(Path dir, Set<String> keep) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            children.filter(p -> !keep.contains(p.getFileName().toString())).forEach(p -> {
+                LOG.info("removing {}: no database or checkpoint in the store owns it", p);
+                host.trash().put(p);
+            });
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", dir, e.toString());
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.fs.Disk;
+import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.pgwire.WakeProxy;
+import dev.hearth.server.postgres.Pooler;
+import dev.hearth.server.postgres.Scram;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What runs databases on this host: their clusters' files, each database's public port (the wake
+ * proxy) and pooler entry, its cluster (through the {@link ClusterSupervisor}), the auto-sleep
+ * ticker, the ports new databases get, and the trash their files leave through.
+ */
+final class DatabaseHost implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseHost.class);
+
+    private final DatabaseEngine engine;
+    private final Layout layout;
+    private final String listenHost;
+    private final DatabaseRows rows;
+    private final Clock clock;
+    private final ClusterSupervisor supervisor;
+    private final WakeProxy proxy;
+    private final PortPool ports;
+    private final Trash trash;
+    private final ScheduledExecutorService ticker =
+            Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
+
+    DatabaseHost(DatabaseEngine engine, Layout layout, DatabaseSettings settings, DatabaseRows rows, Clock clock) {
+        this.engine = engine;
+        this.layout = layout;
+        this.listenHost = settings.listenHost();
+        this.rows = rows;
+        this.clock = clock;
+        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, rows, clock);
+        this.proxy = new WakeProxy(supervisor);
+        this.ports = new PortPool(rows, settings);
+        this.trash = new Trash(layout.trash());
+    }
+
+    DatabaseEngine engine() {
+        return engine;
+    }
+
+    Layout layout() {
+        return layout;
+    }
+
+    ClusterSupervisor supervisor() {
+        return supervisor;
+    }
+
+    PortPool ports() {
+        return ports;
+    }
+
+    Trash trash() {
+        return trash;
+    }
+
+    /**
+     * Makes a new database's cluster, stopped: from the template, or as a copy of the checkpoint
+     * {@code fromCheckpoint}. Nothing is left of one that could not be made.
+     */
+    void makeCluster(String id, String name, String version, String dbName, String user, String password,
+                     String fromCheckpoint) {
+        var clusters = engine.clusters();
+        try {
+            clusters.privateDir(layout.cluster(id));
+            clusters.privateDir(layout.socketDir(id));
+            if (fromCheckpoint == null) {
+                clusters.create(version, layout.data(id), dbName, user, Scram.verifier(password));
+            } else {
+                clusters.branch(version, layout.checkpointData(fromCheckpoint), layout.data(id), user,
+                        Scram.verifier(password));
+            }
+        } catch (IOException | RuntimeException e) {
+            Disk.deleteTree(layout.cluster(id));
+            LOG.warn("database {} could not be made: {}", name, e.toString());
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the database's cluster could not be made: "
+                    + e.getMessage());
+        }
+    }
+
+    /** Opens the database's public port and puts it in the pooler. */
+    void serve(Database db) {
+        supervisor.autoSleep(db.id(), db.settings().autoSleepSeconds());
+        int port = db.placement().port();
+        try {
+            proxy.open(db.id(), listenHost, port);
+        } catch (IOException e) {
+            throw new IllegalStateException("port " + port + " is taken: " + e.getMessage(), e);
+        }
+        engine.pooler().put(db.id(), new Pooler.Entry(port, db.login().dbName()));
+    }
+
+    /**
+     * For a database being deleted, under its lock: no wake from now on, no cluster, no port, no
+     * pooler entry. Returns the state its row takes.
+     */
+    DatabaseState retire(String id) {
+        var state = supervisor.retire(id);
+        proxy.close(id);
+        engine.pooler().remove(id);
+        return state;
+    }
+
+    /** Moves the files of a deleted database and of its checkpoints to the trash. */
+    void discard(String id, List<Checkpoint> checkpoints) {
+        trash.put(layout.cluster(id));
+        checkpoints.forEach(c -> trash.put(layout.checkpoint(c.id())));
+    }
+
+    /** After a delete, outside the database's lock: its live state goes, and the trash is emptied. */
+    void forget(String id) {
+        supervisor.forget(id);
+        trash.emptyLater();
+    }
+
+    /** Makes what the store says true (see {@link ClusterReconciler}), then starts the auto-sleep ticker. */
+    void start() {
+        new ClusterReconciler(this, rows, clock).reconcile();
+        ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        trash.await();
+        proxy.close();
+        supervisor.stopAll();
+        engine.pooler().close();
+    }
+
+    private void sleepIdle() {
+        try {
+            supervisor.sleepIdle();
+        } catch (RuntimeException e) {
+            LOG.warn("auto-sleep pass failed: {}", e.toString());
+        }
+    }
+}

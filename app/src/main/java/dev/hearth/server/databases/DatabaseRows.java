@@ -1,0 +1,55 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.checkpoints.CheckpointStore;
+import dev.hearth.server.crypto.Keyring;
+import java.util.List;
+import java.util.Set;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The stored databases as the moves around their clusters read and write them, each read or write
+ * in a transaction of its own. {@link #load} refuses a deleted or unknown database.
+ */
+final class DatabaseRows {
+    private final Jdbi jdbi;
+    private final DatabaseStore store;
+    private final CheckpointStore checkpoints;
+    private final Keyring keyring;
+
+    DatabaseRows(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpoints, Keyring keyring) {
+        this.jdbi = jdbi;
+        this.store = store;
+        this.checkpoints = checkpoints;
+        this.keyring = keyring;
+    }
+
+    Database load(String id) {
+        return jdbi.withHandle(h -> store.find(h, id)).filter(d -> !d.isDeleted())
+                .orElseThrow(() -> ApiException.notFound("database " + id));
+    }
+
+    void save(Database d) {
+        jdbi.useTransaction(h -> store.update(h, d));
+    }
+
+    /** The password in the clear, opened with the row's id as associated data. */
+    String password(Database d) {
+        return keyring.open(d.login().password(), d.associatedData());
+    }
+
+    /** Every live database, for reconciling with what runs. */
+    List<Database> live() {
+        return jdbi.withHandle(store::live);
+    }
+
+    /** Every live checkpoint (of computers too), for telling orphan directories from owned ones. */
+    List<Checkpoint> liveCheckpoints() {
+        return jdbi.withHandle(checkpoints::live);
+    }
+
+    Set<Integer> portsInUse() {
+        return jdbi.withHandle(store::portsInUse);
+    }
+}

@@ -1,0 +1,40 @@
+package dev.hearth.server.databases;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.hearth.server.operations.Operation;
+import java.time.Instant;
+
+/**
+ * The Database of the spec, field for field in the order of docs/api.md: a stored {@link Database}
+ * without its login (the names inside the cluster and the password belong to the connection).
+ */
+@JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
+        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "error", "created_at", "updated_at",
+        "last_active_at", "deleted_at"})
+public record DatabaseView(String id, String workspace, String name, DatabaseState state, String version, String host,
+                           int port, String parent, String fromCheckpoint, int generation,
+                           @JsonProperty("protected") boolean protectedFlag, int autoSleepSeconds,
+                           Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
+                           Instant deletedAt) {
+    static DatabaseView of(Database d) {
+        var place = d.placement();
+        var lineage = d.lineage();
+        var status = d.status();
+        return new DatabaseView(d.id(), d.workspace(), d.name(), status.state(), place.version(), place.host(),
+                place.port(), lineage.parent(), lineage.fromCheckpoint(), lineage.generation(),
+                d.settings().protectedFlag(), d.settings().autoSleepSeconds(), status.error(), status.createdAt(),
+                status.updatedAt(), status.lastActiveAt(), status.deletedAt());
+    }
+
+    @JsonProperty("engine")
+    public String engine() {
+        return Database.ENGINE;
+    }
+
+    /** Database moves (wake, sleep) take milliseconds and are never left half-done: nothing is pending. */
+    @JsonProperty("pending")
+    public String pending() {
+        return null;
+    }
+}
