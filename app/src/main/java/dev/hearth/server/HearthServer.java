@@ -28,10 +28,9 @@ import dev.hearth.server.databases.DatabaseEngine;
 import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
-import dev.hearth.server.http.ApiHandler;
+import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
-import dev.hearth.server.http.JsonErrorHandler;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -50,11 +49,9 @@ import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
 import dev.hearth.server.process.Subreaper;
-import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.server.store.Store;
-import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
@@ -67,164 +64,118 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.websocket.client.WebSocketClient;
-import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The composition root of {@code hearth serve}: builds every part with {@code new} and starts Jetty. */
+/**
+ * The composition root of {@code hearth serve}: builds every part with {@code new}, one feature per
+ * method, each registering its routes, then starts the listeners and reconciles what runs.
+ */
 public final class HearthServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HearthServer.class);
     public static final String VERSION = "0.1.0";
 
-    private final Server jetty;
-    // The computer router: its own Jetty server, since it answers any Host and speaks for computers.
-    private final Server routerJetty;
+    /** What every feature is built on. */
+    private record Ground(Config config, Jdbi jdbi, Clock clock, String baseUrl, Keyring keyring, Mailer mailer,
+                          Operations operations, CheckpointKinds checkpointKinds, RouteTable routes) {
+    }
+
+    /** Databases and their checkpoints (reconciled on start, after the clusters). */
+    private record Databases(DatabaseService service, DatabaseCheckpoints checkpoints) {
+    }
+
+    /** Who calls and what they may do: principals, access, tokens, sign-in. */
+    private record Identity(Guard guard, AccessService access, AccessStore accessStore, WorkspaceStore workspaceStore,
+                            AuthStore authStore, SigningKeys signingKeys) {
+    }
+
+    private final Listeners listeners;
     private final Store store;
-    private final RouteTable routes;
-    private final String baseUrl;
-    private final ScheduledExecutorService maintenance;
-    private final Optional<Path> adminKeyFile;
+    private final RouteTable routes = new RouteTable();
     private final Operations operations;
     private final VariableService variables;
     private final ComputerService computers;
-    private final InvitationMail invitationMail;
     private final DatabaseService databases;
+    private final DatabaseCheckpoints databaseCheckpoints;
+    private final Idempotency idempotency;
+    private final InvitationMail invitationMail;
+    private final Optional<Path> adminKeyFile;
+    private final ScheduledExecutorService maintenance =
+            Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
 
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
         Files.setPosixFilePermissions(config.dataDir(), PosixFilePermissions.fromString("rwx------"));
-        jetty = new Server(threads("hearth", "api-"));
-        var connector = connector(jetty, config.host(), config.port());
-        connector.open();
-        routerJetty = new Server(threads("router", "router-"));
-        var routerConnector = connector(routerJetty, config.router().host(), config.router().port());
-        routerConnector.open();
-        int routerPort = config.router().publicPort().orElse(routerConnector.getLocalPort());
-        String routerHost = config.router().domain() + (routerPort == 80 ? "" : ":" + routerPort);
-        baseUrl = config.publicUrl().orElse("http://" + config.host() + ":" + connector.getLocalPort() + ApiHandler.PREFIX);
+        listeners = Listeners.open(config);
         store = Store.open(config.store(), config.dataDir());
         var jdbi = store.jdbi();
-        var clock = config.clock();
-
-        var principals = new PrincipalStore();
-        var accessStore = new AccessStore();
-        var workspaceStore = new WorkspaceStore();
-        var authStore = new AuthStore();
-        var signingKeys = new SigningKeys(config.dataDir().resolve("signing-keys.json"), clock,
-                config.signingKeyRotation(), config.accessTokenLifetime());
-        var tokens = new AccessTokens(signingKeys, clock, config.accessTokenLifetime(), baseUrl);
-        var access = new AccessService(jdbi, principals, accessStore, workspaceStore, clock, baseUrl,
-                baseUrl + "/auth/token");
-        var variableStore = new VariableStore();
-        var keyring = new Keyring(config.encryptionKeyFile());
-        variables = new VariableService(jdbi, variableStore, keyring, clock);
-        var operationStore = new OperationStore();
-        operations = new Operations(jdbi, operationStore, clock, config.operationLease(), config.operationKinds());
-        var computerStore = new ComputerStore();
-        var imageStore = new ImageStore();
-        var images = new Images(Files.createDirectories(config.dataDir().toAbsolutePath().resolve("images")));
-        var checkpointKinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
-        computers = computers(config, jdbi, computerStore, images, imageStore, clock, routerHost, checkpointKinds);
-        var databaseStore = new DatabaseStore(config.databases().publicHost());
-        var databaseEngine = DatabaseEngine.open(config.databases(), config.dataDir(), jdbi, databaseStore);
-        databases = new DatabaseService(jdbi, databaseStore, checkpointKinds.store(), keyring, databaseEngine,
-                config.databases(), clock);
-        var databaseCheckpoints = new DatabaseCheckpoints(jdbi, checkpointKinds, databases, clock);
-        var workspaces = new WorkspaceService(jdbi, workspaceStore, access::founded,
-                List.of(variables.contents(), computers.contents(), databases.contents()), clock);
-        var mailer = mailer(config);
-        var login = new EmailLogin(jdbi, authStore, access, tokens, mailer, clock, config.sessionLifetime());
-        var idempotency = new Idempotency(jdbi, new IdempotencyStore(), clock);
-        var invitationStore = new InvitationStore();
-        invitationMail = new InvitationMail(jdbi, invitationStore, mailer, clock, config.mailRetry(), baseUrl,
-                id -> jdbi.withHandle(h -> workspaceStore.findLive(h, id)).map(Workspace::name).orElse(id));
-        var invitations = new InvitationService(jdbi, invitationStore, accessStore, invitationMail, clock,
-                config.invitationLifetime());
-
-        routes = new RouteTable();
+        operations = new Operations(jdbi, new OperationStore(), config.clock(), config.operationLease(),
+                config.operationKinds());
+        var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
+                new Keyring(config.encryptionKeyFile()), mailer(config), operations,
+                new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes);
         routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
-        AuthApi.register(routes, new TokenGrant(jdbi, principals, authStore, tokens, clock, baseUrl), login, signingKeys);
-        WorkspacesApi.register(routes, workspaces);
-        AccessApi.register(routes, access, workspaces);
-        VariablesApi.register(routes, variables, variableStore);
-        InvitationsApi.register(routes, invitations, invitationStore);
-        OperationsApi.register(routes, operations, operationStore);
-        ComputersApi.register(routes, computers, computerStore);
-        CheckpointsApi.register(routes, computers, computerStore);
-        DatabasesApi.register(routes, databases, databaseCheckpoints, databaseStore);
-        ImagesApi.register(routes, new ImageService(jdbi, imageStore, images, operations, clock, computers::digestsInUse));
-
-        var authenticator = new Authenticator(tokens, jdbi, principals, authStore, clock);
-        var authorizer = new Authorizer(jdbi, workspaceStore, accessStore);
-        var guard = new RequestGuard(authenticator, authorizer);
-        var webSockets = ServerWebSocketContainer.ensure(jetty);
-        webSockets.setIdleTimeout(Duration.ofHours(1));
-        jetty.setHandler(new ApiHandler(routes, guard, idempotency, config.maxBodyBytes(), webSockets));
-        jetty.setErrorHandler(new JsonErrorHandler());
-        adminKeyFile = writeAdminKey(config.dataDir(), access.bootstrapAdmin());
-        var webSocketClient = new WebSocketClient();
-        routerJetty.addBean(webSocketClient);
-        routerJetty.setHandler(new ComputerProxy(computers.routes(), name -> jdbi.withHandle(h -> workspaceStore.findLive(h, name)),
-                (authorization, workspace) -> guard.authorize(guard.authenticate(authorization),
-                        workspace.id(), Action.COMPUTER_READ),
-                config.router().domain(), config.router().timeout(),
-                ServerWebSocketContainer.ensure(routerJetty),
-                webSocketClient));
-        jetty.start();
-        routerJetty.start();
-        computers.reconcile();
-        databases.start();
-        DatabaseEngine.closeDataDir(config.dataDir());
-        databaseCheckpoints.reconcile();
-        operations.start(store.dialect() == Store.Dialect.SQLITE);
-        invitationMail.start();
-
-        maintenance = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
-        maintenance.scheduleWithFixedDelay(() -> maintain(idempotency, authStore, signingKeys, jdbi, clock),
-                1, 60, TimeUnit.MINUTES);
-        LOG.info("hearth {} serving {} (store: {})", VERSION, baseUrl, store.dialect().name().toLowerCase());
+        OperationsApi.register(routes, operations, new OperationStore());
+        idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock());
+        var identity = identity(ground);
+        variables = variables(ground);
+        computers = computers(ground);
+        var databaseSide = databases(ground);
+        databases = databaseSide.service();
+        databaseCheckpoints = databaseSide.checkpoints();
+        workspaces(ground, identity);
+        invitationMail = invitations(ground, identity);
+        adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
+        listeners.serveApi(routes, identity.guard(), idempotency, config.maxBodyBytes());
+        listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
+                name)), identity.guard(), config.router());
+        listeners.start();
+        reconcile(config);
+        maintenance.scheduleWithFixedDelay(() -> maintain(ground, identity), 1, 60, TimeUnit.MINUTES);
+        LOG.info("hearth {} serving {} (store: {})", VERSION, listeners.baseUrl(),
+                store.dialect().name().toLowerCase());
     }
 
     public static HearthServer start(Config config) throws Exception {
         return new HearthServer(config);
     }
 
-    private static QueuedThreadPool threads(String name, String virtualPrefix) {
-        var threads = new QueuedThreadPool();
-        threads.setName(name);
-        threads.setVirtualThreadsExecutor(Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(virtualPrefix, 0).factory()));
-        return threads;
+    private Identity identity(Ground g) {
+        var config = g.config();
+        var principals = new PrincipalStore();
+        var accessStore = new AccessStore();
+        var workspaceStore = new WorkspaceStore();
+        var authStore = new AuthStore();
+        var signingKeys = new SigningKeys(config.dataDir().resolve("signing-keys.json"), g.clock(),
+                config.signingKeyRotation(), config.accessTokenLifetime());
+        var tokens = new AccessTokens(signingKeys, g.clock(), config.accessTokenLifetime(), g.baseUrl());
+        var access = new AccessService(g.jdbi(), principals, accessStore, workspaceStore, g.clock(), g.baseUrl(),
+                g.baseUrl() + "/auth/token");
+        var login = new EmailLogin(g.jdbi(), authStore, access, tokens, g.mailer(), g.clock(),
+                config.sessionLifetime());
+        AuthApi.register(g.routes(), new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl()),
+                login, signingKeys);
+        var guard = new RequestGuard(new Authenticator(tokens, g.jdbi(), principals, authStore, g.clock()),
+                new Authorizer(g.jdbi(), workspaceStore, accessStore));
+        return new Identity(guard, access, accessStore, workspaceStore, authStore, signingKeys);
     }
 
-    private static ServerConnector connector(Server jetty, String host, int port) {
-        var http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setSendDateHeader(true);
-        var connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
-        connector.setHost(host);
-        connector.setPort(port);
-        jetty.addConnector(connector);
-        return connector;
+    private VariableService variables(Ground g) {
+        var store = new VariableStore();
+        var service = new VariableService(g.jdbi(), store, g.keyring(), g.clock());
+        VariablesApi.register(g.routes(), service, store);
+        return service;
     }
 
-    private ComputerService computers(Config config, Jdbi jdbi, ComputerStore store, Images images,
-                                      ImageStore imageStore, Clock clock, String routerHost,
-                                      CheckpointKinds checkpointKinds) throws IOException {
-        Path dataDir = config.dataDir().toAbsolutePath();
+    private ComputerService computers(Ground g) throws IOException {
+        Path dataDir = g.config().dataDir().toAbsolutePath();
         var unavailable = RunscRuntime.unavailableReason("runsc");
         Optional<SandboxRuntime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
@@ -233,8 +184,56 @@ public final class HearthServer implements AutoCloseable {
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
-        return new ComputerService(new ComputerService.Inputs(jdbi, store, variables, images, imageStore, runtime,
-                unavailable.orElse(""), checkpointKinds, dataDir, clock, () -> routerHost), operations);
+        var store = new ComputerStore();
+        var imageStore = new ImageStore();
+        var images = new Images(Files.createDirectories(dataDir.resolve("images")));
+        var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
+                runtime, unavailable.orElse(""), g.checkpointKinds(), dataDir, g.clock(), listeners::routerHost),
+                g.operations());
+        ComputersApi.register(g.routes(), service, store);
+        CheckpointsApi.register(g.routes(), service, store);
+        ImagesApi.register(g.routes(), new ImageService(g.jdbi(), imageStore, images, g.operations(), g.clock(),
+                service::digestsInUse));
+        return service;
+    }
+
+    private Databases databases(Ground g) {
+        var settings = g.config().databases();
+        var store = new DatabaseStore(settings.publicHost());
+        var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store);
+        var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
+                g.clock());
+        var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());
+        DatabasesApi.register(g.routes(), service, checkpoints, store);
+        return new Databases(service, checkpoints);
+    }
+
+    private void workspaces(Ground g, Identity identity) {
+        var service = new WorkspaceService(g.jdbi(), identity.workspaceStore(), identity.access()::founded,
+                List.of(variables.contents(), computers.contents(), databases.contents()), g.clock());
+        WorkspacesApi.register(g.routes(), service);
+        AccessApi.register(g.routes(), identity.access(), service);
+    }
+
+    private InvitationMail invitations(Ground g, Identity identity) {
+        var config = g.config();
+        var store = new InvitationStore();
+        var mail = new InvitationMail(g.jdbi(), store, g.mailer(), g.clock(), config.mailRetry(), g.baseUrl(),
+                id -> g.jdbi().withHandle(h -> identity.workspaceStore().findLive(h, id)).map(Workspace::name)
+                        .orElse(id));
+        InvitationsApi.register(g.routes(), new InvitationService(g.jdbi(), store, identity.accessStore(), mail,
+                g.clock(), config.invitationLifetime()), store);
+        return mail;
+    }
+
+    /** After the listeners start: what runs is made to match the store, and background work resumes. */
+    private void reconcile(Config config) {
+        computers.reconcile();
+        databases.start();
+        DatabaseEngine.closeDataDir(config.dataDir());
+        databaseCheckpoints.reconcile();
+        operations.start(store.dialect() == Store.Dialect.SQLITE);
+        invitationMail.start();
     }
 
     private static Mailer mailer(Config config) {
@@ -261,19 +260,18 @@ public final class HearthServer implements AutoCloseable {
         return Optional.of(file);
     }
 
-    private static void maintain(Idempotency idempotency, AuthStore auth, SigningKeys keys,
-                                 Jdbi jdbi, Clock clock) {
+    private void maintain(Ground g, Identity identity) {
         try {
             idempotency.purge();
-            jdbi.useTransaction(h -> auth.purge(h, clock.instant()));
-            keys.rotateIfDue();
+            g.jdbi().useTransaction(h -> identity.authStore().purge(h, g.clock().instant()));
+            identity.signingKeys().rotateIfDue();
         } catch (RuntimeException e) {
             LOG.warn("maintenance failed; will retry in an hour", e);
         }
     }
 
     public String baseUrl() {
-        return baseUrl;
+        return listeners.baseUrl();
     }
 
     public RouteTable routes() {
@@ -296,14 +294,13 @@ public final class HearthServer implements AutoCloseable {
     }
 
     public void join() throws InterruptedException {
-        jetty.join();
+        listeners.join();
     }
 
     @Override
     public void close() throws Exception {
         maintenance.shutdownNow();
-        jetty.stop();
-        routerJetty.stop();
+        listeners.close();
         computers.close();
         databases.close();
         invitationMail.close();
