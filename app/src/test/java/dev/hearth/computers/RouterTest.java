@@ -58,6 +58,7 @@ class RouterTest {
                 Map.of("target", 7000), Map.of("target", 8080, "published", 8443, "private", true)), Map.of());
         web = computer.path("id").asText();
         base = computer.path("url").asText();
+        awaitListening(base);
     }
 
     @Test
