@@ -1,8 +1,7 @@
 package dev.hearth.server.checkpoints;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.WireName;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -11,7 +10,7 @@ import java.util.Set;
  * checkpoint being made ends ready or failed; a ready or failed one may be deleted. Marking one
  * deleted because its source went away is not a move (see {@link Checkpoint#deleted}).
  */
-public enum CheckpointState {
+public enum CheckpointState implements WireName {
     CREATING, READY, FAILED, DELETING;
 
     private static final Map<CheckpointState, Set<CheckpointState>> NEXT = Map.of(
@@ -32,11 +31,6 @@ public enum CheckpointState {
         return next;
     }
 
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
     /** The wire form, so that messages read as the API speaks. */
     @Override
     public String toString() {
@@ -44,6 +38,6 @@ public enum CheckpointState {
     }
 
     public static CheckpointState of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(CheckpointState.class, wire);
     }
 }

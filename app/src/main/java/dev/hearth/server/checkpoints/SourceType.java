@@ -1,14 +1,13 @@
 package dev.hearth.server.checkpoints;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
+import dev.hearth.api.WireName;
 
 /**
  * What a checkpoint is of, and so how consistent it is: a computer's is taken of a paused sandbox
  * without asking its programs to flush anything ({@code crash}); a database's is a clean copy of a
  * stopped cluster or an online base backup, both starting without losing a committed transaction.
  */
-public enum SourceType {
+public enum SourceType implements WireName {
     COMPUTER("crash"), DATABASE("consistent");
 
     private final String consistency;
@@ -21,11 +20,6 @@ public enum SourceType {
         return consistency;
     }
 
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
     /** The wire form, so that messages read as the API speaks. */
     @Override
     public String toString() {
@@ -33,6 +27,6 @@ public enum SourceType {
     }
 
     public static SourceType of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(SourceType.class, wire);
     }
 }

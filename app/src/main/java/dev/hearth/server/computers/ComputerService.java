@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -271,17 +270,7 @@ public final class ComputerService {
     }
 
     public Contents contents() {
-        return new Contents() {
-            @Override
-            public String noun() {
-                return "computers";
-            }
-
-            @Override
-            public long count(Handle h, String workspace) {
-                return parts.records().store().countLive(h, workspace);
-            }
-        };
+        return new Contents("computers", parts.records().store()::countLive);
     }
 
     /** Digests that must stay unpacked (see {@link ComputerImages#digestsInUse}). */

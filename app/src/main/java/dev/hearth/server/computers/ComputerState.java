@@ -1,8 +1,7 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.WireName;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,7 +9,7 @@ import java.util.Set;
  * Where a computer is in its life, and the one table of which {@link Move} each state allows. A
  * move the table forbids answers 409 to the caller who asked for it.
  */
-public enum ComputerState {
+public enum ComputerState implements WireName {
     CREATING, READY, SLEEPING, FAILED;
 
     /** What can happen to a computer; the table below says from which state. */
@@ -43,11 +42,6 @@ public enum ComputerState {
         return ALLOWED.get(this).contains(move);
     }
 
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
     /** The wire form, so that messages read as the API speaks. */
     @Override
     public String toString() {
@@ -55,6 +49,6 @@ public enum ComputerState {
     }
 
     public static ComputerState of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(ComputerState.class, wire);
     }
 }

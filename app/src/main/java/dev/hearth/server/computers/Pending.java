@@ -1,20 +1,14 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
+import dev.hearth.api.WireName;
 
 /**
  * A change under way that outlives one request: a move to sleep (the {@code computer.sleep}
  * operation), or a restore from a checkpoint. The supervisor leaves a computer with one alone, and
  * reconcile settles one that a crash cut short.
  */
-public enum Pending {
+public enum Pending implements WireName {
     SLEEPING, RESTORING;
-
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     @Override
     public String toString() {
@@ -23,6 +17,6 @@ public enum Pending {
 
     /** The stored form back; null stays null (nothing pending). */
     public static Pending of(String wire) {
-        return wire == null ? null : valueOf(wire.toUpperCase(Locale.ROOT));
+        return wire == null ? null : WireName.parse(Pending.class, wire);
     }
 }

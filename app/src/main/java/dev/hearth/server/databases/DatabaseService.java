@@ -23,7 +23,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -192,17 +191,7 @@ public final class DatabaseService implements AutoCloseable {
     }
 
     public Contents contents() {
-        return new Contents() {
-            @Override
-            public String noun() {
-                return "databases";
-            }
-
-            @Override
-            public long count(Handle h, String workspace) {
-                return store.countLive(h, workspace);
-            }
-        };
+        return new Contents("databases", store::countLive);
     }
 
     /** Makes what the store says true and starts the auto-sleep ticker, where databases can run. */

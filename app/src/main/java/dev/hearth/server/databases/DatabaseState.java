@@ -1,6 +1,6 @@
 package dev.hearth.server.databases;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.WireName;
 import java.util.Locale;
 import java.util.Map;
 
@@ -9,7 +9,7 @@ import java.util.Map;
  * happen from which state and the state it leaves. The supervisor asks it with the state of what
  * runs in memory; the stored row follows (it may lag behind when a write to the store failed).
  */
-public enum DatabaseState {
+public enum DatabaseState implements WireName {
     READY, SLEEPING;
 
     /** What can happen to a database. */
@@ -47,10 +47,6 @@ public enum DatabaseState {
     }
 
     /** The wire and stored form. */
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     /** The wire form, so that messages read as the API speaks. */
     @Override
@@ -60,6 +56,6 @@ public enum DatabaseState {
 
     /** From the stored form. */
     public static DatabaseState of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(DatabaseState.class, wire);
     }
 }

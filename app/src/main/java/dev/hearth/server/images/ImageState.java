@@ -1,16 +1,10 @@
 package dev.hearth.server.images;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
+import dev.hearth.api.WireName;
 
 /** Where a workspace's pull of an image stands: pulling, then ready (with a digest) or failed (with the reason). */
-public enum ImageState {
+public enum ImageState implements WireName {
     PULLING, READY, FAILED;
-
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     @Override
     public String toString() {
@@ -18,6 +12,6 @@ public enum ImageState {
     }
 
     public static ImageState of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(ImageState.class, wire);
     }
 }

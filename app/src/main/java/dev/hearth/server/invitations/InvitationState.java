@@ -1,8 +1,7 @@
 package dev.hearth.server.invitations;
 
-import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.WireName;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,7 +9,7 @@ import java.util.Set;
  * Where an invitation stands, as clients see it (a pending one past its expiry reads as expired),
  * and the one table of which {@link Move} each state allows.
  */
-public enum InvitationState {
+public enum InvitationState implements WireName {
     PENDING, ACCEPTED, REVOKED, EXPIRED;
 
     public enum Move { RESEND, ACCEPT, REVOKE }
@@ -25,17 +24,12 @@ public enum InvitationState {
         return ALLOWED.get(this).contains(move);
     }
 
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
     @Override
     public String toString() {
         return wire();
     }
 
     public static InvitationState of(String wire) {
-        return valueOf(wire.toUpperCase(Locale.ROOT));
+        return WireName.parse(InvitationState.class, wire);
     }
 }

@@ -1,20 +1,14 @@
 package dev.hearth.server.tenancy;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
+import dev.hearth.api.WireName;
 import java.util.Optional;
 
 /** A principal's one role in a workspace, weakest first. */
-public enum Role {
+public enum Role implements WireName {
     VIEWER, EDITOR, ADMIN;
 
     public boolean atLeast(Role other) {
         return compareTo(other) >= 0;
-    }
-
-    @JsonValue
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Optional<Role> parse(String s) {

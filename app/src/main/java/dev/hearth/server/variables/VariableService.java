@@ -49,17 +49,7 @@ public final class VariableService {
 
     /** What a workspace delete must wait for: its live variables. */
     public Contents contents() {
-        return new Contents() {
-            @Override
-            public String noun() {
-                return "variables";
-            }
-
-            @Override
-            public long count(Handle h, String workspace) {
-                return store.countLive(h, workspace);
-            }
-        };
+        return new Contents("variables", store::countLive);
     }
 
     public Variable.View create(Caller caller, Workspace workspace, CreateVariable request) {
