@@ -34,6 +34,7 @@ final class ComputersCommand {
                @Option(names = "--memory-mb") Integer memoryMb,
                @Option(names = "--protected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
+               @Mixin NetworkOptions network,
                @Option(names = "--no-wait") boolean noWait) {
         var client = cli.client();
         // Only what was given: a computer made from a checkpoint takes the rest from its source.
@@ -56,6 +57,7 @@ final class ComputersCommand {
         if (protect) {
             body.put("protected", true);
         }
+        network.body().ifPresent(n -> body.put("network", n));
         var resources = new LinkedHashMap<String, Object>();
         if (cpus != null) {
             resources.put("cpus", cpus);
@@ -88,14 +90,15 @@ final class ComputersCommand {
         return 0;
     }
 
-    @Command(name = "update", description = "Change a computer's env, name or protection.")
+    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep or network (at once).")
     int update(@Parameters(paramLabel = "NAME") String name,
                @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
                @Option(names = "--unset", paramLabel = "NAME", description = "remove an env var") List<String> unset,
                @Option(names = "--rename", paramLabel = "NEW_NAME") String rename,
                @Option(names = "--protected", negatable = true) Boolean protect,
-               @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep) {
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep,
+               @Mixin NetworkOptions network) {
         var body = new LinkedHashMap<String, Object>();
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep.equals("never") ? null : Integer.valueOf(autoSleep));
@@ -113,6 +116,7 @@ final class ComputersCommand {
         if (protect != null) {
             body.put("protected", protect);
         }
+        network.body().ifPresent(n -> body.put("network", n));
         show(cli.client().patch(path(name), body));
         return 0;
     }
@@ -204,9 +208,9 @@ final class ComputersCommand {
     }
 
     private void table(Iterable<JsonNode> rows) {
-        var table = new Table("NAME", "ID", "STATE", "IMAGE", "URL", "ERROR");
+        var table = new Table("NAME", "ID", "STATE", "IMAGE", "URL", "NETWORK", "ERROR");
         rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(), c.path("state").asText(),
-                c.path("image").asText(), c.path("url").asText(),
+                c.path("image").asText(), c.path("url").asText(), NetworkOptions.summary(c.path("network")),
                 c.path("error").isNull() ? "-" : c.path("error").path("message").asText()));
         table.print(cli.out());
     }

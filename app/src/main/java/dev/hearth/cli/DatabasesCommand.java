@@ -126,7 +126,8 @@ final class DatabasesCommand {
 
     private void connectionTable(JsonNode c) {
         var out = cli.out();
-        for (String field : new String[] {"host", "port", "database", "user", "password", "uri", "pooler_uri"}) {
+        for (String field : new String[] {"host", "port", "database", "user", "password", "uri", "pooler_uri",
+                "internal_uri", "internal_pooler_uri"}) {
             out.printf("%-14s %s%n", field.toUpperCase().replace('_', ' '), c.path(field).asText());
         }
         out.printf("%-14s %s%n", "RESET PENDING", c.path("reset_pending").asBoolean());

@@ -4,9 +4,13 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
+import dev.hearth.server.network.Cidr;
+import dev.hearth.server.network.NetworkSettings;
 import dev.hearth.server.router.RouterSettings;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,6 +43,15 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--pooler-port", defaultValue = "${env:HEARTH_POOLER_PORT:-6432}", description = "pgbouncer's port, in front of every database (default ${DEFAULT-VALUE}; 0: any free one)")
     int poolerPort;
 
+    @Option(names = "--computer-allow-private", split = ",", paramLabel = "CIDR", defaultValue = "${env:HEARTH_COMPUTER_ALLOW_PRIVATE}", description = "private networks every computer may reach, as if they were the internet (default: none)")
+    List<String> allowPrivate;
+
+    @Option(names = "--computer-allow-out-private", split = ",", paramLabel = "CIDR", defaultValue = "${env:HEARTH_COMPUTER_ALLOW_OUT_PRIVATE}", description = "private networks a computer's network.allow_out may name (default: none)")
+    List<String> allowOutPrivate;
+
+    @Option(names = "--dns-upstream", split = ",", paramLabel = "HOST[:PORT]", defaultValue = "${env:HEARTH_DNS_UPSTREAM}", description = "resolvers computers' names outside .internal are asked of (default: the host's, from /etc/resolv.conf)")
+    List<String> dnsUpstream;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -69,6 +82,24 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--invitation-days", defaultValue = "${env:HEARTH_INVITATION_DAYS:-7}", description = "days an invitation stays open (default ${DEFAULT-VALUE})")
     int invitationDays;
 
+    private NetworkSettings networkSettings() {
+        Optional<List<InetSocketAddress>> upstreams = dnsUpstream == null || dnsUpstream.isEmpty() ? Optional.empty()
+                : Optional.of(dnsUpstream.stream().map(ServeCommand::hostPort).toList());
+        return new NetworkSettings(cidrs("--computer-allow-private", allowPrivate),
+                cidrs("--computer-allow-out-private", allowOutPrivate), upstreams);
+    }
+
+    private static List<Cidr> cidrs(String option, List<String> values) {
+        return values == null ? List.of() : values.stream().filter(v -> !v.isBlank()).map(v -> Cidr.parse(v)
+                .orElseThrow(() -> new IllegalArgumentException(option + ": " + v + " is not an IPv4 network"))).toList();
+    }
+
+    private static InetSocketAddress hostPort(String value) {
+        int colon = value.lastIndexOf(':');
+        return colon < 0 ? new InetSocketAddress(value.strip(), 53)
+                : new InetSocketAddress(value.substring(0, colon).strip(), Integer.parseInt(value.substring(colon + 1)));
+    }
+
     @Override
     public Integer call() throws Exception {
         int colon = listen.lastIndexOf(':');
@@ -93,6 +124,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         config = config.withDatabases(new DatabaseSettings(databaseHost, databaseListen,
                 Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
+        config = config.withNetwork(networkSettings());
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));

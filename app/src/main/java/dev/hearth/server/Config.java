@@ -2,6 +2,7 @@ package dev.hearth.server;
 
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
+import dev.hearth.server.network.NetworkSettings;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.router.RouterSettings;
 import java.nio.file.Path;
@@ -21,13 +22,13 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      long maxBodyBytes, Optional<SmtpSettings> smtp, Optional<Path> encryptionKeys,
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
-                     DatabaseSettings databases) {
+                     DatabaseSettings databases, NetworkSettings network) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
-                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT);
+                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -93,6 +94,10 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.databases = d);
     }
 
+    public Config withNetwork(NetworkSettings n) {
+        return with(b -> b.network = n);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -119,6 +124,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         Clock clock;
         RouterSettings router;
         DatabaseSettings databases;
+        NetworkSettings network;
 
         Builder(Config c) {
             host = c.host;
@@ -139,12 +145,13 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             clock = c.clock;
             router = c.router;
             databases = c.databases;
+            network = c.network;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
-                    operationLease, operationKinds, clock, router, databases);
+                    operationLease, operationKinds, clock, router, databases, network);
         }
     }
 }

@@ -45,6 +45,9 @@ import dev.hearth.server.invitations.InvitationsApi;
 import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
+import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.Directory;
+import dev.hearth.server.network.Services;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
@@ -60,6 +63,7 @@ import dev.hearth.server.workspaces.WorkspaceService;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -100,6 +104,7 @@ public final class HearthServer implements AutoCloseable {
     private final Store store;
     private final RouteTable routes = new RouteTable();
     private final Operations operations;
+    private final Optional<ComputerNetwork> network;
     private final VariableService variables;
     private final ComputerService computers;
     private final DatabaseService databases;
@@ -125,6 +130,7 @@ public final class HearthServer implements AutoCloseable {
         OperationsApi.register(routes, operations, new OperationStore());
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock());
         var identity = identity(ground);
+        network = network(config);
         variables = variables(ground);
         computers = computers(ground);
         var databaseSide = databases(ground);
@@ -167,6 +173,34 @@ public final class HearthServer implements AutoCloseable {
         return new Identity(guard, access, accessStore, workspaceStore, authStore, signingKeys);
     }
 
+    /**
+     * Computers' networking, where computers can run (root, runsc): the resolver and the waker ask
+     * computers and databases, built after this, only once queries and connections arrive.
+     */
+    private Optional<ComputerNetwork> network(Config config) throws IOException {
+        if (RunscRuntime.unavailableReason("runsc").isPresent()) {
+            return Optional.empty();
+        }
+        var directory = new Directory() {
+            @Override
+            public Optional<String> workspaceOf(InetAddress computer) {
+                return computers.addresses().workspaceAt(computer);
+            }
+
+            @Override
+            public Optional<InetAddress> computer(String workspace, String name) {
+                return computers.addresses().addressOf(workspace, name);
+            }
+
+            @Override
+            public Optional<InetAddress> database(String workspace, String name) {
+                return databases.internalAddress(workspace, name);
+            }
+        };
+        return Optional.of(ComputerNetwork.start(config.dataDir(), config.network(), directory,
+                (asker, target) -> computers.addresses().wakeFor(asker, target)));
+    }
+
     private VariableService variables(Ground g) {
         var store = new VariableStore();
         var service = new VariableService(g.jdbi(), store, g.keyring(), g.clock());
@@ -188,8 +222,8 @@ public final class HearthServer implements AutoCloseable {
         var imageStore = new ImageStore();
         var images = new Images(Files.createDirectories(dataDir.resolve("images")));
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
-                runtime, unavailable.orElse(""), g.checkpointKinds(), dataDir, g.clock(), listeners::routerHost),
-                g.operations());
+                runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
+                listeners::routerHost), g.operations());
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         ImagesApi.register(g.routes(), new ImageService(g.jdbi(), imageStore, images, g.operations(), g.clock(),
@@ -200,9 +234,10 @@ public final class HearthServer implements AutoCloseable {
     private Databases databases(Ground g) {
         var settings = g.config().databases();
         var store = new DatabaseStore(settings.publicHost());
-        var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store);
+        var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store,
+                network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of());
         var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
-                g.clock());
+                g.clock(), network.map(ComputerNetwork::firewall));
         var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());
         DatabasesApi.register(g.routes(), service, checkpoints, store);
         return new Databases(service, checkpoints);
@@ -301,6 +336,7 @@ public final class HearthServer implements AutoCloseable {
     public void close() throws Exception {
         maintenance.shutdownNow();
         listeners.close();
+        network.ifPresent(ComputerNetwork::close);
         computers.close();
         databases.close();
         invitationMail.close();

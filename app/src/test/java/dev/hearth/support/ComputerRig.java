@@ -51,7 +51,7 @@ public final class ComputerRig implements AutoCloseable {
         var images = new Images(builtinImage(dataDir.resolve("images")));
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
-                Optional.of(runtime), "", kinds, dataDir, clock, () -> "localhost:7301"), operations);
+                Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> "localhost:7301"), operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

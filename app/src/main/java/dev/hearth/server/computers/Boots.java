@@ -26,15 +26,17 @@ final class Boots {
     private final Dirs dirs;
     private final Environments environments;
     private final ComputerImages images;
+    private final Networking networking;
     private final Path toolsDir;
 
     Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
-          Path toolsDir) {
+          Networking networking, Path toolsDir) {
         this.records = records;
         this.access = access;
         this.dirs = dirs;
         this.environments = environments;
         this.images = images;
+        this.networking = networking;
         this.toolsDir = toolsDir;
     }
 
@@ -57,6 +59,7 @@ final class Boots {
             Path data = Files.createDirectories(dir.resolve("data"));
             ensureTools();
             runsc.prepareNetwork(computer.slot());
+            networking.attach(computer);
             runsc.start(spec(computer, image, data), dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -69,15 +72,17 @@ final class Boots {
         var image = SandboxAccess.answering(() -> images.unpacked(next));
         ensureTools();
         access.get().prepareNetwork(next.slot());
+        networking.attach(next);
         access.get().restore(spec(next, image, dirs.data(next.id())), dirs.computer(next.id()), imageDir);
     }
 
-    private SandboxSpec spec(Computer computer, Image image, Path data) {
+    private SandboxSpec spec(Computer computer, Image image, Path data) throws IOException {
         var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
         var set = computer.settings();
         return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
-                environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir, computer.slot(),
-                (long) set.memoryMb() << 20, set.cpus(), PIDS);
+                environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir,
+                networking.files(computer, dirs.computer(computer.id())), computer.slot(), (long) set.memoryMb() << 20,
+                set.cpus(), PIDS);
     }
 
     static String workingDir(Image image) {

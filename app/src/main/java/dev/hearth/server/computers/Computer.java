@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import java.time.Instant;
@@ -16,7 +17,7 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /** What its owner asked for; {@code auto_sleep_seconds} null means never. */
     public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, double cpus, int memoryMb,
-                           boolean protectedFlag, Integer autoSleepSeconds) {
+                           boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network) {
     }
 
     /** Its state, a change under way (null if none), and why it last failed or restarted (null if fine). */
@@ -155,7 +156,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
         var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.cpus(), settings.memoryMb(),
-                false, settings.autoSleepSeconds());
+                false, settings.autoSleepSeconds(), settings.network());
         return new Computer(id, workspace, name, unprotected, new Status(state(), null, error()), instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }

@@ -6,7 +6,7 @@ package dev.hearth.server.computers;
  */
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Restores restores,
-                     Execs execs, RouteTargets routes, ComputerViews views) {
+                     Execs execs, RouteTargets routes, ComputerViews views, Networking networking) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
@@ -18,11 +18,13 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                 in.clock());
         var environments = new Environments(in.variables());
         var images = new ComputerImages(in.jdbi(), in.images(), in.imageStore(), in.store(), checkpoints::digestsInUse);
-        var boots = new Boots(records, access, dirs, environments, images, in.dataDir().resolve("tools"));
+        var networking = new Networking(in.network());
+        var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"));
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
-        var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores);
+        var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking);
         var execs = new Execs(records, access, gates, activity, dirs, environments, images, lifecycle);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
-                execs, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()));
+                execs, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
+                networking);
     }
 }

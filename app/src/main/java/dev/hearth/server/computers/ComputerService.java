@@ -12,6 +12,9 @@ import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.NetworkInput;
+import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
@@ -53,8 +56,8 @@ public final class ComputerService {
 
     /** What the parts are made from: everything outside this package that computers use. */
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
-                  Optional<SandboxRuntime> runtime, String unavailable, CheckpointKinds checkpointKinds,
-                  Path dataDir, Clock clock, Supplier<String> routerHost) {
+                  Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
+                  CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<String> routerHost) {
     }
 
     private final ComputerParts parts;
@@ -76,7 +79,7 @@ public final class ComputerService {
     /** Makes what runs match the store after a start (see {@link Reconciler}). */
     public void reconcile() {
         parts.access().ifPresent(r -> new Reconciler(parts.lifecycle(), parts.records(), r, parts.dirs(),
-                parts.checkpoints()).run());
+                parts.checkpoints(), parts.networking()).run());
     }
 
     /** Stops watching computers; they keep running, and the next start adopts them. */
@@ -99,7 +102,8 @@ public final class ComputerService {
         var resources = ComputerInput.resources(request.resources());
         var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false),
                 ComputerInput.ports(request.ports()), resources.cpus(), resources.memoryMb(),
-                Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null));
+                Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
+                NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
                 new Computer.Lineage(null, null), parts.records().now()));
         if (Images.isLocal(image) || parts.images().pulled(workspace.id(), image).isPresent()) {
@@ -129,7 +133,8 @@ public final class ComputerService {
                 request.ports() == null ? from.ports() : ComputerInput.ports(request.ports()),
                 resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()),
                 request.autoSleepSeconds() == null ? from.autoSleepSeconds()
-                        : ComputerInput.autoSleep(request.autoSleepSeconds(), null));
+                        : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
+                NetworkInput.parse(request.network(), from.network(), parts.networking().settings()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
                 checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now()));
         return new Outcome(view(parts.lifecycle().provision(computer.id(), true), workspace), Optional.empty());
@@ -166,8 +171,13 @@ public final class ComputerService {
         var settings = new Computer.Settings(set.image(), env,
                 request.ports() == null ? set.ports() : ComputerInput.ports(request.ports()), set.cpus(),
                 set.memoryMb(), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
-                ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()));
+                ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()),
+                NetworkInput.parse(request.network(), set.network(), parts.networking().settings()));
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
+        if (!settings.network().equals(set.network())) {
+            // Applied at once, running or asleep: the rules are the veth's, not the sandbox's.
+            parts.networking().attach(updated);
+        }
         return view(updated, workspace);
     }
 
@@ -185,6 +195,7 @@ public final class ComputerService {
             var latest = parts.records().current(computer.id());
             parts.access().ifPresent(r -> {
                 r.delete(latest.sandboxId());
+                parts.networking().detach(latest);
                 r.removeNetwork(latest.slot());
             });
             Disk.deleteTree(parts.dirs().computer(computer.id()));
@@ -262,6 +273,11 @@ public final class ComputerService {
 
     ComputerCheckpoints checkpoints() {
         return parts.checkpoints();
+    }
+
+    /** Computers by address, for the resolver and the waker (see {@link ComputerAddresses}). */
+    public ComputerAddresses addresses() {
+        return new ComputerAddresses(parts.records(), parts.lifecycle());
     }
 
     /** The computer router's side (see {@link RouteTargets}). */

@@ -4,6 +4,8 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.hearth.server.network.Cidr;
+import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.NamedRows;
@@ -28,16 +30,17 @@ public final class ComputerStore {
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
                     protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
-                    updated_at)
+                    updated_at, network)
                 VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :autoSleep,
-                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at)""")
+                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.cpus()).bind("mem", set.memoryMb())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
-                .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt())).execute();
+                .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt()))
+                .bind("network", StoredJson.text(set.network().view())).execute();
     }
 
     public Optional<Computer> find(Handle h, String id) {
@@ -63,6 +66,12 @@ public final class ComputerStore {
         return h.createQuery("SELECT * FROM computers WHERE deleted_at IS NULL ORDER BY id").map(ComputerStore::computer).list();
     }
 
+    /** The live computer on a network slot (a deleted one frees its slot). */
+    public Optional<Computer> onSlot(Handle h, int slot) {
+        return h.createQuery("SELECT * FROM computers WHERE slot = :s AND deleted_at IS NULL").bind("s", slot)
+                .map(ComputerStore::computer).findOne();
+    }
+
     public Set<Integer> slotsInUse(Handle h) {
         return new TreeSet<>(h.createQuery("SELECT slot FROM computers WHERE deleted_at IS NULL").mapTo(Integer.class).list());
     }
@@ -77,7 +86,7 @@ public final class ComputerStore {
         var times = c.times();
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
-                    env = :env, ports = :ports, protected = :protected, auto_sleep_seconds = :autoSleep,
+                    env = :env, ports = :ports, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
                     generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
@@ -86,7 +95,7 @@ public final class ComputerStore {
                 .bind("digest", c.imageDigest()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("incarnation", c.instance().incarnation()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
-                .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
+                .bind("network", StoredJson.text(set.network().view())).bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
     }
@@ -100,12 +109,22 @@ public final class ComputerStore {
                 + "AND image_digest IS NOT NULL").mapTo(String.class).list());
     }
 
+    /** The stored policy; none (a computer made before networks had policies) is the default. */
+    private static NetworkPolicy network(ResultSet rs) throws SQLException {
+        var view = StoredJson.read(rs, "network", NetworkPolicy.View.class);
+        if (view == null) {
+            return NetworkPolicy.DEFAULT;
+        }
+        return new NetworkPolicy(view.internet(), view.allowOut().stream().map(Cidr::of).toList(),
+                view.denyOut().stream().map(Cidr::of).toList());
+    }
+
     private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
         int autoSleep = rs.getInt("auto_sleep_seconds");
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), rs.getDouble("cpus"),
-                rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds);
+                rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds, network(rs));
         var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),

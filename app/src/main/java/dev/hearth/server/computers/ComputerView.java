@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 import java.util.List;
@@ -9,8 +10,8 @@ import java.util.List;
 public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Resources resources, int generation,
-                           @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds, String parent,
-                           String fromCheckpoint,
+                           @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
+                           NetworkPolicy.View network, String parent, String fromCheckpoint,
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 

@@ -37,7 +37,7 @@ final class ComputerViews {
         return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
                 ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
                 new ComputerView.Resources(set.cpus(), set.memoryMb()), c.generation(), set.protectedFlag(),
-                set.autoSleepSeconds(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
+                set.autoSleepSeconds(), set.network().view(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

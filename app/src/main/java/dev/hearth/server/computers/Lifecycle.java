@@ -31,9 +31,10 @@ final class Lifecycle {
     private final ComputerImages images;
     private final Boots boots;
     private final Restores restores;
+    private final Networking networking;
 
     Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-              ComputerImages images, Boots boots, Restores restores) {
+              ComputerImages images, Boots boots, Restores restores, Networking networking) {
         this.records = records;
         this.access = access;
         this.gates = gates;
@@ -42,6 +43,7 @@ final class Lifecycle {
         this.images = images;
         this.boots = boots;
         this.restores = restores;
+        this.networking = networking;
     }
 
     /** Pulls (or builds) the image and starts the computer; on failure it is marked failed with the reason. */
@@ -112,6 +114,7 @@ final class Lifecycle {
             }
             runsc.delete(computer.sandboxId());
             var asleep = records.save(computer.withStatus(ComputerState.SLEEPING, null, computer.error(), records.now()));
+            networking.asleep(asleep, true);
             LOG.info("computer {} ({}) is asleep", computer.name(), computer.id());
             return asleep;
         });
@@ -139,6 +142,7 @@ final class Lifecycle {
                         + e.getMessage());
             }
             var ready = records.save(next.started(next.imageDigest(), records.now()));
+            networking.asleep(ready, false);
             Disk.deleteTree(dirs.sleepImage(next.id()));
             activity.restarted(computerId, ready.times().lastStartedAt());
             return ready;

@@ -21,14 +21,16 @@ final class Reconciler {
     private final SandboxRuntime runsc;
     private final Dirs dirs;
     private final ComputerCheckpoints checkpoints;
+    private final Networking networking;
 
     Reconciler(Lifecycle lifecycle, ComputerRecords records, SandboxRuntime runsc, Dirs dirs,
-               ComputerCheckpoints checkpoints) {
+               ComputerCheckpoints checkpoints, Networking networking) {
         this.lifecycle = lifecycle;
         this.records = records;
         this.runsc = runsc;
         this.dirs = dirs;
         this.checkpoints = checkpoints;
+        this.networking = networking;
     }
 
     /**
@@ -38,6 +40,8 @@ final class Reconciler {
      */
     void run() {
         var live = records.live();
+        // Rules first, as the store says: every live computer's, and none of computers gone.
+        networking.reset(live);
         var owned = new HashSet<String>();
         for (var c : live) {
             owned.add(c.sandboxId());

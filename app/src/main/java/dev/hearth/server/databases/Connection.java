@@ -5,12 +5,21 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
-/** The Connection of the spec: how to reach a database directly ({@code uri}) and through the pooler. */
+/**
+ * The Connection of the spec: how to reach a database directly ({@code uri}) and through the
+ * pooler, and from the computers of its workspace ({@code internal_host}: {@code NAME.db.internal},
+ * 5432 to the database and 6432 to the pooler, the same TLS certificate naming it).
+ */
 @JsonPropertyOrder({"host", "port", "database", "user", "password", "password_status", "reset_pending", "uri",
-        "pooler_uri", "ssl_mode", "server_ca", "pooler_port"})
+        "pooler_uri", "ssl_mode", "server_ca", "pooler_port", "internal_host", "internal_uri", "internal_pooler_uri"})
 public record Connection(String host, int port, String database, String user, String password, String passwordStatus,
                          boolean resetPending, String uri, String poolerUri, String sslMode, String serverCa,
-                         int poolerPort, @JsonIgnore String poolerDatabase) {
+                         int poolerPort, String internalHost, String internalUri, String internalPoolerUri,
+                         @JsonIgnore String poolerDatabase) {
+    /** The name computers reach databases under: {@code NAME.db.internal}, on these ports. */
+    public static final String INTERNAL_DOMAIN = ".db.internal";
+    public static final int INTERNAL_PORT = 5432;
+    public static final int INTERNAL_POOLER_PORT = 6432;
     /** What a password reads as for those who may not see it, and in an idempotent replay. */
     public static final String REDACTED = "********";
     // Hearth knows the password it set; one a user sets in SQL is not known until the next reset.
@@ -21,16 +30,19 @@ public record Connection(String host, int port, String database, String user, St
     static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
         var login = db.login();
         var place = db.placement();
+        String internal = db.name() + INTERNAL_DOMAIN;
         return new Connection(place.host(), place.port(), login.dbName(), login.user(), password, TRACKED,
                 login.resetPending(), uri(login.user(), password, place.host(), place.port(), login.dbName()),
                 uri(login.user(), password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
-                poolerDatabase);
+                internal, uri(login.user(), password, internal, INTERNAL_PORT, login.dbName()),
+                uri(login.user(), password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
     }
 
     public Connection redacted() {
         return new Connection(host, port, database, user, REDACTED, passwordStatus, resetPending,
                 uri(user, REDACTED, host, port, database), uri(user, REDACTED, host, poolerPort, poolerDatabase), sslMode,
-                serverCa, poolerPort, poolerDatabase);
+                serverCa, poolerPort, internalHost, uri(user, REDACTED, internalHost, INTERNAL_PORT, database),
+                uri(user, REDACTED, internalHost, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
     }
 
     private static String uri(String user, String password, String host, int port, String database) {

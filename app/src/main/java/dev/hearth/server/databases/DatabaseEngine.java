@@ -12,8 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -34,7 +35,9 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
     public record Found(Layout layout, Optional<DatabaseEngine> engine, String unavailable) {
     }
 
-    public static Found open(DatabaseSettings settings, Path dataDir, Jdbi jdbi, DatabaseStore store) {
+    /** {@code alsoListen}: where else the pooler listens (the services address computers reach it at). */
+    public static Found open(DatabaseSettings settings, Path dataDir, Jdbi jdbi, DatabaseStore store,
+                             List<String> alsoListen) {
         dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
@@ -42,7 +45,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
         Optional<DatabaseEngine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
-                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store));
+                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store, alsoListen));
             } catch (IOException | RuntimeException e) {
                 reason = Optional.of(e.getMessage());
             }
@@ -52,10 +55,12 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
     }
 
     private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
-                                           Jdbi jdbi, DatabaseStore store) throws IOException {
+                                           Jdbi jdbi, DatabaseStore store, List<String> alsoListen)
+            throws IOException {
         prepareRoot(host, dataDir, root);
         Path secrets = dataDir.resolve("database-secrets");
-        var certs = Certificates.ensure(secrets, root.resolve("tls"), Set.of(settings.publicHost()), host);
+        var certs = Certificates.ensure(secrets, root.resolve("tls"),
+                new LinkedHashSet<>(List.of(settings.publicHost(), "*" + Connection.INTERNAL_DOMAIN)), host);
         Path caCopy = root.resolve("tls").resolve("ca.crt");
         Files.copy(certs.caCertificate(), caCopy, StandardCopyOption.REPLACE_EXISTING);
         String poolerPassword = secret(secrets.resolve("pgbouncer-password"));
@@ -67,8 +72,8 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
         jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(),
                 new Pooler.Entry(d.placement().port(), d.login().dbName())));
         int poolerPort = settings.poolerPort() == 0 ? PortPool.freePort() : settings.poolerPort();
-        var pooler = Pooler.start(host, poolerDir, settings.listenHost(), poolerPort, certs, caCopy, poolerPassword,
-                entries);
+        var pooler = Pooler.start(host, poolerDir, settings.listenHost(), alsoListen, poolerPort, certs, caCopy,
+                poolerPassword, entries);
         return new DatabaseEngine(clusters, pooler, certs.caPem());
     }
 

@@ -27,6 +27,7 @@ final class DatabaseHost implements AutoCloseable {
     private final DatabaseEngine engine;
     private final Layout layout;
     private final String listenHost;
+    private final ComputerReach reach;
     private final DatabaseRows rows;
     private final Clock clock;
     private final ClusterSupervisor supervisor;
@@ -36,10 +37,12 @@ final class DatabaseHost implements AutoCloseable {
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
-    DatabaseHost(DatabaseEngine engine, Layout layout, DatabaseSettings settings, DatabaseRows rows, Clock clock) {
+    DatabaseHost(DatabaseEngine engine, Layout layout, DatabaseSettings settings, DatabaseRows rows, Clock clock,
+                 ComputerReach reach) {
         this.engine = engine;
         this.layout = layout;
         this.listenHost = settings.listenHost();
+        this.reach = reach;
         this.rows = rows;
         this.clock = clock;
         this.supervisor = new ClusterSupervisor(engine.clusters(), layout, rows, clock);
@@ -92,26 +95,28 @@ final class DatabaseHost implements AutoCloseable {
         }
     }
 
-    /** Opens the database's public port and puts it in the pooler. */
+    /** Opens the database's public port (and the one computers reach), puts it in the pooler and in their reach. */
     void serve(Database db) {
         supervisor.autoSleep(db.id(), db.settings().autoSleepSeconds());
         int port = db.placement().port();
         try {
-            proxy.open(db.id(), listenHost, port);
+            proxy.open(db.id(), reach.listenOn(listenHost), port);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is taken: " + e.getMessage(), e);
         }
         engine.pooler().put(db.id(), new Pooler.Entry(port, db.login().dbName()));
+        reach.expose(db, engine.pooler().port());
     }
 
     /**
      * For a database being deleted, under its lock: no wake from now on, no cluster, no port, no
-     * pooler entry. Returns the state its row takes.
+     * pooler entry, out of computers' reach. Returns the state its row takes.
      */
-    DatabaseState retire(String id) {
-        var state = supervisor.retire(id);
-        proxy.close(id);
-        engine.pooler().remove(id);
+    DatabaseState retire(Database db) {
+        var state = supervisor.retire(db.id());
+        proxy.close(db.id());
+        engine.pooler().remove(db.id());
+        reach.hide(db, engine.pooler().port());
         return state;
     }
 

@@ -8,6 +8,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.network.Firewall;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -17,6 +18,8 @@ import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Role;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.Contents;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -53,19 +56,22 @@ public final class DatabaseService implements AutoCloseable {
     private final DatabaseRows rows;
     private final Layout layout;
     private final Optional<DatabaseHost> host;
+    private final ComputerReach reach;
     private final String unavailable;
     private final String publicHost;
     private final Clock clock;
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
-                           DatabaseEngine.Found found, DatabaseSettings settings, Clock clock) {
+                           DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
+                           Optional<Firewall> firewall) {
         this.jdbi = jdbi;
         this.store = store;
         this.checkpointStore = checkpointStore;
         this.keyring = keyring;
         this.rows = new DatabaseRows(jdbi, store, checkpointStore, keyring);
         this.layout = found.layout();
-        this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock));
+        this.reach = new ComputerReach(firewall, settings.firstPort());
+        this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock, reach));
         this.unavailable = found.unavailable();
         this.publicHost = settings.publicHost();
         this.clock = clock;
@@ -128,7 +134,7 @@ public final class DatabaseService implements AutoCloseable {
                     + "{\"protected\": false} first");
         }
         var deleted = locked(db.id(), () -> {
-            var state = host.retire(db.id());
+            var state = host.retire(db);
             var gone = rows.load(db.id()).deleted(state, now());
             host.discard(db.id(), markDeleted(gone));
             return gone;
@@ -188,6 +194,19 @@ public final class DatabaseService implements AutoCloseable {
             supervisor.start(db.id());
             return rows.load(db.id());
         });
+    }
+
+    /** The address a live database of the workspace is reached at from its computers, by name. */
+    public Optional<InetAddress> internalAddress(String workspaceId, String name) {
+        return jdbi.withHandle(h -> store.find(h, workspaceId, name))
+                .filter(d -> !d.isDeleted() && d.name().equals(name))
+                .map(d -> {
+                    try {
+                        return InetAddress.getByName(reach.address(d.placement().port()).host());
+                    } catch (UnknownHostException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
     }
 
     public Contents contents() {

@@ -13,6 +13,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -36,33 +38,49 @@ public final class WakeProxy implements AutoCloseable {
     private static final int BUFFER = 32 * 1024;
 
     private final Backends backends;
-    private final Map<String, ServerSocket> listeners = new ConcurrentHashMap<>();
+    private final Map<String, List<ServerSocket>> listeners = new ConcurrentHashMap<>();
 
     public WakeProxy(Backends backends) {
         this.backends = backends;
     }
 
-    /** Starts listening for one database; fails if the port is taken. */
-    public void open(String databaseId, String host, int port) throws IOException {
-        var server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 512);
-        var previous = listeners.put(databaseId, server);
-        if (previous != null) {
-            previous.close();
+    /**
+     * Starts listening for one database on {@code port} of each host (the public one, and where
+     * computers reach it); fails if the port is taken. Listeners it had before are closed.
+     */
+    public void open(String databaseId, List<String> hosts, int port) throws IOException {
+        var servers = new ArrayList<ServerSocket>();
+        try {
+            for (String host : hosts) {
+                var server = new ServerSocket();
+                servers.add(server);
+                server.setReuseAddress(true);
+                server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 512);
+            }
+        } catch (IOException e) {
+            servers.forEach(WakeProxy::closeQuietly);
+            throw e;
         }
-        Thread.ofVirtual().name("pg-accept-" + port).start(() -> accept(databaseId, server));
+        var previous = listeners.put(databaseId, servers);
+        if (previous != null) {
+            previous.forEach(WakeProxy::closeQuietly);
+        }
+        servers.forEach(server -> Thread.ofVirtual().name("pg-accept-" + port).start(() -> accept(databaseId, server)));
     }
 
     /** Stops listening for one database (connections already relayed go on until they end). */
     public void close(String databaseId) {
-        var server = listeners.remove(databaseId);
-        if (server != null) {
-            try {
-                server.close();
-            } catch (IOException ignored) {
-                // closing a listener cannot fail in a way worth reporting
-            }
+        var servers = listeners.remove(databaseId);
+        if (servers != null) {
+            servers.forEach(WakeProxy::closeQuietly);
+        }
+    }
+
+    private static void closeQuietly(ServerSocket server) {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing a listener cannot fail in a way worth reporting
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,25 +35,29 @@ public final class Pooler implements AutoCloseable {
     private final PostgresHost host;
     private final Path dir;
     private final String listenHost;
+    private final List<String> alsoListen;
     private final int port;
     private final Map<String, Entry> entries = new TreeMap<>();
     private volatile Process process;
     private volatile boolean closing;
 
-    private Pooler(PostgresHost host, Path dir, String listenHost, int port) {
+    private Pooler(PostgresHost host, Path dir, String listenHost, List<String> alsoListen, int port) {
         this.host = host;
         this.dir = dir;
         this.listenHost = listenHost;
+        this.alsoListen = List.copyOf(alsoListen);
         this.port = port;
     }
 
     /**
-     * Writes the configuration and starts pgbouncer on {@code port}. A pgbouncer left running by an
-     * earlier Hearth (killed before it could stop it) is stopped first: it holds the port.
+     * Writes the configuration and starts pgbouncer on {@code port} of {@code listenHost} and of
+     * {@code alsoListen} (the address computers reach it at). A pgbouncer left running by an earlier
+     * Hearth (killed before it could stop it) is stopped first: it holds the port.
      */
-    public static Pooler start(PostgresHost host, Path dir, String listenHost, int port, Certificates certs,
-                               Path caCopy, String password, Map<String, Entry> databases) throws IOException {
-        var pooler = new Pooler(host, dir, listenHost, port);
+    public static Pooler start(PostgresHost host, Path dir, String listenHost, List<String> alsoListen, int port,
+                               Certificates certs, Path caCopy, String password, Map<String, Entry> databases)
+            throws IOException {
+        var pooler = new Pooler(host, dir, listenHost, alsoListen, port);
         pooler.entries.putAll(databases);
         pooler.stopLeftover();
         pooler.writeConfig(certs, caCopy, password);
@@ -120,7 +125,7 @@ public final class Pooler implements AutoCloseable {
                 client_tls_protocols = tlsv1.2,tlsv1.3
                 server_tls_sslmode = verify-full
                 server_tls_ca_file = %s
-                """.formatted(dir.resolve("databases.ini"), listenHost, port, dir.resolve("run"),
+                """.formatted(dir.resolve("databases.ini"), listenAddresses(), port, dir.resolve("run"),
                 dir.resolve("run/pgbouncer.pid"), dir.resolve("hba.conf"), dir.resolve("userlist.txt"),
                 certs.serverCertificate(), certs.serverKey(), caCopy));
         Files.writeString(dir.resolve("hba.conf"), """
@@ -170,6 +175,13 @@ public final class Pooler implements AutoCloseable {
             }
         }
         throw new IOException("pgbouncer did not listen on port " + port + "; see " + dir.resolve("pgbouncer.log"));
+    }
+
+    private String listenAddresses() {
+        var all = new ArrayList<String>();
+        all.add(listenHost);
+        alsoListen.stream().filter(a -> !a.equals(listenHost)).forEach(all::add);
+        return String.join(",", all);
     }
 
     private String connectHost() {

@@ -6,7 +6,8 @@ package dev.hearth.server.sandbox;
  */
 public record Slot(int index) {
     public static final int FIRST = 64;
-    public static final int LAST = 16_383;
+    // Below 169.254.240.0: the /20 above is where databases are reached from computers.
+    public static final int LAST = 15_359;
 
     public String netns() {
         return "hearth-" + index;
@@ -31,6 +32,16 @@ public record Slot(int index) {
     private String address(int offset) {
         int base = index * 4 + offset;
         return "169.254." + (base >> 8) + "." + (base & 255);
+    }
+
+    /** The slot whose sandbox has this address (169.254.x.y with y % 4 == 2), if any. */
+    public static java.util.Optional<Slot> ofSandboxAddress(java.net.InetAddress address) {
+        byte[] b = address.getAddress();
+        if (b.length != 4 || (b[0] & 255) != 169 || (b[1] & 255) != 254 || (b[3] & 3) != 2) {
+            return java.util.Optional.empty();
+        }
+        int index = ((b[2] & 255) << 8 | (b[3] & 255)) / 4;
+        return usable(index) ? java.util.Optional.of(new Slot(index)) : java.util.Optional.empty();
     }
 
     /** 169.254.169.0/24 holds the cloud metadata address; no slot lives there. */

@@ -40,7 +40,7 @@ class ComputerLifecycleTest {
 
     private ComputerView create(String name, Map<String, Object> env) {
         var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(env), null, null, null,
-                null, null);
+                null, null, null);
         return rig.service.create(rig.workspace, request).computer();
     }
 
@@ -139,7 +139,7 @@ class ComputerLifecycleTest {
         Files.writeString(dataOf(source.id()).resolve("file"), "shared");
         String checkpoint = checkpoint(source.id(), "k1");
         var fork = rig.service.create(rig.workspace, new CreateComputer("copy", null, null, null, null, null, null,
-                checkpoint)).computer();
+                checkpoint, null)).computer();
         assertEquals(ComputerState.READY, fork.state());
         assertEquals(source.id(), fork.parent());
         assertEquals(checkpoint, fork.fromCheckpoint());
@@ -151,11 +151,11 @@ class ComputerLifecycleTest {
     @Test
     void aProtectedComputerRefusesDeleteAndADeleteLeavesNoSandboxOrNetwork() {
         var c = create("keep", Map.of());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null));
         assertEquals("protected", assertThrows(ApiException.class,
                 () -> rig.service.delete(rig.workspace, c.id())).code());
         var computer = stored(c.id());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null));
         var deleted = rig.service.delete(rig.workspace, c.id());
         assertTrue(deleted.deletedAt() != null);
         assertTrue(rig.runtime.sandboxes().isEmpty());
@@ -180,7 +180,7 @@ class ComputerLifecycleTest {
     void reconcileRemovesSandboxesAndNetworksThatNoComputerOwns() {
         var c = create("owned", Map.of());
         rig.runtime.start(new dev.hearth.server.sandbox.SandboxSpec("stray-0001", "stray", rig.dataDir, List.of(),
-                Map.of(), "/", rig.dataDir, rig.dataDir, new Slot(9000), 64L << 20, 1, 64), rig.dataDir);
+                Map.of(), "/", rig.dataDir, rig.dataDir, List.of(), new Slot(9000), 64L << 20, 1, 64), rig.dataDir);
         rig.runtime.prepareNetwork(new Slot(9000));
         rig.service.reconcile();
         assertEquals(List.of(stored(c.id()).sandboxId()), List.copyOf(rig.runtime.sandboxes().keySet()));

@@ -36,6 +36,10 @@ final class OciSpec {
                 .putArray("options").add("rbind").add("rw");
         mounts.addObject().put("destination", "/.hearth").put("type", "bind").put("source", spec.toolsDir().toString())
                 .putArray("options").add("rbind").add("ro");
+        for (var file : spec.files()) {
+            mounts.addObject().put("destination", file.destination()).put("type", "bind")
+                    .put("source", file.source().toString()).putArray("options").add("rbind").add("ro");
+        }
     }
 
     /** Namespaces (the network one is the slot's), limits, and the cgroup Cgroups prunes. */

@@ -1,0 +1,63 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.sandbox.Slot;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Computers by address, for the resolver and the waker: whose address a query or connection comes
+ * from, the address a name stands for within a workspace, and a wake for a connection to a
+ * sleeping computer (only one of the asker's own workspace).
+ */
+public final class ComputerAddresses {
+    private static final Logger LOG = LoggerFactory.getLogger(ComputerAddresses.class);
+
+    private final ComputerRecords records;
+    private final Lifecycle lifecycle;
+
+    ComputerAddresses(ComputerRecords records, Lifecycle lifecycle) {
+        this.records = records;
+        this.lifecycle = lifecycle;
+    }
+
+    /** The workspace of the live computer at this sandbox address. */
+    public Optional<String> workspaceAt(InetAddress address) {
+        return at(address).map(Computer::workspace);
+    }
+
+    /** The sandbox address of a live computer of the workspace, by name. */
+    public Optional<InetAddress> addressOf(String workspace, String name) {
+        return records.jdbi().withHandle(h -> records.store().find(h, workspace, name))
+                .filter(c -> !c.deleted() && c.name().equals(name))
+                .map(c -> address(c.slot().sandboxAddress()));
+    }
+
+    /** Wakes the computer a connection is meant for, if the asker is a computer of the same workspace. */
+    public boolean wakeFor(InetAddress asker, InetSocketAddress target) {
+        var from = at(asker);
+        var to = at(target.getAddress());
+        if (from.isEmpty() || to.isEmpty() || !from.get().workspace().equals(to.get().workspace())) {
+            return false;
+        }
+        LOG.info("computer {} ({}): woken by a connection to port {} from computer {}", to.get().name(),
+                to.get().id(), target.getPort(), from.get().name());
+        return lifecycle.wakeNow(to.get().id()).is(ComputerState.READY);
+    }
+
+    private Optional<Computer> at(InetAddress address) {
+        return Slot.ofSandboxAddress(address)
+                .flatMap(slot -> records.jdbi().withHandle(h -> records.store().onSlot(h, slot.index())));
+    }
+
+    private static InetAddress address(String text) {
+        try {
+            return InetAddress.getByName(text);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.Firewall.ComputerRule;
+import dev.hearth.server.network.NetworkSettings;
+import dev.hearth.server.network.Services;
+import dev.hearth.server.sandbox.SandboxSpec.FileMount;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A computer's place on the network, kept in step with its life: its rules while it exists (its
+ * policy applied at once when changed), marked asleep while it sleeps (so a connection wakes it),
+ * and the resolver and hosts files it sees. Without networking (no runtime), nothing happens.
+ */
+final class Networking {
+    private final Optional<ComputerNetwork> network;
+
+    Networking(Optional<ComputerNetwork> network) {
+        this.network = network;
+    }
+
+    NetworkSettings settings() {
+        return network.map(ComputerNetwork::settings).orElse(NetworkSettings.DEFAULT);
+    }
+
+    /** Puts (or replaces) the computer's rules. */
+    void attach(Computer c) {
+        network.ifPresent(n -> n.firewall().put(rule(c)));
+    }
+
+    void detach(Computer c) {
+        network.ifPresent(n -> n.firewall().remove(rule(c)));
+    }
+
+    void asleep(Computer c, boolean asleep) {
+        network.ifPresent(n -> n.firewall().asleep(rule(c), asleep));
+    }
+
+    /** Every live computer's rules, and nothing else (on start: rules of computers gone go). */
+    void reset(List<Computer> live) {
+        network.ifPresent(n -> n.firewall().reset(live.stream().map(Networking::rule).toList(), List.of(),
+                live.stream().filter(c -> c.is(ComputerState.SLEEPING)).map(Networking::rule).toList()));
+    }
+
+    /**
+     * The resolver and hosts files the computer sees at /etc, whatever its image holds there: the
+     * services address answers names, {@code NAME} alone means {@code NAME.internal}.
+     */
+    List<FileMount> files(Computer c, Path computerDir) throws IOException {
+        if (network.isEmpty()) {
+            return List.of();
+        }
+        Path etc = Files.createDirectories(computerDir.resolve("etc"));
+        Files.writeString(etc.resolve("resolv.conf"), "nameserver " + Services.ADDRESS.host() + "\nsearch internal\n");
+        Files.writeString(etc.resolve("hosts"), "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+                + c.slot().sandboxAddress() + "\t" + c.name() + "\n");
+        return List.of(new FileMount(etc.resolve("resolv.conf"), "/etc/resolv.conf"),
+                new FileMount(etc.resolve("hosts"), "/etc/hosts"));
+    }
+
+    static ComputerRule rule(Computer c) {
+        return new ComputerRule(c.slot(), c.workspace(), c.settings().network());
+    }
+}

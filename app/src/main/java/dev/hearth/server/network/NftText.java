@@ -1,0 +1,181 @@
+package dev.hearth.server.network;
+
+import dev.hearth.server.network.Firewall.ComputerRule;
+import dev.hearth.server.network.Firewall.DatabaseRule;
+import dev.hearth.server.sandbox.Slot;
+
+/**
+ * The nft text of each change to Hearth's table. A workspace has a set of its computers'
+ * addresses, a set of its sleeping ones, a map of its databases' addresses and a NAT chain; a
+ * computer has a chain of its policy; two verdict maps send each computer's packets, by its veth,
+ * to those chains. Removals add before they delete, so that a batch never fails on a missing part.
+ */
+final class NftText {
+    static final int POSTGRES = 5432;
+    static final int POOLER = 6432;
+
+    private final String t;
+    private final Services services;
+    private final NetworkSettings settings;
+
+    NftText(String table, Services services, NetworkSettings settings) {
+        this.t = "inet " + table;
+        this.services = services;
+        this.settings = settings;
+    }
+
+    /**
+     * The table's fixed part: hooks that act only on this instance's computers (their veths are
+     * looked up in its maps, so other instances' computers pass untouched), and the never-set.
+     */
+    String base() {
+        String a = services.address().host();
+        return "table " + t + " {\n"
+                + "  set ifaces { type ifname; }\n"
+                + "  map nat_by_iif { type ifname : verdict; }\n"
+                + "  map in_by_iif { type ifname : verdict; }\n"
+                + "  map out_by_iif { type ifname : verdict; }\n"
+                + "  map to_by_oif { type ifname : verdict; }\n"
+                + "  set never { type ipv4_addr; flags interval; elements = " + Firewall.set(Cidr.PRIVATE) + " }\n"
+                + "  chain prerouting { type nat hook prerouting priority dstnat; policy accept;\n"
+                + "    iifname vmap @nat_by_iif }\n"
+                + "  chain postrouting { type nat hook postrouting priority srcnat; policy accept;\n"
+                + "    iifname @ifaces oifname != \"hv*\" masquerade }\n"
+                + "  chain input { type filter hook input priority filter; policy accept;\n"
+                + "    iifname vmap @in_by_iif\n"
+                // Hearth's services address answers computers only.
+                + "    ip daddr " + a + " iifname != { \"lo\", \"hv*\" } drop }\n"
+                + "  chain from_computer {\n"
+                + "    ct state established,related accept\n"
+                // DNS, the waker and the databases: only through this table's own DNATs, which are per workspace.
+                + "    ip daddr " + a + " ct status dnat accept\n"
+                + "    drop }\n"
+                + "  chain forward { type filter hook forward priority filter; policy accept;\n"
+                + "    iifname vmap @out_by_iif\n"
+                + "    oifname vmap @to_by_oif }\n"
+                + "  chain to_computer {\n"
+                + "    ct state established,related accept\n"
+                + "    drop }\n"
+                + "}\n";
+    }
+
+    /** The workspace's parts, then the computer's chain emptied and filled anew, then its map entries. */
+    String putComputer(ComputerRule c) {
+        String chain = chain(c.slot());
+        var p = c.policy();
+        var text = new StringBuilder(workspace(c.workspace()))
+                .append("add chain ").append(t).append(' ').append(chain).append('\n')
+                .append("flush chain ").append(t).append(' ').append(chain).append('\n')
+                .append(rule(chain, "ct state established,related accept"))
+                .append(rule(chain, "meta nfproto ipv6 drop"))
+                .append(rule(chain, "ip daddr @" + members(c.workspace()) + " accept"));
+        if (!p.denyOut().isEmpty()) {
+            text.append(rule(chain, "ip daddr " + Firewall.set(p.denyOut()) + " drop"));
+        }
+        if (!p.allowOut().isEmpty()) {
+            text.append(rule(chain, "ip daddr " + Firewall.set(p.allowOut()) + " accept"));
+        }
+        String internet = p.internet() ? "accept" : "drop";
+        if (!settings.allowPrivate().isEmpty()) {
+            text.append(rule(chain, "ip daddr " + Firewall.set(settings.allowPrivate()) + " " + internet));
+        }
+        return text.append(rule(chain, "ip daddr @never drop"))
+                .append(rule(chain, internet))
+                .append(element("out_by_iif", c.slot(), "jump " + chain))
+                .append(element("nat_by_iif", c.slot(), "jump " + nat(c.workspace())))
+                .append(element("in_by_iif", c.slot(), "jump from_computer"))
+                .append(element("to_by_oif", c.slot(), "jump to_computer"))
+                .append("add element ").append(t).append(" ifaces { \"").append(c.slot().hostVeth()).append("\" }\n")
+                .append(member(members(c.workspace()), c.slot(), true))
+                .toString();
+    }
+
+    String removeComputer(ComputerRule c) {
+        String veth = "{ \"" + c.slot().hostVeth() + "\" }\n";
+        var text = new StringBuilder(workspace(c.workspace()));
+        for (String map : new String[] {"out_by_iif", "nat_by_iif", "in_by_iif", "to_by_oif"}) {
+            text.append(element(map, c.slot(), "drop")).append("delete element ").append(t).append(' ').append(map)
+                    .append(' ').append(veth);
+        }
+        return text + "add element " + t + " ifaces " + veth + "delete element " + t + " ifaces " + veth
+                + "add chain " + t + " " + chain(c.slot()) + "\n"
+                + "delete chain " + t + " " + chain(c.slot()) + "\n"
+                + member(members(c.workspace()), c.slot(), false)
+                + member(asleepSet(c.workspace()), c.slot(), false);
+    }
+
+    String asleep(ComputerRule c, boolean asleep) {
+        return workspace(c.workspace()) + member(asleepSet(c.workspace()), c.slot(), asleep);
+    }
+
+    String putDatabase(DatabaseRule d) {
+        return workspace(d.workspace()) + "add element " + t + " " + databases(d.workspace()) + " { " + targets(d) + " }\n";
+    }
+
+    String removeDatabase(DatabaseRule d) {
+        String keys = d.vip().host() + " . " + POSTGRES + ", " + d.vip().host() + " . " + POOLER;
+        return putDatabase(d) + "delete element " + t + " " + databases(d.workspace()) + " { " + keys + " }\n";
+    }
+
+    /** 5432 on the database's address goes to its wake proxy, 6432 to the pooler, both on the services address. */
+    private String targets(DatabaseRule d) {
+        String a = services.address().host();
+        return d.vip().host() + " . " + POSTGRES + " : " + a + " . " + d.port() + ", "
+                + d.vip().host() + " . " + POOLER + " : " + a + " . " + d.poolerPort();
+    }
+
+    /**
+     * A workspace's sets, map and NAT chain ({@code add} leaves existing ones as they are): a new
+     * connection to a sleeping computer goes to the waker; DNS to the resolver's port; one to a
+     * database's address, to the database.
+     */
+    private String workspace(String workspace) {
+        return "add set " + t + " " + members(workspace) + " { type ipv4_addr; }\n"
+                + "add set " + t + " " + asleepSet(workspace) + " { type ipv4_addr; }\n"
+                + "add map " + t + " " + databases(workspace)
+                + " { type ipv4_addr . inet_service : ipv4_addr . inet_service; }\n"
+                + "add chain " + t + " " + nat(workspace) + "\n"
+                + "flush chain " + t + " " + nat(workspace) + "\n"
+                + rule(nat(workspace), "ip daddr @" + asleepSet(workspace)
+                + " tcp flags & (fin | syn | rst | ack) == syn dnat ip to " + services.address().host() + ":"
+                + services.wakerPort())
+                + rule(nat(workspace), "ip daddr " + services.address().host() + " meta l4proto { tcp, udp } th dport 53 "
+                + "dnat ip to " + services.address().host() + ":" + services.dnsPort())
+                + rule(nat(workspace), "dnat ip to ip daddr . tcp dport map @" + databases(workspace));
+    }
+
+    private String rule(String chain, String rule) {
+        return "add rule " + t + " " + chain + " " + rule + "\n";
+    }
+
+    private String element(String map, Slot slot, String verdict) {
+        return "add element " + t + " " + map + " { \"" + slot.hostVeth() + "\" : " + verdict + " }\n";
+    }
+
+    /** Puts the computer's address in a set, or (added first, so the delete finds it) takes it out. */
+    private String member(String set, Slot slot, boolean in) {
+        String element = " " + set + " { " + slot.sandboxAddress() + " }\n";
+        return "add element " + t + element + (in ? "" : "delete element " + t + element);
+    }
+
+    private static String chain(Slot slot) {
+        return "c" + slot.index();
+    }
+
+    // Workspace ids are 27 characters of [0-9a-z]; a letter in front makes each a valid nft name.
+    private static String members(String workspace) {
+        return "w" + workspace;
+    }
+
+    private static String asleepSet(String workspace) {
+        return "z" + workspace;
+    }
+
+    private static String databases(String workspace) {
+        return "d" + workspace;
+    }
+
+    private static String nat(String workspace) {
+        return "n" + workspace;
+    }
+}
