@@ -8,6 +8,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.router.RouterSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -138,8 +139,10 @@ public final class TestServer implements AutoCloseable {
         throw new AssertionError("no sign-in mail to " + email + " in the outbox");
     }
 
-    /** Deletes the sandboxes and network namespaces that computers of this data directory left running. */
+    /** Deletes the sandboxes, network namespaces and firewall table that computers of this data directory left. */
     public static void removeSandboxes(Path dataDir) throws Exception {
+        new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
         Path root = dataDir.resolve("runsc");
         if (!Files.isDirectory(root)) {
             return;

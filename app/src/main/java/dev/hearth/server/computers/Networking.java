@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A computer's place on the network, kept in step with its life: its rules while it exists (its
@@ -17,6 +19,7 @@ import java.util.Optional;
  * and the resolver and hosts files it sees. Without networking (no runtime), nothing happens.
  */
 final class Networking {
+    private static final Logger LOG = LoggerFactory.getLogger(Networking.class);
     private final Optional<ComputerNetwork> network;
 
     Networking(Optional<ComputerNetwork> network) {
@@ -32,12 +35,23 @@ final class Networking {
         network.ifPresent(n -> n.firewall().put(rule(c)));
     }
 
+    /** Removes the computer's rules; a failure is only logged (the next start's reset drops them anyway). */
     void detach(Computer c) {
-        network.ifPresent(n -> n.firewall().remove(rule(c)));
+        network.ifPresent(n -> quietly(c, "remove its rules", () -> n.firewall().remove(rule(c))));
     }
 
+    /** Marks it asleep or awake for the waker; a failure is only logged (a connection then waits for a wake). */
     void asleep(Computer c, boolean asleep) {
-        network.ifPresent(n -> n.firewall().asleep(rule(c), asleep));
+        network.ifPresent(n -> quietly(c, "mark it " + (asleep ? "asleep" : "awake"),
+                () -> n.firewall().asleep(rule(c), asleep)));
+    }
+
+    private static void quietly(Computer c, String what, Runnable change) {
+        try {
+            change.run();
+        } catch (RuntimeException e) {
+            LOG.warn("computer {} ({}): could not {} in the firewall: {}", c.name(), c.id(), what, e.getMessage());
+        }
     }
 
     /** Every live computer's rules, and nothing else (on start: rules of computers gone go). */

@@ -11,6 +11,7 @@ import dev.hearth.server.sandbox.Slot;
  * to those chains. Removals add before they delete, so that a batch never fails on a missing part.
  */
 final class NftText {
+    private static final String[] MAPS = {"out_by_iif", "nat_by_iif", "in_by_iif", "to_by_oif"};
     static final int POSTGRES = 5432;
     static final int POOLER = 6432;
 
@@ -36,26 +37,26 @@ final class NftText {
                 + "  map in_by_iif { type ifname : verdict; }\n"
                 + "  map out_by_iif { type ifname : verdict; }\n"
                 + "  map to_by_oif { type ifname : verdict; }\n"
-                + "  set never { type ipv4_addr; flags interval; elements = " + Firewall.set(Cidr.PRIVATE) + " }\n"
+                + "  set never { type ipv4_addr; flags interval; elements = " + Firewall.set(Cidr.PRIVATE) + "\n  }\n"
                 + "  chain prerouting { type nat hook prerouting priority dstnat; policy accept;\n"
-                + "    iifname vmap @nat_by_iif }\n"
+                + "    iifname vmap @nat_by_iif\n  }\n"
                 + "  chain postrouting { type nat hook postrouting priority srcnat; policy accept;\n"
-                + "    iifname @ifaces oifname != \"hv*\" masquerade }\n"
+                + "    iifname @ifaces oifname != \"hv*\" masquerade\n  }\n"
                 + "  chain input { type filter hook input priority filter; policy accept;\n"
                 + "    iifname vmap @in_by_iif\n"
                 // Hearth's services address answers computers only.
-                + "    ip daddr " + a + " iifname != { \"lo\", \"hv*\" } drop }\n"
+                + "    ip daddr " + a + " iifname != { \"lo\", \"hv*\" } drop\n  }\n"
                 + "  chain from_computer {\n"
                 + "    ct state established,related accept\n"
                 // DNS, the waker and the databases: only through this table's own DNATs, which are per workspace.
                 + "    ip daddr " + a + " ct status dnat accept\n"
-                + "    drop }\n"
+                + "    drop\n  }\n"
                 + "  chain forward { type filter hook forward priority filter; policy accept;\n"
                 + "    iifname vmap @out_by_iif\n"
-                + "    oifname vmap @to_by_oif }\n"
+                + "    oifname vmap @to_by_oif\n  }\n"
                 + "  chain to_computer {\n"
                 + "    ct state established,related accept\n"
-                + "    drop }\n"
+                + "    drop\n  }\n"
                 + "}\n";
     }
 
@@ -81,10 +82,10 @@ final class NftText {
         }
         return text.append(rule(chain, "ip daddr @never drop"))
                 .append(rule(chain, internet))
-                .append(element("out_by_iif", c.slot(), "jump " + chain))
-                .append(element("nat_by_iif", c.slot(), "jump " + nat(c.workspace())))
-                .append(element("in_by_iif", c.slot(), "jump from_computer"))
-                .append(element("to_by_oif", c.slot(), "jump to_computer"))
+                .append("add chain ").append(t).append(' ').append(natChain(c.slot())).append('\n')
+                .append("flush chain ").append(t).append(' ').append(natChain(c.slot())).append('\n')
+                .append(rule(natChain(c.slot()), "jump " + nat(c.workspace())))
+                .append(elements(c.slot()))
                 .append("add element ").append(t).append(" ifaces { \"").append(c.slot().hostVeth()).append("\" }\n")
                 .append(member(members(c.workspace()), c.slot(), true))
                 .toString();
@@ -93,13 +94,17 @@ final class NftText {
     String removeComputer(ComputerRule c) {
         String veth = "{ \"" + c.slot().hostVeth() + "\" }\n";
         var text = new StringBuilder(workspace(c.workspace()));
-        for (String map : new String[] {"out_by_iif", "nat_by_iif", "in_by_iif", "to_by_oif"}) {
-            text.append(element(map, c.slot(), "drop")).append("delete element ").append(t).append(' ').append(map)
-                    .append(' ').append(veth);
+        text.append("add chain ").append(t).append(' ').append(chain(c.slot())).append('\n')
+                .append("add chain ").append(t).append(' ').append(natChain(c.slot())).append('\n')
+                .append(elements(c.slot()));
+        for (String map : MAPS) {
+            text.append("delete element ").append(t).append(' ').append(map).append(' ').append(veth);
         }
-        return text + "add element " + t + " ifaces " + veth + "delete element " + t + " ifaces " + veth
-                + "add chain " + t + " " + chain(c.slot()) + "\n"
+        return text + "delete element " + t + " ifaces " + veth
+                + "flush chain " + t + " " + chain(c.slot()) + "\n"
                 + "delete chain " + t + " " + chain(c.slot()) + "\n"
+                + "flush chain " + t + " " + natChain(c.slot()) + "\n"
+                + "delete chain " + t + " " + natChain(c.slot()) + "\n"
                 + member(members(c.workspace()), c.slot(), false)
                 + member(asleepSet(c.workspace()), c.slot(), false);
     }
@@ -148,8 +153,17 @@ final class NftText {
         return "add rule " + t + " " + chain + " " + rule + "\n";
     }
 
-    private String element(String map, Slot slot, String verdict) {
-        return "add element " + t + " " + map + " { \"" + slot.hostVeth() + "\" : " + verdict + " }\n";
+    /**
+     * The slot's entries in the four verdict maps and the interface set. Each verdict depends on the
+     * slot alone, so adding them again is a no-op (nft refuses a key added with another verdict).
+     */
+    private String elements(Slot slot) {
+        String veth = "\"" + slot.hostVeth() + "\"";
+        return "add element " + t + " out_by_iif { " + veth + " : jump " + chain(slot) + " }\n"
+                + "add element " + t + " nat_by_iif { " + veth + " : jump " + natChain(slot) + " }\n"
+                + "add element " + t + " in_by_iif { " + veth + " : jump from_computer }\n"
+                + "add element " + t + " to_by_oif { " + veth + " : jump to_computer }\n"
+                + "add element " + t + " ifaces { " + veth + " }\n";
     }
 
     /** Puts the computer's address in a set, or (added first, so the delete finds it) takes it out. */
@@ -160,6 +174,11 @@ final class NftText {
 
     private static String chain(Slot slot) {
         return "c" + slot.index();
+    }
+
+    /** A slot's NAT chain: it only jumps to its workspace's (the map's verdict must not depend on the workspace). */
+    private static String natChain(Slot slot) {
+        return "p" + slot.index();
     }
 
     // Workspace ids are 27 characters of [0-9a-z]; a letter in front makes each a valid nft name.

@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one address where Hearth serves computers, 169.254.0.1 on a dummy interface of the host
- * ({@code hearth0}): its resolver, the waker and (through the firewall's per-workspace NAT, which
+ * The one address where Hearth serves computers, 169.254.0.1 on the host's loopback interface
+ * (labelled {@code lo:hearth}; kernels without dummy interfaces have one too): its resolver, the waker and (through the firewall's per-workspace NAT, which
  * also maps port 53 to the resolver's own port) the databases and the pooler. Computers reach it
  * through their gateway; nothing else does. Each instance has ports of its own there.
  */
@@ -19,7 +19,7 @@ public record Services(Cidr address, int dnsPort, int wakerPort) {
     /** Where databases are reached from computers: one address each, no computer's slot among them. */
     public static final Cidr DATABASES = Cidr.of("169.254.240.0/20");
     public static final int MAX_DATABASES = 4094;
-    static final String INTERFACE = "hearth0";
+    static final String LABEL = "lo:hearth";
     private static final Logger LOG = LoggerFactory.getLogger(Services.class);
     private static final Duration QUICK = Duration.ofSeconds(10);
     private static final Path FORWARDING = Path.of("/proc/sys/net/ipv4/ip_forward");
@@ -32,13 +32,9 @@ public record Services(Cidr address, int dnsPort, int wakerPort) {
         return DATABASES.plus(offset + 1);
     }
 
-    /** Makes the interface and its address unless there, and turns on IPv4 forwarding for NAT. */
+    /** Puts the address on the loopback interface unless there, and turns on IPv4 forwarding for NAT. */
     public static void prepareHost() {
-        if (!Files.exists(Path.of("/sys/class/net", INTERFACE))) {
-            Commands.check(List.of("ip", "link", "add", INTERFACE, "type", "dummy"), QUICK);
-        }
-        Commands.check(List.of("ip", "addr", "replace", ADDRESS + "/32", "dev", INTERFACE), QUICK);
-        Commands.check(List.of("ip", "link", "set", INTERFACE, "up"), QUICK);
+        Commands.check(List.of("ip", "addr", "replace", ADDRESS + "/32", "dev", "lo", "label", LABEL), QUICK);
         try {
             if (!Files.readString(FORWARDING).strip().equals("1")) {
                 Files.writeString(FORWARDING, "1");
