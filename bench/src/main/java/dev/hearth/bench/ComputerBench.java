@@ -2,6 +2,7 @@ package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.fs.Disk;
+import dev.hearth.server.network.ComputerNetwork;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -151,6 +152,8 @@ public final class ComputerBench {
         }
 
         static void removeSandboxes(Path dataDir) throws Exception {
+            new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
             var list = new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "list", "-quiet").start();
             for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
                 if (!id.isBlank()) {
