@@ -76,6 +76,14 @@ public final class ChildServer {
             server.join();
             return;
         }
+        if (kind.equals("network")) {
+            String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "walled", "image", "hearth/busybox",
+                    "network", Map.of("internet", false))).path("computer").path("id").asText();
+            System.out.println("computer " + id);
+            System.out.flush();
+            server.join();
+            return;
+        }
         if (kind.startsWith("computer-")) {
             System.out.println("computer " + interruptedComputer(admin, ws, kind.substring("computer-".length())));
             System.out.flush();
