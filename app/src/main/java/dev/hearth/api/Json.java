@@ -1,5 +1,7 @@
 package dev.hearth.api;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -16,7 +18,11 @@ import java.util.Map;
 
 /** The one JSON mapping of the wire: snake_case fields, ISO-8601 instants, strict on input. */
 public final class Json {
-    private static final ObjectMapper MAPPER = strictScalars(JsonMapper.builder()
+    /** How deep a body may nest: Hearth's own bodies nest three levels at most. */
+    public static final int MAX_DEPTH = 64;
+
+    private static final ObjectMapper MAPPER = strictScalars(JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build())
             .addModule(new JavaTimeModule())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -24,6 +30,7 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build());

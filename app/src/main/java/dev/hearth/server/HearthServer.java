@@ -70,6 +70,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -321,6 +322,11 @@ public final class HearthServer implements AutoCloseable {
     /** Variables, for features that resolve references to them (computers' environments). */
     public VariableService variables() {
         return variables;
+    }
+
+    /** Restarts of computers whose main process exited, by computer name, since this server started. */
+    public Map<String, Integer> computerRestarts() {
+        return computers.restarts();
     }
 
     /** The operation executor, for work that features start. */

@@ -143,4 +143,51 @@ class ErrorEnvelopeTest {
             assertTrue(answer.contains("\"code\":\"invalid_request\""), answer);
         }
     }
+
+    @Test
+    void onlyJsonIsJsonAndOnlyInUtf8() {
+        for (String type : new String[] {"application/jsonx", "application/json; charset=utf-16", "text/json",
+                "application/json; boundary=x"}) {
+            var headers = new HashMap<>(key());
+            headers.put("Content-Type", type);
+            assertError(post("/workspaces", "{\"name\": \"typed\"}", headers), 415, "unsupported_media_type");
+        }
+        var headers = new HashMap<>(key());
+        headers.put("Content-Type", "application/json; charset=UTF-8");
+        assertEquals(201, post("/workspaces", "{\"name\": \"" + TestServer.uniqueName("utf8") + "\"}", headers)
+                .status());
+    }
+
+    @Test
+    void deepNestingIsRefusedNotAnInternalError() {
+        String deep = "{\"a\":".repeat(5000) + "1" + "}".repeat(5000);
+        var ws = TestServer.workspace(admin).path("id").asText();
+        var r = post("/workspaces/" + ws + "/computers", "{\"name\": \"deep\", \"image\": \"hearth/busybox\", "
+                + "\"env\": " + deep + "}", key());
+        assertError(r, 400, "invalid_request");
+        assertTrue(r.body().path("error").path("message").asText().contains("nests deeper"), r.body().toString());
+    }
+
+    @Test
+    void wholeNumbersOnlyWhereWholeNumbersBelong() {
+        var ws = TestServer.workspace(admin).path("id").asText();
+        var robot = admin.create("/workspaces/" + ws + "/access", Map.of("name", "floaty", "role", "viewer"));
+        String principal = robot.path("access").path("principal").path("id").asText();
+        var r = post("/workspaces/" + ws + "/access/" + principal + "/rotate_key", "{\"expires_in_days\": 1.5}",
+                Map.of());
+        assertError(r, 400, "invalid_request");
+        assertTrue(r.body().path("error").path("details").path("fields").has("expires_in_days"), r.body().toString());
+    }
+
+    @Test
+    void routesThatTakeNoBodyRefuseOne() {
+        assertError(admin.send("GET", "/me", "{\"x\": 1}", Map.of()), 400, "invalid_request");
+        assertEquals(200, admin.send("GET", "/me", "{}", Map.of()).status(), "an empty object is no body");
+        var ws = TestServer.workspace(admin).path("id").asText();
+        var invitation = admin.create("/workspaces/" + ws + "/invitations",
+                Map.of("email", "resend@example.com", "role", "viewer")).path("invitation").path("id").asText();
+        assertError(post("/invitations/" + invitation + "/resend", "{not json", Map.of()), 400, "invalid_request");
+        assertError(post("/invitations/" + invitation + "/resend", "{\"again\": true}", Map.of()), 400,
+                "invalid_request");
+    }
 }

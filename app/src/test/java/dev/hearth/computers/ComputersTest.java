@@ -10,6 +10,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Computers as real gVisor sandboxes (needs root and runsc, which ./run-tests installs). */
-@HearthServerTest(computers = true)
+@HearthServerTest(computers = true, restarts = {"fragile", "phoenix"})
 class ComputersTest {
     @Injected
     private TestServer server;
@@ -345,14 +346,18 @@ class ComputersTest {
         Path root = server.dataDir.resolve("runsc");
         new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id + "-0001").start().waitFor();
         Path stray = Files.createDirectories(server.dataDir.resolve("computers").resolve("00000000000000000000000000s"));
-        Path strayCgroup = Path.of("/sys/fs/cgroup/pids/hearth/00000000000000000000000000s-0001");
+        Path cgroups = Path.of("/sys/fs/cgroup/pids").resolve(RunscRuntime.cgroupParent(root));
+        Path strayCgroup = cgroups.resolve("00000000000000000000000000s-0001");
         Files.createDirectories(strayCgroup);
+        Path othersCgroup = Files.createDirectories(Path.of("/sys/fs/cgroup/pids/hearth/another-instance-0001"));
         server.restart();
         admin = server.admin();
         assertEquals("still-here\n", run(id, "cat /data/f").path("stdout").asText());
         assertFalse(Files.exists(stray));
         assertFalse(Files.exists(strayCgroup), "an orphan cgroup is removed");
-        assertTrue(Files.exists(Path.of("/sys/fs/cgroup/pids/hearth/" + id + "-0001")), "a live one is kept");
+        assertTrue(Files.exists(cgroups.resolve(id + "-0001")), "a live one is kept");
+        assertTrue(Files.exists(othersCgroup), "another instance's is never touched");
+        Files.delete(othersCgroup);
     }
 
     @Test

@@ -213,6 +213,24 @@ class RouterTest {
         awaitListening(url);
     }
 
+    @Test
+    void namesWithDoubleHyphensStillRouteAndRouterErrorsCarryARequestId() throws Exception {
+        String team = "team--" + TestServer.uniqueName("x");
+        String teamId = admin.create("/workspaces", Map.of("name", team)).path("workspace").path("id").asText();
+        TestComputers.pull(admin, teamId, image);
+        var computer = TestComputers.create(admin, teamId, "my--site", image,
+                Map.of("ports", List.of(Map.of("target", 8080, "published", 80))));
+        int port = URI.create(base).getPort();
+        String url = "http://my--site--" + team + ".localhost:" + port;
+        assertEquals(url, computer.path("url").asText());
+        awaitListening(url);
+        var missing = new ProcessBuilder("curl", "-s", "-D", "-", "-o", "/dev/null",
+                "http://nobody--" + team + ".localhost:" + port + "/").start();
+        String headers = new String(missing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        missing.waitFor();
+        assertTrue(headers.toLowerCase().contains("x-request-id: "), headers);
+    }
+
     // ---- helpers
 
     private JsonNode create(String name, List<Map<String, Object>> ports, Map<String, Object> extra) {

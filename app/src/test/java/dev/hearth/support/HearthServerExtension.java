@@ -7,7 +7,9 @@ import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -96,7 +98,12 @@ public final class HearthServerExtension
     public void afterAll(ExtensionContext context) throws Exception {
         var server = context.getStore(NAMESPACE).get(TestServer.class, TestServer.class);
         if (server != null) {
+            var unexpected = new TreeMap<>(server.restarts());
+            List.of(settings(context.getRequiredTestClass()).restarts()).forEach(unexpected::remove);
             server.close();
+            if (!unexpected.isEmpty()) {
+                throw new AssertionError("computers were restarted that nobody stopped: " + unexpected);
+            }
         }
     }
 

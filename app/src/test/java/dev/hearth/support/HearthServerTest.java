@@ -48,4 +48,10 @@ public @interface HearthServerTest {
 
     /** Skips the whole class where databases cannot run (no PostgreSQL or pgbouncer). */
     boolean databases() default false;
+
+    /**
+     * Names of computers the class restarts on purpose (it kills their main process). A restart of
+     * any other computer fails the class: Hearth never restarts a computer nobody asked it to.
+     */
+    String[] restarts() default {};
 }

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,6 +35,7 @@ public final class TestServer implements AutoCloseable {
     public final Path dataDir;
     private Config config;
     private HearthServer server;
+    private final Map<String, Integer> earlierRestarts = new HashMap<>();
     private boolean closed;
 
     private TestServer(Path dataDir, int port, UnaryOperator<Config> customize) throws Exception {
@@ -78,8 +80,16 @@ public final class TestServer implements AutoCloseable {
 
     /** Stops the server and starts it again on the same data directory, store and port. */
     public void restart() throws Exception {
+        earlierRestarts.putAll(server.computerRestarts());
         server.close();
         server = HearthServer.start(config);
+    }
+
+    /** Restarts of computers whose main process exited, by name, over every start of this server. */
+    public Map<String, Integer> restarts() {
+        var all = new HashMap<>(earlierRestarts);
+        server.computerRestarts().forEach((name, n) -> all.merge(name, n, Integer::sum));
+        return all;
     }
 
     public Config config() {

@@ -37,7 +37,10 @@ public final class AccessApi {
                 service.rotateKey(ex.caller(), ex.workspace(), ex.param("principal"),
                         ex.bodyOr(KeyRequest.class, new KeyRequest(null, null)))));
         routes.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE),
-                ex -> Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal")))));
+                ex -> {
+                    ex.noBody();
+                    return Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal"))));
+                });
         routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)));
     }
 

@@ -2,12 +2,11 @@ package dev.hearth.server.checkpoints;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.hearth.api.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.regex.Pattern;
 
 /**
  * A checkpoint as stored and as shown: what it was taken of ({@code source_type}, {@code source}),
@@ -18,18 +17,13 @@ import java.util.regex.Pattern;
 public record Checkpoint(String id, String workspace, SourceType sourceType, String source, String name,
                          CheckpointState state, int generation, String imageDigest, long sizeBytes,
                          String parent, Operation.Error error, Instant createdAt, Instant deletedAt) {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
     private static final DateTimeFormatter DEFAULT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
 
     /** The name asked for, checked, or one made from the time. */
     public static String name(String requested, Instant now) {
-        String name = requested == null ? DEFAULT_NAME.format(now) : requested;
-        if (!NAME.matcher(name).matches()) {
-            throw ApiException.invalidField("name",
-                    "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
-        }
-        return name;
+        return requested == null ? DEFAULT_NAME.format(now) : Validate.dnsLabel("name", requested);
     }
 
     /** How consistent the checkpoint is, from what it was taken of. */

@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -273,6 +274,11 @@ public final class ComputerService {
 
     ComputerCheckpoints checkpoints() {
         return parts.checkpoints();
+    }
+
+    /** Restarts after a main process exited, by computer name, since this server started. */
+    public Map<String, Integer> restarts() {
+        return parts.lifecycle().restarts();
     }
 
     /** Computers by address, for the resolver and the waker (see {@link ComputerAddresses}). */

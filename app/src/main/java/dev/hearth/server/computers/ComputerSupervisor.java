@@ -71,10 +71,14 @@ final class ComputerSupervisor {
         }
     }
 
+    // The store first, then runsc: a computer made in between is not in the snapshot, rather than
+    // listed without its sandbox. A sandbox replaced in between (a wake, a restore) still looks gone;
+    // Lifecycle.restartAfterExit asks runsc again, under the computer's gate, before it restarts.
     private void pass() {
+        var live = records.live();
         var states = runtime.sandboxes();
         Instant now = records.now();
-        for (var c : records.live()) {
+        for (var c : live) {
             if (c.is(ComputerState.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
                 check(c, states.get(c.sandboxId()), now);
                 sleepIfIdle(c, now);
@@ -84,7 +88,8 @@ final class ComputerSupervisor {
 
     private void check(Computer c, String status, Instant now) {
         var history = restarts.get(c.id());
-        if ("running".equals(status)) {
+        // Paused is alive: a checkpoint pauses a sandbox for its save.
+        if ("running".equals(status) || "paused".equals(status)) {
             if (history != null && history.lastAt().plus(MAX_BACKOFF).isBefore(now)) {
                 restarts.remove(c.id());
             }
@@ -95,10 +100,10 @@ final class ComputerSupervisor {
         }
         int count = history == null ? 1 : history.count() + 1;
         Duration backoff = Duration.ofSeconds(1L << Math.min(6, count - 1));
-        restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff), now));
-        LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(), c.id(),
-                status == null ? "gone" : status, count);
-        lifecycle.restartAfterExit(c.id(), count);
+        if (lifecycle.restartAfterExit(c.id(), count)) {
+            restarts.put(c.id(), new Restarts(count, now.plus(backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff),
+                    now));
+        }
     }
 
     /** Idle: no exec or router request running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */

@@ -8,6 +8,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Peer;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -45,19 +46,22 @@ public final class ComputersApi {
                     Reply.one("computer", slept.computer(), slept.operationIds()));
         });
         routes.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
-                ex -> Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp")))));
+                ex -> {
+                    ex.noBody();
+                    return Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp"))));
+                });
         // The same route as a WebSocket: an interactive terminal (hearth exec -it).
         routes.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             service.get(ex.workspace(), ex.param("cmp"));
             return Reply.upgrade((request, response, callback) ->
-                    new TerminalEndpoint(service, ex.workspace(), ex.param("cmp")));
+                    new TerminalEndpoint(service, ex.workspace(), ex.param("cmp"), ex.requestId()));
         });
         routes.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
             // A client that hangs up gets its command killed: the peer says so even when nothing is written.
             var peer = ex.peer();
-            return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer))
+            return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer, ex.requestId()))
                     : Reply.ok(exec.run(peer::connected));
         });
     }
@@ -70,8 +74,8 @@ public final class ComputersApi {
      * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
      * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
      */
-    private static void stream(Execs.PreparedExec exec, OutputStream out,
-                               Peer peer) throws IOException {
+    private static void stream(Execs.PreparedExec exec, OutputStream out, Peer peer, String requestId)
+            throws IOException {
         var lock = new Object();
         try {
             var result = exec.stream((stderr, text) -> {
@@ -88,7 +92,7 @@ public final class ComputersApi {
             }
         } catch (ApiException e) {
             synchronized (lock) {
-                line(out, Map.of("error", Map.of("code", e.code(), "message", e.getMessage())));
+                line(out, ErrorEnvelope.of(e, requestId));
             }
         }
     }

@@ -10,6 +10,8 @@ import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,8 @@ final class Lifecycle {
     private final Boots boots;
     private final Restores restores;
     private final Networking networking;
+    // Restarts by computer name since this server started, for operators and the tests that forbid them.
+    private final Map<String, Integer> restarted = new ConcurrentHashMap<>();
 
     Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
               ComputerImages images, Boots boots, Restores restores, Networking networking) {
@@ -74,13 +78,25 @@ final class Lifecycle {
         });
     }
 
-    /** The supervisor saw the main process exit: start the computer again and say so in {@code error}. */
-    void restartAfterExit(String computerId, int count) {
-        gates.locked(computerId, () -> {
+    /**
+     * The supervisor saw the main process exit: start the computer again and say so in {@code error}.
+     * Asked again under the gate, since the supervisor's look may be stale (the sandbox was replaced
+     * by a wake or a restore, or paused by a checkpoint): a sandbox that runs is never restarted.
+     */
+    boolean restartAfterExit(String computerId, int count) {
+        return gates.locked(computerId, () -> {
             var c = records.current(computerId);
-            if (c.deleted() || !c.allows(Move.RESTART)) {
-                return null;
+            if (c.deleted() || !c.allows(Move.RESTART) || c.pending() != null) {
+                return false;
             }
+            var status = access.get().state(c.sandboxId());
+            if (status.filter(s -> s.equals("running") || s.equals("paused")).isPresent()) {
+                LOG.debug("computer {} ({}) runs after all; not restarted", c.name(), computerId);
+                return false;
+            }
+            LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(),
+                    computerId, status.orElse("gone"), count);
+            restarted.merge(c.name(), 1, Integer::sum);
             try {
                 var started = boots.start(c, images.ofRunning(c), false);
                 records.save(started.noted(new Operation.Error("restarted", "the main process exited; restarted at "
@@ -88,7 +104,7 @@ final class Lifecycle {
             } catch (RuntimeException e) {
                 LOG.warn("restarting computer {} failed; will retry", computerId, e);
             }
-            return null;
+            return true;
         });
     }
 
@@ -147,6 +163,11 @@ final class Lifecycle {
             activity.restarted(computerId, ready.times().lastStartedAt());
             return ready;
         });
+    }
+
+    /** Restarts after an exit, by computer name, since this server started. */
+    Map<String, Integer> restarts() {
+        return Map.copyOf(restarted);
     }
 
     /** A change that ends the computer's execs first (sleep, delete, restore). */

@@ -2,7 +2,9 @@ package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
@@ -28,13 +30,15 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
     private final ComputerService service;
     private final Workspace workspace;
     private final String computer;
+    private final String requestId;
     private volatile Session session;
     private volatile Terminal terminal;
 
-    TerminalEndpoint(ComputerService service, Workspace workspace, String computer) {
+    TerminalEndpoint(ComputerService service, Workspace workspace, String computer, String requestId) {
         this.service = service;
         this.workspace = workspace;
         this.computer = computer;
+        this.requestId = requestId;
     }
 
     @Override
@@ -54,9 +58,10 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
                 terminal.write(m.path("stdin").asText().getBytes(StandardCharsets.UTF_8));
             }
         } catch (ApiException e) {
-            finish(Map.of("error", Map.of("code", e.code(), "message", e.getMessage())), 1008);
+            finish(ErrorEnvelope.of(e, requestId), 1008);
         } catch (IOException | RuntimeException e) {
-            finish(Map.of("error", Map.of("code", "invalid_request", "message", String.valueOf(e.getMessage()))), 1008);
+            finish(ErrorEnvelope.of(new ApiException(ErrorCode.INVALID_REQUEST, String.valueOf(e.getMessage())),
+                    requestId), 1008);
         }
     }
 

@@ -35,7 +35,7 @@ public final class DatabasesApi {
                 ex -> Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role()))));
         routes.add("POST", "/databases/{db}/reset_credentials", Scope.resource("db", "database", locator, DATABASE_WRITE),
                 ex -> {
-                    ex.bodyOr(Empty.class, new Empty());
+                    ex.noBody();
                     var connection = service.resetCredentials(ex.workspace(), ex.param("db"));
                     // A replay of the same Idempotency-Key answers the password redacted.
                     return Reply.withReplay(200, Reply.one("connection", connection),
@@ -46,7 +46,7 @@ public final class DatabasesApi {
             return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
         });
         routes.add("POST", "/databases/{db}/wake", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
-            ex.bodyOr(Empty.class, new Empty());
+            ex.noBody();
             return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
         });
         routes.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
@@ -62,9 +62,6 @@ public final class DatabasesApi {
                         Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body()));
     }
 
-    /** Routes without a body accept an empty object too. */
-    record Empty() {
-    }
 
     /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
     record SleepRequest(Boolean force) {

@@ -101,6 +101,9 @@ public final class ApiHandler extends Handler.Abstract {
         var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized,
                 new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
                         request.getConnectionMetaData().getRemoteSocketAddress()));
+        if (method.equals("GET") || method.equals("DELETE")) {
+            exchange.noBody();
+        }
         if (route.mutation() && caller != null) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
         }
@@ -197,16 +200,7 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     static Reply errorReply(ApiException e, String requestId) {
-        var error = new LinkedHashMap<String, Object>();
-        error.put("code", e.code());
-        error.put("message", e.getMessage());
-        error.put("details", e.details());
-        error.put("request_id", requestId);
-        var reply = Reply.status(e.status(), Map.of("error", error));
-        if (e.is(ErrorCode.UNAUTHENTICATED)) {
-            reply = reply.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-        }
-        return reply;
+        return ErrorEnvelope.reply(e, requestId);
     }
 
     static void write(Response response, Callback callback, Reply reply, String requestId) {

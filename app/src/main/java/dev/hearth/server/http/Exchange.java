@@ -1,6 +1,7 @@
 package dev.hearth.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -137,14 +138,42 @@ public final class Exchange {
             String field = fieldPath(e);
             throw ApiException.invalidField(field.isEmpty() ? "body" : field, expected(e));
         } catch (JsonMappingException e) {
+            if (e.getCause() instanceof StreamConstraintsException) {
+                throw tooDeep();
+            }
             String field = fieldPath(e);
             throw ApiException.invalidField(field.isEmpty() ? "body" : field, e.getOriginalMessage());
+        } catch (StreamConstraintsException e) {
+            throw tooDeep();
         } catch (JsonProcessingException e) {
+            var at = e.getLocation();
             throw new ApiException(ErrorCode.INVALID_REQUEST, "malformed JSON: " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+                    + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
         } catch (IOException e) {
             throw new ApiException(ErrorCode.INVALID_REQUEST, "unreadable body");
         }
+    }
+
+    private static ApiException tooDeep() {
+        return new ApiException(ErrorCode.INVALID_REQUEST, "the JSON body nests deeper than " + Json.MAX_DEPTH
+                + " levels");
+    }
+
+    /** For routes that take no body: none, or an empty JSON object ({@code {}}); anything else is refused. */
+    public void noBody() {
+        if (body.length == 0) {
+            return;
+        }
+        requireJson();
+        try {
+            var node = Json.mapper().readTree(body);
+            if (node != null && node.isObject() && node.isEmpty()) {
+                return;
+            }
+        } catch (IOException e) {
+            // refused below, like any other body
+        }
+        throw new ApiException(ErrorCode.INVALID_REQUEST, "this route takes no body (send none, or {})");
     }
 
     /** The body, or an empty instance when the client sent none (routes whose body is optional). */
@@ -152,11 +181,17 @@ public final class Exchange {
         return body.length == 0 ? empty : body(type);
     }
 
+    /** Exactly {@code application/json}, with no parameter but {@code charset=utf-8}. */
     private void requireJson() {
         String type = header("content-type").orElse("");
-        if (!type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-                    "send the body as Content-Type: application/json (got " + (type.isEmpty() ? "none" : type) + ")");
+        var parts = type.split(";");
+        boolean json = parts[0].strip().equalsIgnoreCase("application/json");
+        for (int i = 1; i < parts.length && json; i++) {
+            json = parts[i].strip().replace("\"", "").equalsIgnoreCase("charset=utf-8");
+        }
+        if (!json) {
+            throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "send the body as Content-Type: application/json "
+                    + "(charset=utf-8 if any; got " + (type.isEmpty() ? "none" : type) + ")");
         }
     }
 

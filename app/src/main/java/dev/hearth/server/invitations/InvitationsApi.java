@@ -21,11 +21,17 @@ public final class InvitationsApi {
         routes.add("GET", "/invitations/{inv}", manage,
                 ex -> Reply.ok(Reply.one("invitation", service.get(ex.param("inv")))));
         routes.add("POST", "/invitations/{inv}/resend", manage,
-                ex -> Reply.ok(Reply.one("invitation", service.resend(ex.param("inv")))));
+                ex -> {
+                    ex.noBody();
+                    return Reply.ok(Reply.one("invitation", service.resend(ex.param("inv"))));
+                });
         routes.add("DELETE", "/invitations/{inv}", manage,
                 ex -> Reply.ok(Reply.one("invitation", service.revoke(ex.param("inv")))));
         // Anyone signed in may try; the service answers 404 unless the caller is the invitee.
         routes.add("POST", "/invitations/{inv}/accept", Scope.signedIn(),
-                ex -> Reply.ok(Reply.one("invitation", service.accept(ex.caller(), ex.param("inv")))));
+                ex -> {
+                    ex.noBody();
+                    return Reply.ok(Reply.one("invitation", service.accept(ex.caller(), ex.param("inv"))));
+                });
     }
 }

@@ -2,16 +2,13 @@ package dev.hearth.server.router;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.api.Json;
 import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.computers.RouteTargets.RouteTarget;
+import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -119,17 +116,23 @@ public final class ComputerProxy extends ProxyHandler {
     /** The computer and port the Host names; private ports also check the caller's token. */
     private RouteTarget resolve(Request request) {
         String host = request.getHeaders().get(HttpHeader.HOST);
-        var name = HostName.parse(host, domain).orElseThrow(() -> notFound("no computer at " + host
-                + "; computer addresses look like {computer}--{workspace}." + domain));
-        var workspace = workspaceByName.apply(name.workspace())
-                .orElseThrow(() -> notFound("no workspace " + name.workspace()));
-        var target = computers.routeFor(workspace, name.label()).orElseThrow(() -> notFound("no computer port at "
-                + name.label() + " in workspace " + name.workspace()
-                + " (a computer's name, with -PORT for a port published on another port than 80)"));
-        if (target.port().privateAccess()) {
-            access.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), workspace);
+        var readings = HostName.readings(host, domain);
+        if (readings.isEmpty()) {
+            throw notFound("no computer at " + host + "; computer addresses look like {computer}--{workspace}."
+                    + domain);
         }
-        return target;
+        for (var name : readings) {
+            var workspace = workspaceByName.apply(name.workspace());
+            var target = workspace.flatMap(w -> computers.routeFor(w, name.label()));
+            if (target.isPresent()) {
+                if (target.get().port().privateAccess()) {
+                    access.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), workspace.get());
+                }
+                return target.get();
+            }
+        }
+        throw notFound("no computer port at " + host + " (a computer's name, with -PORT for a port published on "
+                + "another port than 80, then -- and its workspace's name)");
     }
 
     @Override
@@ -231,21 +234,7 @@ public final class ComputerProxy extends ProxyHandler {
     }
 
     private static void writeError(Response response, Callback callback, ApiException e) {
-        var error = new LinkedHashMap<String, Object>();
-        error.put("code", e.code());
-        error.put("message", e.getMessage());
-        error.put("details", e.details() == null ? Map.of() : e.details());
-        error.put("request_id", Ids.next());
-        try {
-            byte[] body = Json.mapper().writeValueAsBytes(Map.of("error", error));
-            response.setStatus(e.status());
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-            response.write(true, ByteBuffer.wrap(body), callback);
-        } catch (Exception failure) {
-            LOG.warn("cannot answer a router request", failure);
-            callback.failed(failure);
-        }
+        ErrorEnvelope.write(response, callback, e, Ids.next());
     }
 
 }

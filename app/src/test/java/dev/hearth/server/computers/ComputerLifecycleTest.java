@@ -187,6 +187,16 @@ class ComputerLifecycleTest {
         assertFalse(rig.runtime.networks().contains(new Slot(9000)));
     }
 
+    @Test
+    void checkpointNamesAreDnsLabels() {
+        var c = create("named", Map.of());
+        for (String bad : List.of("Upper", "dotted.name", "a".repeat(64), "-edge")) {
+            var e = assertThrows(ApiException.class, () -> rig.service.checkpoints().create(rig.workspace, c.id(),
+                    new CreateCheckpoint(bad)));
+            assertEquals("invalid_request", e.code(), bad);
+        }
+    }
+
     private String checkpoint(String computerId, String name) {
         var accepted = rig.service.checkpoints().create(rig.workspace, computerId, new CreateCheckpoint(name));
         var op = rig.operations.await(accepted.operation().id(), Duration.ofSeconds(30));

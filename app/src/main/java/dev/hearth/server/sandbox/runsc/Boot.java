@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  * from a checkpoint image, working around gVisor #10704 on the runsc builds that have it.
  */
 final class Boot {
+    private final Cgroups cgroups;
     private static final Logger LOG = LoggerFactory.getLogger(Boot.class);
     // runsc before release-20240807 refuses --network=sandbox in any netns on kernels >= 6.11 (gVisor #10704).
     private static final String NETNS_BUG = "cannot run with network enabled in root network namespace";
@@ -29,7 +30,8 @@ final class Boot {
     private final Networks networks;
     private volatile boolean maskProcSysNet;
 
-    Boot(Runsc runsc, Networks networks) {
+    Boot(Runsc runsc, Networks networks, Cgroups cgroups) {
+        this.cgroups = cgroups;
         this.runsc = runsc;
         this.networks = networks;
         this.maskProcSysNet = needsNetnsWorkaround(runsc.version());
@@ -60,7 +62,7 @@ final class Boot {
             Path bundle = Files.createDirectories(stateDir.resolve("bundle"));
             Path overlay = Files.createDirectories(stateDir.resolve("overlay"));
             // The main process's environment may hold secrets: the bundle is for root's eyes only.
-            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(OciSpec.of(spec)));
+            Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(OciSpec.of(spec, cgroups.pathOf(spec.sandboxId()))));
             var start = new Start(spec, stateDir, bundle, overlay, action, actionFlags);
             networks.readdress(spec.network());
             var result = run(start);

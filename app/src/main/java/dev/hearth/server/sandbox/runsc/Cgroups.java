@@ -1,5 +1,6 @@
 package dev.hearth.server.sandbox.runsc;
 
+import dev.hearth.server.crypto.Secrets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,22 +8,38 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The cgroups runsc makes for sandboxes (cgroupsPath /hearth/ID in the OCI spec), and their clean-up. */
+/**
+ * The cgroups runsc makes for sandboxes, under a parent of this instance's own (cgroupsPath
+ * /hearth/INSTANCE/ID in the OCI spec, INSTANCE a digest of its runsc root), and their clean-up.
+ */
 final class Cgroups {
     private static final Logger LOG = LoggerFactory.getLogger(Cgroups.class);
 
-    private Cgroups() {
+    private final String parent;
+
+    Cgroups(Path runscRoot) {
+        this.parent = parentOf(runscRoot);
+    }
+
+    /** The cgroup parent of the instance whose runsc root this is, relative to a controller's root. */
+    static String parentOf(Path runscRoot) {
+        return "hearth/" + Secrets.sha256(runscRoot.toAbsolutePath().normalize().toString()).substring(0, 10);
+    }
+
+    /** The cgroupsPath of a sandbox of this instance. */
+    String pathOf(String sandboxId) {
+        return "/" + parent + "/" + sandboxId;
     }
 
     /**
-     * Sandboxes killed outright leave their cgroups (/sys/fs/cgroup/CONTROLLER/hearth/ID). rmdir only
-     * removes a cgroup with no processes, so one still in use (by any instance) is never touched.
+     * Sandboxes killed outright leave their cgroups (/sys/fs/cgroup/CONTROLLER/hearth/INSTANCE/ID).
+     * Only this instance's are looked at, and rmdir only removes a cgroup with no processes.
      */
-    static int prune(Set<String> keep) {
+    int prune(Set<String> keep) {
         int removed = 0;
         try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
             for (Path controller : controllers) {
-                Path parent = controller.resolve("hearth");
+                Path parent = controller.resolve(this.parent);
                 if (!Files.isDirectory(parent)) {
                     continue;
                 }

@@ -19,12 +19,12 @@ final class OciSpec {
     private OciSpec() {
     }
 
-    static ObjectNode of(SandboxSpec spec) {
+    static ObjectNode of(SandboxSpec spec, String cgroupsPath) {
         var s = Json.mapper().createObjectNode().put("ociVersion", "1.0.2").put("hostname", spec.hostname());
         s.set("process", process(spec.args(), spec.env(), spec.cwd()));
         s.putObject("root").put("path", spec.rootfs().toString()).put("readonly", false);
         mounts(s.putArray("mounts"), spec);
-        linux(s.putObject("linux"), spec);
+        linux(s.putObject("linux"), spec, cgroupsPath);
         return s;
     }
 
@@ -43,7 +43,7 @@ final class OciSpec {
     }
 
     /** Namespaces (the network one is the slot's), limits, and the cgroup Cgroups prunes. */
-    private static void linux(ObjectNode linux, SandboxSpec spec) {
+    private static void linux(ObjectNode linux, SandboxSpec spec, String cgroupsPath) {
         var namespaces = linux.putArray("namespaces");
         for (String type : List.of("pid", "ipc", "uts", "mount")) {
             namespaces.addObject().put("type", type);
@@ -53,7 +53,7 @@ final class OciSpec {
         resources.putObject("memory").put("limit", spec.memoryBytes());
         resources.putObject("cpu").put("quota", Math.round(spec.cpus() * 100_000)).put("period", 100_000);
         resources.putObject("pids").put("limit", spec.pids());
-        linux.put("cgroupsPath", "/hearth/" + spec.sandboxId());
+        linux.put("cgroupsPath", cgroupsPath);
     }
 
     /** A process as root with Docker's default capabilities. */

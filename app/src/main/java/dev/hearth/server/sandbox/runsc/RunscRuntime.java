@@ -23,6 +23,7 @@ public final class RunscRuntime implements SandboxRuntime {
     private final Runsc cli;
     private final Networks networks;
     private final Boot boot;
+    private final Cgroups cgroups;
     private final RunningExecs running = new RunningExecs();
     private final Execs execs;
     private final Terminals terminals;
@@ -31,10 +32,16 @@ public final class RunscRuntime implements SandboxRuntime {
     public RunscRuntime(String runsc, Path root) {
         this.cli = new Runsc(runsc, root);
         this.networks = new Networks(root.resolveSibling("networks"));
-        this.boot = new Boot(cli, networks);
+        this.cgroups = new Cgroups(root);
+        this.boot = new Boot(cli, networks, cgroups);
         var killTree = new KillTree(cli);
         this.execs = new Execs(cli, running, killTree);
         this.terminals = new Terminals(cli, execs, running, killTree);
+    }
+
+    /** Where this instance's sandboxes' cgroups are, under each controller (hearth/INSTANCE). */
+    public static String cgroupParent(Path root) {
+        return Cgroups.parentOf(root);
     }
 
     /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
@@ -129,7 +136,7 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public int pruneCgroups(Set<String> keep) {
-        return Cgroups.prune(keep);
+        return cgroups.prune(keep);
     }
 
     @Override
