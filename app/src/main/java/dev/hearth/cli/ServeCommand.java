@@ -52,6 +52,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--dns-upstream", split = ",", paramLabel = "HOST[:PORT]", defaultValue = "${env:HEARTH_DNS_UPSTREAM}", description = "resolvers computers' names outside .internal are asked of (default: the host's, from /etc/resolv.conf)")
     List<String> dnsUpstream;
 
+    @Option(names = "--local-images", split = ",", paramLabel = "DIR", defaultValue = "${env:HEARTH_LOCAL_IMAGES}", description = "directories whose OCI layouts and archives images may name as oci:, oci-archive: or docker-archive: (default: none; users name registry images)")
+    List<Path> localImages;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -125,6 +128,7 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withDatabases(new DatabaseSettings(databaseHost, databaseListen,
                 Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
         config = config.withNetwork(networkSettings());
+        config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));

@@ -1,6 +1,7 @@
 package dev.hearth.server;
 
 import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.limits.Limits;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.NetworkSettings;
 import dev.hearth.server.operations.OperationKind;
@@ -22,13 +23,13 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      long maxBodyBytes, Optional<SmtpSettings> smtp, Optional<Path> encryptionKeys,
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
-                     DatabaseSettings databases, NetworkSettings network) {
+                     DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
-                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT);
+                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -98,6 +99,15 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.network = n);
     }
 
+    /** Directories whose OCI layouts and archives {@code oci:}, {@code oci-archive:} and {@code docker-archive:} may name. */
+    public Config withLocalImages(List<Path> dirs) {
+        return with(b -> b.localImages = List.copyOf(dirs));
+    }
+
+    public Config withLimits(Limits l) {
+        return with(b -> b.limits = l);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -125,6 +135,8 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         RouterSettings router;
         DatabaseSettings databases;
         NetworkSettings network;
+        List<Path> localImages;
+        Limits limits;
 
         Builder(Config c) {
             host = c.host;
@@ -146,12 +158,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             router = c.router;
             databases = c.databases;
             network = c.network;
+            localImages = c.localImages;
+            limits = c.limits;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
-                    operationLease, operationKinds, clock, router, databases, network);
+                    operationLease, operationKinds, clock, router, databases, network, localImages, limits);
         }
     }
 }

@@ -221,7 +221,7 @@ public final class HearthServer implements AutoCloseable {
         }
         var store = new ComputerStore();
         var imageStore = new ImageStore();
-        var images = new Images(Files.createDirectories(dataDir.resolve("images")));
+        var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
                 listeners::routerHost), g.operations());

@@ -9,6 +9,7 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.time.Duration;
@@ -284,10 +285,10 @@ class RoleMatrixTest {
                 new Case("DELETE", "/databases/{db}/checkpoints/{chk}", Needs.EDITOR, 202,
                         f -> "/databases/" + f.computer() + "/checkpoints/" + readyDatabaseCheckpoint(f), none),
                 new Case("POST", "/workspaces/{ws}/images", Needs.EDITOR, 202, f -> ws.apply(f) + "/images",
-                        f -> Map.of("reference", "oci:/nonexistent/layout:" + UUID.randomUUID())),
+                        f -> Map.of("reference", TestImages.MISSING_LAYOUT + ":" + UUID.randomUUID())),
                 new Case("GET", "/workspaces/{ws}/images", Needs.VIEWER, 200, f -> ws.apply(f) + "/images", none),
                 new Case("DELETE", "/workspaces/{ws}/images/{img}", Needs.EDITOR, 200, f -> {
-                    String ref = "oci:/nonexistent/layout:" + UUID.randomUUID();
+                    String ref = TestImages.MISSING_LAYOUT + ":" + UUID.randomUUID();
                     var img = clients.get(Who.ADMIN).create(ws.apply(f) + "/images", Map.of("reference", ref)).path("image");
                     return ws.apply(f) + "/images/" + img.path("id").asText();
                 }, none));

@@ -12,6 +12,7 @@ import dev.hearth.server.http.Scope;
 import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
@@ -165,7 +166,7 @@ class ApiReferenceTest {
             conforms("Checkpoint", admin.get("/computers/" + computer.path("id").asText() + "/checkpoints")
                     .path("checkpoints").get(0));
             conforms("Computer", admin.delete("/computers/" + computer.path("id").asText()).path("computer"));
-            var image = admin.create("/workspaces/" + ws + "/images", Map.of("reference", "oci:/nonexistent:x"));
+            var image = admin.create("/workspaces/" + ws + "/images", Map.of("reference", TestImages.MISSING_LAYOUT + ":x"));
             conforms("Image", image.path("image"));
             admin.get("/operations/" + image.path("operations").get(0).asText() + "?wait=30");
             conforms("Image", admin.get("/workspaces/" + ws + "/images").path("images").get(0));

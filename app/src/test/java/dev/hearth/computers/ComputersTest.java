@@ -421,7 +421,7 @@ class ComputersTest {
     @Test
     void anImageThatCannotBePulledFailsTheCreateClearly() {
         var r = admin.send("POST", "/workspaces/" + ws + "/computers",
-                Map.of("name", "unpullable", "image", "oci:/nonexistent/layout:tag"),
+                Map.of("name", "unpullable", "image", TestImages.MISSING_LAYOUT + ":tag"),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString()));
         assertEquals(202, r.status(), r.body().toString());
         String op = r.body().path("operations").get(0).asText();

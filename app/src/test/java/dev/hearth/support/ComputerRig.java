@@ -48,7 +48,7 @@ public final class ComputerRig implements AutoCloseable {
         var jdbi = store.jdbi();
         variables = new VariableService(jdbi, new VariableStore(), new Keyring(dataDir.resolve("keys.json")), clock);
         operations = new Operations(jdbi, new OperationStore(), clock, Duration.ofSeconds(30), List.of());
-        var images = new Images(builtinImage(dataDir.resolve("images")));
+        var images = new Images(builtinImage(dataDir.resolve("images")), List.of());
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
                 Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> "localhost:7301"), operations);

@@ -9,6 +9,9 @@ import java.util.Map;
 
 /** OCI image layouts built on the spot with umoci and busybox, for tests that need an entrypoint. */
 public final class TestImages {
+    /** A layout that does not exist, in a directory test servers allow local images in: pulling it fails. */
+    public static final String MISSING_LAYOUT = "oci:" + Path.of(System.getProperty("java.io.tmpdir"), "hearth-no-such-layout");
+
     private TestImages() {
     }
 

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -44,7 +45,9 @@ public final class TestServer implements AutoCloseable {
         config = customize.apply(Config.defaults(dataDir).withPort(port).withClock(clock)
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 // Databases on ports of their own, so that a hearth serve on 7400-7999 and 6432 is left alone.
-                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
+                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
+                // Tests build their images in JUnit's temporary directories.
+                .withLocalImages(List.of(Path.of(System.getProperty("java.io.tmpdir")))));
         server = HearthServer.start(config);
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }

@@ -2,7 +2,6 @@ package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.network.Cidr;
-import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.Firewall;
 import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.network.NetworkSettings;

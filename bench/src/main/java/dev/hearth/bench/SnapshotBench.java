@@ -45,7 +45,7 @@ public final class SnapshotBench {
         var sizes = Arrays.stream((args.length > 1 ? args[1] : "0,200").split(",")).map(Integer::parseInt).toList();
         Path work = Files.createTempDirectory("hearth-snapshot-bench");
         String image = buildImage(work);
-        var config = Config.defaults(work.resolve("hearth")).withPort(0)
+        var config = Config.defaults(work.resolve("hearth")).withPort(0).withLocalImages(List.of(work))
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
         try (var server = HearthServer.start(config)) {
             var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));

@@ -40,6 +40,11 @@ final class ComputerImages {
                 .flatMap(i -> images.unpacked(reference, i.digest()));
     }
 
+    /** Why a computer cannot name this image, if it cannot (see {@link Images#invalid}). */
+    Optional<String> invalid(String reference) {
+        return images.invalid(reference);
+    }
+
     /** Pulls for a computer and remembers the reference in the workspace's images. */
     Image pull(Computer computer, Instant now) {
         var image = images.resolve(computer.image());

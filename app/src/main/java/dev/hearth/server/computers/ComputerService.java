@@ -97,7 +97,7 @@ public final class ComputerService {
         }
         String name = Validate.dnsLabel("name", request.name());
         String image = Validate.required("image", request.image());
-        Images.invalid(image).ifPresent(problem -> {
+        parts.images().invalid(image).ifPresent(problem -> {
             throw ApiException.invalidField("image", problem);
         });
         var resources = ComputerInput.resources(request.resources());

@@ -49,7 +49,7 @@ public final class ImageService {
 
     public Pulling pull(Workspace workspace, String requested) {
         String reference = Validate.required("reference", requested);
-        Images.invalid(reference).ifPresent(problem -> {
+        images.invalid(reference).ifPresent(problem -> {
             throw ApiException.invalidField("reference", problem);
         });
         var image = jdbi.inTransaction(h -> store.begin(h, new WorkspaceImage(Ids.next(), workspace.id(), reference,

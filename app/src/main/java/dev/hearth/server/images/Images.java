@@ -30,6 +30,7 @@ public final class Images {
     private static final Duration PULL = Duration.ofMinutes(10);
     private static final Duration QUICK = Duration.ofSeconds(60);
     private static final Pattern TRANSPORT = Pattern.compile("^(docker://|oci:|oci-archive:|docker-archive:)\\S+$");
+    private static final Pattern LOCAL = Pattern.compile("^(oci|oci-archive|docker-archive):([^:]*)(:.*)?$");
     private static final Pattern BARE = Pattern.compile("^[a-z0-9][a-z0-9._/:@-]{0,254}$");
 
     /** A reference that cannot be pulled, with the reason. */
@@ -40,20 +41,39 @@ public final class Images {
     }
 
     private final Path dir;
+    private final List<Path> localDirs;
     // Unpacked images never change: their config is read from disk once per digest.
     private final Map<String, Image> loaded = new ConcurrentHashMap<>();
 
-    public Images(Path dir) {
+    /** {@code localDirs}: the only directories whose layouts and archives a reference may name (the operator's). */
+    public Images(Path dir, List<Path> localDirs) {
         this.dir = dir;
+        this.localDirs = localDirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
     }
 
-    /** Checks a reference's form: a skopeo transport reference, or a bare registry name (docker://). */
-    public static Optional<String> invalid(String reference) {
+    /**
+     * Checks a reference's form: a registry name (bare or docker://), or a local layout or archive under one of
+     * the operator's directories. The check reads no file, so it tells a caller nothing about the host's paths.
+     */
+    public Optional<String> invalid(String reference) {
+        var local = LOCAL.matcher(reference);
+        if (local.matches()) {
+            return allowedLocal(local.group(2)) ? Optional.empty() : Optional.of("a local image (oci:, oci-archive:, "
+                    + "docker-archive:) must lie under a directory the operator allows with hearth serve --local-images");
+        }
         if (reference.equals(BUILTIN) || TRANSPORT.matcher(reference).matches() || BARE.matcher(reference).matches()) {
             return Optional.empty();
         }
-        return Optional.of("must be hearth/busybox, a registry name like docker.io/library/alpine:3, or a skopeo "
-                + "reference (docker://, oci:, oci-archive:, docker-archive:)");
+        return Optional.of("must be hearth/busybox, a registry name like docker.io/library/alpine:3 or "
+                + "docker://…, or a local oci:DIR:TAG, oci-archive:FILE or docker-archive:FILE the operator allows");
+    }
+
+    private boolean allowedLocal(String path) {
+        if (path.isEmpty() || !path.startsWith("/") || path.contains("\0")) {
+            return false;
+        }
+        Path normal = Path.of(path).normalize();
+        return localDirs.stream().anyMatch(normal::startsWith);
     }
 
     /** Whether the image is made here rather than pulled, so a computer of it can start at once. */
