@@ -18,6 +18,7 @@ public enum ErrorCode {
     NOT_FOUND(404),
     METHOD_NOT_ALLOWED(405),
     CONFLICT(409),
+    IDEMPOTENCY_KEY_IN_USE(409),
     LAST_ADMIN(409),
     NOT_EMPTY(409),
     PROTECTED(409),
@@ -30,7 +31,9 @@ public enum ErrorCode {
     BAD_GATEWAY(502),
     MAIL_UNAVAILABLE(503),
     RUNTIME_UNAVAILABLE(503),
-    GATEWAY_TIMEOUT(504);
+    STORE_UNAVAILABLE(503),
+    GATEWAY_TIMEOUT(504),
+    INSUFFICIENT_STORAGE(507);
 
     private final int status;
 

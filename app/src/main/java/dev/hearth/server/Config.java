@@ -1,6 +1,7 @@
 package dev.hearth.server;
 
 import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.http.IdempotencySettings;
 import dev.hearth.server.limits.Limits;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.NetworkSettings;
@@ -23,13 +24,15 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      long maxBodyBytes, Optional<SmtpSettings> smtp, Optional<Path> encryptionKeys,
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
-                     DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits) {
+                     DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
+                     IdempotencySettings idempotency) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
-                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT);
+                RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
+                IdempotencySettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -108,6 +111,10 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.limits = l);
     }
 
+    public Config withIdempotency(IdempotencySettings i) {
+        return with(b -> b.idempotency = i);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -137,6 +144,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         NetworkSettings network;
         List<Path> localImages;
         Limits limits;
+        IdempotencySettings idempotency;
 
         Builder(Config c) {
             host = c.host;
@@ -160,12 +168,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             network = c.network;
             localImages = c.localImages;
             limits = c.limits;
+            idempotency = c.idempotency;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
-                    operationLease, operationKinds, clock, router, databases, network, localImages, limits);
+                    operationLease, operationKinds, clock, router, databases, network, localImages, limits,
+                    idempotency);
         }
     }
 }

@@ -129,7 +129,7 @@ public final class HearthServer implements AutoCloseable {
                 new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes);
         routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
         OperationsApi.register(routes, operations, new OperationStore());
-        idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock());
+        idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
         var identity = identity(ground);
         network = network(config);
         variables = variables(ground);

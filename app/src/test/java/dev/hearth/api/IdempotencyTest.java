@@ -89,10 +89,43 @@ class IdempotencyTest {
     }
 
     @Test
-    void aFailedRequestDoesNotHoldTheKey() {
+    void aRefusalIsReplayedLikeASuccess() {
         String key = UUID.randomUUID().toString();
-        Envelope.assertError(create(admin, key, "Bad Name"), 400, "invalid_request");
-        assertEquals(201, create(admin, key, TestServer.uniqueName("fixed")).status());
+        var first = create(admin, key, "Bad Name");
+        Envelope.assertError(first, 400, "invalid_request");
+        var again = create(admin, key, "Bad Name");
+        Envelope.assertError(again, 400, "invalid_request");
+        assertEquals("true", again.header("Idempotent-Replayed").orElseThrow());
+        assertEquals(first.body().path("error").path("message"), again.body().path("error").path("message"));
+        assertEquals(again.header("X-Request-Id").orElseThrow(), again.body().path("error").path("request_id").asText(),
+                "a replayed error names the request it answers");
+    }
+
+    @Test
+    void aConflictFreesTheKeyForARetryThatCanSucceed() {
+        String name = TestServer.uniqueName("taken");
+        var taken = create(admin, UUID.randomUUID().toString(), name).body().path("workspace").path("id").asText();
+        String key = UUID.randomUUID().toString();
+        Envelope.assertError(create(admin, key, name), 409, "conflict");
+        admin.delete("/workspaces/" + taken);
+        assertEquals(201, create(admin, key, name).status());
+    }
+
+    @Test
+    void theQueryIsPartOfTheScope() {
+        var a = TestServer.workspace(admin).path("id").asText();
+        var b = TestServer.workspace(admin).path("id").asText();
+        for (String ws : new String[] {a, b}) {
+            admin.create("/workspaces/" + ws + "/variables", Map.of("name", "token", "value", "old"));
+        }
+        String key = UUID.randomUUID().toString();
+        for (String ws : new String[] {a, b}) {
+            var r = admin.send("PATCH", "/variables/token?workspace=" + ws, Map.of("value", "new"),
+                    Map.of("Idempotency-Key", key));
+            assertEquals(200, r.status(), r.body().toString());
+            assertEquals(ws, r.body().path("variable").path("workspace").asText(), "each workspace's own answer");
+            assertEquals(true, r.header("Idempotent-Replayed").isEmpty());
+        }
     }
 
     @Test

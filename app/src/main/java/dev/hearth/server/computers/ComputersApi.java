@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /** HTTP routes of computers: translation only. */
 public final class ComputersApi {
@@ -59,10 +60,12 @@ public final class ComputersApi {
         routes.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
-            // A client that hangs up gets its command killed: the peer says so even when nothing is written.
+            // A client that hangs up gets its command killed (the peer says so even when nothing is written),
+            // unless it sent an Idempotency-Key: then the command runs on and its retry gets the real answer.
             var peer = ex.peer();
+            BooleanSupplier wanted = ex.header("idempotency-key").isPresent() ? () -> true : peer::connected;
             return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer, ex.requestId()))
-                    : Reply.ok(exec.run(peer::connected));
+                    : Reply.ok(exec.run(wanted));
         });
     }
 

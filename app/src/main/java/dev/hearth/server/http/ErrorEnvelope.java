@@ -12,6 +12,9 @@ import org.eclipse.jetty.util.Callback;
  * is answered: the API, Jetty's own refusals, the computer router, and lines of streams.
  */
 public final class ErrorEnvelope {
+    /** A detail that also becomes the {@code Retry-After} header: whole seconds until a retry may succeed. */
+    public static final String RETRY_AFTER = "retry_after_seconds";
+
     private ErrorEnvelope() {
     }
 
@@ -29,6 +32,9 @@ public final class ErrorEnvelope {
         var reply = Reply.status(e.status(), of(e, requestId));
         if (e.is(ErrorCode.UNAUTHENTICATED)) {
             reply = reply.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        }
+        if (e.details() != null && e.details().get(RETRY_AFTER) instanceof Number seconds) {
+            reply = reply.header("Retry-After", Long.toString(Math.max(1, seconds.longValue())));
         }
         return reply;
     }

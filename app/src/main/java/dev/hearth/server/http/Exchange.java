@@ -82,6 +82,11 @@ public final class Exchange {
         return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
     }
 
+    /** Every query parameter, in the order given. */
+    Map<String, List<String>> queryParams() {
+        return query;
+    }
+
     public Optional<String> query(String name) {
         return single(query, name);
     }

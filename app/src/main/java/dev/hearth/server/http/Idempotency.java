@@ -1,6 +1,7 @@
 package dev.hearth.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
@@ -11,29 +12,35 @@ import dev.hearth.server.store.StoredJson;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Idempotency-Key handling for mutations, scoped to (principal, method, path, key) and kept 24
- * hours. The first request claims the key in the store, so of two concurrent requests only one runs;
- * the other waits for its answer. Only successful answers are kept (with secrets redacted); a
- * failed request releases the key so a corrected retry can run.
+ * Idempotency-Key handling for mutations, as Stripe documents it: scoped to (principal, method, path
+ * with its query, key) and kept 24 hours. The first request claims the key and holds it until it
+ * finishes, however long it runs (its lease is renewed as it works; only the claim of a server that
+ * died lapses). A retry meanwhile waits for the answer, up to {@link IdempotencySettings#waitForFirst}, then answers
+ * 409 {@code idempotency_key_in_use}. Answers are kept and replayed when they are final: 2xx, and 4xx
+ * but conflicts (409) and rate limits (429), which a retry may get past. A 5xx, a stream, or a request
+ * the server did not finish frees the key, so nothing that did not happen is ever replayed.
  */
 public final class Idempotency {
     public static final Duration RETENTION = Duration.ofHours(24);
-    static final Duration WAIT_FOR_FIRST = Duration.ofSeconds(30);
-    // A claim this old with no answer belongs to a request that died with its server.
-    static final Duration ABANDONED = Duration.ofMinutes(2);
 
     private final Jdbi jdbi;
     private final IdempotencyStore store;
     private final Clock clock;
+    private final Duration waitForFirst;
+    private final Duration lease;
 
-    public Idempotency(Jdbi jdbi, IdempotencyStore store, Clock clock) {
+    public Idempotency(Jdbi jdbi, IdempotencyStore store, Clock clock, IdempotencySettings settings) {
         this.jdbi = jdbi;
         this.store = store;
         this.clock = clock;
+        this.waitForFirst = settings.waitForFirst();
+        this.lease = settings.lease();
     }
 
     public Reply run(Exchange ex, String method, boolean required, Supplier<Reply> action) {
@@ -48,23 +55,34 @@ public final class Idempotency {
         if (key.get().isEmpty() || key.get().length() > 255) {
             throw ApiException.invalidField("Idempotency-Key", "must be 1 to 255 characters");
         }
-        var scope = new Scope(ex.caller().id(), method, ex.path(), key.get());
-        return claimOrReplay(scope, Secrets.sha256(ex.rawBody()), action);
+        var scope = new Scope(ex.caller().id(), method, target(ex), key.get());
+        return claimOrReplay(scope, Secrets.sha256(ex.rawBody()), ex.requestId(), action);
     }
 
-    private Reply claimOrReplay(Scope scope, String hash, Supplier<Reply> action) {
-        Instant deadline = clock.instant().plus(WAIT_FOR_FIRST);
+    /** The path and its query: {@code ?workspace=a} and {@code ?workspace=b} are different requests. */
+    private static String target(Exchange ex) {
+        if (ex.queryParams().isEmpty()) {
+            return ex.path();
+        }
+        return ex.path() + "?" + ex.queryParams().entrySet().stream()
+                .flatMap(e -> e.getValue().stream().map(v -> e.getKey() + "=" + v))
+                .collect(Collectors.joining("&"));
+    }
+
+    private Reply claimOrReplay(Scope scope, String hash, String requestId, Supplier<Reply> action) {
+        Instant deadline = clock.instant().plus(waitForFirst);
         while (true) {
             Instant now = clock.instant();
-            if (jdbi.inTransaction(h -> store.claim(h, scope, hash, now, now.plus(RETENTION)))) {
-                return execute(scope, action);
+            if (jdbi.inTransaction(h -> store.claim(h, scope, hash, now, now.plus(lease), now.plus(RETENTION)))) {
+                return execute(scope, requestId, action);
             }
             Entry entry = jdbi.withHandle(h -> store.find(h, scope)).orElse(null);
             if (entry == null) {
                 continue;
             }
-            if (stale(entry, now)) {
-                jdbi.useTransaction(h -> store.release(h, scope));
+            if (!entry.expiresAt().isAfter(now) || entry.status() == null && entry.leaseUntil().isBefore(now)) {
+                // Expired, or claimed by a server that died before it answered: nothing to replay.
+                jdbi.useTransaction(h -> store.releaseLapsed(h, scope, now));
                 continue;
             }
             if (!entry.requestHash().equals(hash)) {
@@ -72,40 +90,71 @@ public final class Idempotency {
                         "this Idempotency-Key was used with a different body; use a new key for a new request");
             }
             if (entry.status() != null) {
-                return replay(entry);
+                return replay(entry, requestId);
             }
             if (now.isAfter(deadline)) {
-                throw ApiException.conflict("a request with this Idempotency-Key is still running; retry later");
+                throw new ApiException(ErrorCode.IDEMPOTENCY_KEY_IN_USE, "the first request with this "
+                        + "Idempotency-Key is still running; retry later for its answer",
+                        Map.of(ErrorEnvelope.RETRY_AFTER, Math.max(1, waitForFirst.toSeconds() / 6)));
             }
             pause();
         }
     }
 
-    private boolean stale(Entry entry, Instant now) {
-        return !entry.expiresAt().isAfter(now)
-                || (entry.status() == null && entry.createdAt().plus(ABANDONED).isBefore(now));
-    }
-
-    private Reply execute(Scope scope, Supplier<Reply> action) {
-        Reply reply;
+    private Reply execute(Scope scope, String requestId, Supplier<Reply> action) {
+        var lease = Thread.ofVirtual().name("idempotency-lease").start(() -> renew(scope));
         try {
-            reply = action.get();
-        } catch (RuntimeException e) {
+            Reply reply = action.get();
+            if (reply.status() >= 200 && reply.status() < 300 && !reply.streaming()) {
+                keep(scope, reply.status(), StoredJson.text(reply.replayBody()));
+            } else {
+                jdbi.useTransaction(h -> store.release(h, scope));
+            }
+            return reply;
+        } catch (ApiException e) {
+            if (isFinal(e)) {
+                keep(scope, e.status(), StoredJson.text(ErrorEnvelope.of(e, requestId)));
+            } else {
+                jdbi.useTransaction(h -> store.release(h, scope));
+            }
+            throw e;
+        } catch (RuntimeException | Error e) {
             jdbi.useTransaction(h -> store.release(h, scope));
             throw e;
+        } finally {
+            lease.interrupt();
         }
-        if (reply.status() >= 200 && reply.status() < 300 && !reply.streaming()) {
-            String body = StoredJson.text(reply.replayBody());
-            jdbi.useTransaction(h -> store.complete(h, scope, reply.status(), body));
-        } else {
-            jdbi.useTransaction(h -> store.release(h, scope));
-        }
-        return reply;
     }
 
-    private static Reply replay(Entry entry) {
+    private static boolean isFinal(ApiException e) {
+        return e.status() >= 400 && e.status() < 500 && e.status() != 409 && e.status() != 429;
+    }
+
+    private void keep(Scope scope, int status, String body) {
+        jdbi.useTransaction(h -> store.complete(h, scope, status, body));
+    }
+
+    /** Holds the claim while the request runs: a third of the lease between renewals. */
+    private void renew(Scope scope) {
         try {
-            return Reply.status(entry.status(), Json.mapper().readTree(entry.body())).header("Idempotent-Replayed", "true");
+            while (true) {
+                Thread.sleep(lease.dividedBy(3));
+                Instant until = clock.instant().plus(lease);
+                jdbi.useTransaction(h -> store.renew(h, scope, until));
+            }
+        } catch (InterruptedException done) {
+            // the request finished
+        }
+    }
+
+    private static Reply replay(Entry entry, String requestId) {
+        try {
+            var body = Json.mapper().readTree(entry.body());
+            if (body.path("error") instanceof ObjectNode error) {
+                // The envelope's request id is the one of the response it is in.
+                error.put("request_id", requestId);
+            }
+            return Reply.status(entry.status(), body).header("Idempotent-Replayed", "true");
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored idempotent response is not JSON", e);
         }

@@ -14,16 +14,18 @@ public final class IdempotencyStore {
     public record Scope(String principal, String method, String path, String key) {
     }
 
-    public record Entry(String requestHash, Integer status, String body, Instant createdAt, Instant expiresAt) {
+    public record Entry(String requestHash, Integer status, String body, Instant leaseUntil, Instant expiresAt) {
     }
 
     /** Claims the key for a new request; false when a record exists already. */
-    public boolean claim(Handle h, Scope s, String requestHash, Instant now, Instant expiresAt) {
+    public boolean claim(Handle h, Scope s, String requestHash, Instant now, Instant leaseUntil, Instant expiresAt) {
         return bind(h.createUpdate("""
-                INSERT INTO idempotency_keys (principal, method, path, idem_key, request_hash, created_at, expires_at)
-                VALUES (:principal, :method, :path, :key, :hash, :now, :exp)
+                INSERT INTO idempotency_keys
+                    (principal, method, path, idem_key, request_hash, created_at, lease_until, expires_at)
+                VALUES (:principal, :method, :path, :key, :hash, :now, :lease, :exp)
                 ON CONFLICT (principal, method, path, idem_key) DO NOTHING"""), s)
-                .bind("hash", requestHash).bind("now", millis(now)).bind("exp", millis(expiresAt)).execute() == 1;
+                .bind("hash", requestHash).bind("now", millis(now)).bind("lease", millis(leaseUntil))
+                .bind("exp", millis(expiresAt)).execute() == 1;
     }
 
     public Optional<Entry> find(Handle h, Scope s) {
@@ -31,7 +33,7 @@ public final class IdempotencyStore {
                 SELECT * FROM idempotency_keys
                 WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
                 .map((rs, ctx) -> new Entry(rs.getString("request_hash"), (Integer) rs.getObject("status"),
-                        rs.getString("body"), instant(rs, "created_at"), instant(rs, "expires_at")))
+                        rs.getString("body"), instant(rs, "lease_until"), instant(rs, "expires_at")))
                 .findOne();
     }
 
@@ -47,6 +49,23 @@ public final class IdempotencyStore {
                 DELETE FROM idempotency_keys
                 WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
                 .execute();
+    }
+
+    /** Extends the claim of a request still running. */
+    public void renew(Handle h, Scope s, Instant leaseUntil) {
+        bind(h.createUpdate("""
+                UPDATE idempotency_keys SET lease_until = :lease
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key
+                  AND status IS NULL"""), s).bind("lease", millis(leaseUntil)).execute();
+    }
+
+    /** Frees a key whose record expired or whose claim lapsed, unless it was renewed or answered meanwhile. */
+    public void releaseLapsed(Handle h, Scope s, Instant now) {
+        bind(h.createUpdate("""
+                DELETE FROM idempotency_keys
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key
+                  AND (expires_at <= :now OR (status IS NULL AND lease_until < :now))"""), s)
+                .bind("now", millis(now)).execute();
     }
 
     public int purge(Handle h, Instant now) {
