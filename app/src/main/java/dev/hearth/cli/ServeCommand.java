@@ -55,6 +55,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--local-images", split = ",", paramLabel = "DIR", defaultValue = "${env:HEARTH_LOCAL_IMAGES}", description = "directories whose OCI layouts and archives images may name as oci:, oci-archive: or docker-archive: (default: none; users name registry images)")
     List<Path> localImages;
 
+    @Option(names = "--rate-limit", defaultValue = "${env:HEARTH_RATE_LIMIT:-100}", description = "requests a second each principal may make, in bursts of ten times that (default ${DEFAULT-VALUE})")
+    double rateLimit;
+
+    @Option(names = "--sign-in-failures", defaultValue = "${env:HEARTH_SIGN_IN_FAILURES:-30}", description = "failed token requests and sign-in codes a minute from one client address (default ${DEFAULT-VALUE})")
+    int signInFailures;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -128,6 +134,8 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withDatabases(new DatabaseSettings(databaseHost, databaseListen,
                 Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
         config = config.withNetwork(networkSettings());
+        config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
+                .withAuthFailures(signInFailures));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

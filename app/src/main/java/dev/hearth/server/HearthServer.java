@@ -42,6 +42,7 @@ import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
 import dev.hearth.server.invitations.InvitationStore;
 import dev.hearth.server.invitations.InvitationsApi;
+import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
@@ -89,7 +90,8 @@ public final class HearthServer implements AutoCloseable {
 
     /** What every feature is built on. */
     private record Ground(Config config, Jdbi jdbi, Clock clock, String baseUrl, Keyring keyring, Mailer mailer,
-                          Operations operations, CheckpointKinds checkpointKinds, RouteTable routes) {
+                          Operations operations, CheckpointKinds checkpointKinds, RouteTable routes,
+                          RateLimits rates) {
     }
 
     /** Databases and their checkpoints (reconciled on start, after the clusters). */
@@ -126,7 +128,7 @@ public final class HearthServer implements AutoCloseable {
                 config.operationKinds());
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
                 new Keyring(config.encryptionKeyFile()), mailer(config), operations,
-                new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes);
+                new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()));
         routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
         OperationsApi.register(routes, operations, new OperationStore());
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
@@ -140,7 +142,7 @@ public final class HearthServer implements AutoCloseable {
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
         adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
-        listeners.serveApi(routes, identity.guard(), idempotency, config.maxBodyBytes());
+        listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(), config.maxBodyBytes());
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router());
         listeners.start();
@@ -168,7 +170,7 @@ public final class HearthServer implements AutoCloseable {
         var login = new EmailLogin(g.jdbi(), authStore, access, tokens, g.mailer(), g.clock(),
                 config.sessionLifetime());
         AuthApi.register(g.routes(), new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl()),
-                login, signingKeys);
+                login, signingKeys, g.rates());
         var guard = new RequestGuard(new Authenticator(tokens, g.jdbi(), principals, authStore, g.clock()),
                 new Authorizer(g.jdbi(), workspaceStore, accessStore));
         return new Identity(guard, access, accessStore, workspaceStore, authStore, signingKeys);
@@ -258,7 +260,7 @@ public final class HearthServer implements AutoCloseable {
                 id -> g.jdbi().withHandle(h -> identity.workspaceStore().findLive(h, id)).map(Workspace::name)
                         .orElse(id));
         InvitationsApi.register(g.routes(), new InvitationService(g.jdbi(), store, identity.accessStore(), mail,
-                g.clock(), config.invitationLifetime()), store);
+                g.clock(), config.invitationLifetime(), g.rates()), store);
         return mail;
     }
 

@@ -21,7 +21,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /** Builds RFC 7523 assertions, honest and forged, the way an attacker or a sloppy client would. */
-final class Assertions {
+public final class Assertions {
     private Assertions() {
     }
 
@@ -32,7 +32,7 @@ final class Assertions {
                 .expirationTime(Date.from(now.plusSeconds(60))).jwtID(UUID.randomUUID().toString());
     }
 
-    static String sign(JsonNode keyFile, Consumer<JWTClaimsSet.Builder> change) throws Exception {
+    public static String sign(JsonNode keyFile, Consumer<JWTClaimsSet.Builder> change) throws Exception {
         var claims = claims(keyFile);
         change.accept(claims);
         return sign(keyFile.path("key_id").asText(), claims.build(), new ECDSASigner(privateKey(keyFile)), JWSAlgorithm.ES256);

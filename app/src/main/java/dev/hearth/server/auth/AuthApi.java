@@ -5,6 +5,7 @@ import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.limits.RateLimits;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -27,16 +28,18 @@ public final class AuthApi {
     private AuthApi() {
     }
 
-    public static void register(RouteTable routes, TokenGrant grant, EmailLogin login, SigningKeys keys) {
+    public static void register(RouteTable routes, TokenGrant grant, EmailLogin login, SigningKeys keys,
+                                RateLimits rates) {
         routes.add("POST", "/auth/token", Scope.anyone(), ex -> {
             var request = tokenRequest(ex);
-            return Reply.ok(grant.exchange(request.grantType(), request.assertion()));
+            return Reply.ok(rates.signIn(ex.peer().address(),
+                    () -> grant.exchange(request.grantType(), request.assertion())));
         });
         routes.add("POST", "/auth/email/start", Scope.anyone(),
                 ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())));
         routes.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
             var request = ex.body(EmailVerify.class);
-            return Reply.ok(login.verify(request.email(), request.code()));
+            return Reply.ok(rates.signIn(ex.peer().address(), () -> login.verify(request.email(), request.code())));
         });
         routes.add("POST", "/auth/refresh", Scope.anyone(),
                 ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())));

@@ -3,6 +3,7 @@ package dev.hearth.server.http;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
@@ -35,17 +36,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class ApiHandler extends Handler.Abstract {
     public static final String PREFIX = "/v1";
+    private static final String HEALTH = PREFIX + "/health";
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
     private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
     private final RouteTable routes;
     private final Guard guard;
     private final Idempotency idempotency;
+    private final RateLimits rates;
     private final long maxBodyBytes;
     private final ServerWebSocketContainer webSockets;
 
-    public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency,
+    public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates,
                       long maxBodyBytes, ServerWebSocketContainer webSockets) {
+        this.rates = rates;
         this.webSockets = webSockets;
         this.routes = routes;
         this.guard = guard;
@@ -90,6 +94,11 @@ public final class ApiHandler extends Handler.Abstract {
         var headers = headers(request);
         var route = match.route();
         Caller caller = route.scope() instanceof Scope.Public ? null : guard.authenticate(headers.get("authorization"));
+        var peer = new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
+                request.getConnectionMetaData().getRemoteSocketAddress());
+        if (!path.equals(HEALTH)) {
+            rates.request(caller != null ? caller.id() : "address " + peer.address().getHostAddress());
+        }
         var query = query(request);
         Membership authorized = switch (route.scope()) {
             case Scope.InWorkspace(var action) -> guard.authorize(caller, match.params().get("ws"), action);
@@ -98,9 +107,7 @@ public final class ApiHandler extends Handler.Abstract {
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
-        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized,
-                new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
-                        request.getConnectionMetaData().getRemoteSocketAddress()));
+        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized, peer);
         if (method.equals("GET") || method.equals("DELETE")) {
             exchange.noBody();
         }

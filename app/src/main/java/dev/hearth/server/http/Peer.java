@@ -28,6 +28,12 @@ public final class Peer {
         this.remote = remote;
     }
 
+    /** The client's address (the loopback one when the connection is not over IP). */
+    public InetAddress address() {
+        return remote instanceof InetSocketAddress r && r.getAddress() != null ? r.getAddress()
+                : InetAddress.getLoopbackAddress();
+    }
+
     /** The connection as the kernel's tables name it: local then remote address, IPv4 and IPv6 forms. */
     private List<String> keys() {
         if (local instanceof InetSocketAddress l && remote instanceof InetSocketAddress r) {

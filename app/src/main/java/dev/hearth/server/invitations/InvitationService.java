@@ -6,6 +6,7 @@ import dev.hearth.api.Validate;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Grant;
 import dev.hearth.server.invitations.InvitationState.Move;
+import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
@@ -34,11 +35,13 @@ public final class InvitationService {
     private final InvitationStore store;
     private final AccessStore access;
     private final InvitationMail mail;
+    private final RateLimits rates;
     private final Clock clock;
     private final Duration lifetime;
 
     public InvitationService(Jdbi jdbi, InvitationStore store, AccessStore access, InvitationMail mail, Clock clock,
-                             Duration lifetime) {
+                             Duration lifetime, RateLimits rates) {
+        this.rates = rates;
         this.jdbi = jdbi;
         this.store = store;
         this.access = access;
@@ -95,6 +98,7 @@ public final class InvitationService {
             if (invitation.storedState() != InvitationState.PENDING) {
                 throw ApiException.conflict("invitation " + id + " was replaced by a newer one; resend that");
             }
+            rates.resend(id);
             store.renew(h, id, now.plus(lifetime), now);
         });
         mail.sendNow(id);
