@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +77,73 @@ class CrashRecoveryTest {
                     assertEquals(Set.of(), ready);
                 }
             }
+        }
+    }
+
+    /**
+     * A create (of a built-in image, of one it must pull, from a checkpoint) or a delete cut short:
+     * after the restart every computer is ready or failed, never creating or half-deleted; the one
+     * being made exists ready, or not at all; nothing runs or lies on disk without a live computer.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"create", "create-pulled", "fork", "delete"})
+    void aCreateOrDeleteCutShortEndsReadyFailedOrGone(String path, @TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        String name = ChildServer.startAndKill(dir, port, "crash-" + path);
+        Thread.sleep(1000);
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin = restarted.admin();
+            var computers = settled(admin);
+            var liveIds = new HashSet<String>();
+            for (var c : computers) {
+                String state = c.path("state").asText();
+                assertTrue(state.equals("ready") || state.equals("failed"), c.toString());
+                assertTrue(c.path("pending").isNull(), c.toString());
+                liveIds.add(c.path("id").asText());
+                if (state.equals("ready")) {
+                    var out = admin.post("/computers/" + c.path("id").asText() + "/exec",
+                            Map.of("command", List.of("sh", "-c", "cat /data/f 2>/dev/null; echo ok")));
+                    assertTrue(out.path("stdout").asText().endsWith("ok\n"), out.toString());
+                    if (c.path("name").asText().equals("fork")) {
+                        assertEquals("forked\nok\n", out.path("stdout").asText(), "a fork has its checkpoint's /data");
+                    }
+                    if (c.path("name").asText().equals("doomed")) {
+                        assertEquals("kept\nok\n", out.path("stdout").asText(), "a computer not deleted keeps /data");
+                    }
+                }
+            }
+            if (!path.equals("delete")) {
+                assertTrue(computers.stream().anyMatch(c -> c.path("name").asText().equals(name))
+                        || admin.send("GET", "/computers/" + name + "?workspace=killed", null, Map.of()).status() == 404);
+            }
+            var sandboxes = TestComputers.sandboxes(dir.resolve("runsc"));
+            for (String sandbox : sandboxes.keySet()) {
+                assertEquals(1, liveIds.stream().filter(sandbox::startsWith).count(),
+                        "sandbox " + sandbox + " belongs to a live computer: " + liveIds);
+            }
+            for (String id : liveIds) {
+                assertTrue(sandboxes.keySet().stream().filter(s -> s.startsWith(id)).count() <= 1, sandboxes.toString());
+            }
+            if (Files.isDirectory(dir.resolve("computers"))) {
+                try (var dirs = Files.list(dir.resolve("computers"))) {
+                    dirs.forEach(d -> assertTrue(liveIds.contains(d.getFileName().toString()), "files of no computer: " + d));
+                }
+            }
+            System.out.println("after a " + path + " cut short: " + computers.stream()
+                    .map(c -> c.path("name").asText() + " " + c.path("state").asText()).toList());
+        }
+    }
+
+    /** The workspace's computers once none is being created any more (a resumed pull finishes first). */
+    private static List<JsonNode> settled(HearthClient admin) throws InterruptedException {
+        for (int i = 0; ; i++) {
+            var list = new ArrayList<JsonNode>();
+            admin.get("/workspaces/killed/computers").path("computers").forEach(list::add);
+            if (list.stream().noneMatch(c -> c.path("state").asText().equals("creating")) || i == 120) {
+                return list;
+            }
+            Thread.sleep(500);
         }
     }
 }

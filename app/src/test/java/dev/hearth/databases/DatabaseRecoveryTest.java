@@ -10,8 +10,12 @@ import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** kill -9 of hearth serve with one database awake and one asleep (its reset just made): nothing acknowledged is lost. */
 class DatabaseRecoveryTest {
@@ -50,6 +54,35 @@ class DatabaseRecoveryTest {
                 String password = c.path("password").asText();
                 assertEquals("acknowledged", DatabasesTest.query(DatabasesTest.jdbc(c, password), "SELECT v FROM kept"));
                 assertEquals("acknowledged", DatabasesTest.query(DatabasesTest.pooled(c, password), "SELECT v FROM kept"));
+            }
+        }
+    }
+
+    /**
+     * A create, a branch from a checkpoint or a delete cut short: after the restart every database
+     * answers queries, the one being made exists or not at all, and no cluster lies on disk without one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"db-create", "db-branch", "db-delete"})
+    void aCreateOrDeleteCutShortLeavesOnlyWholeDatabases(String path, @TempDir Path tmp) throws Exception {
+        assumeDatabases();
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        ChildServer.startAndKill(dir, port, "crash-" + path);
+        Thread.sleep(1000);
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin = restarted.admin();
+            var ids = new HashSet<String>();
+            for (var db : admin.get("/workspaces/killed/databases").path("databases")) {
+                String id = db.path("id").asText();
+                ids.add(id);
+                assertTrue(Set.of("sleeping", "ready").contains(db.path("state").asText()), db.toString());
+                var c = admin.get("/databases/" + id + "/connection").path("connection");
+                assertEquals("1", DatabasesTest.query(DatabasesTest.jdbc(c, c.path("password").asText()), "SELECT 1"));
+            }
+            try (var clusters = Files.list(dir.resolve("databases/clusters"))) {
+                clusters.forEach(d -> assertTrue(ids.contains(d.getFileName().toString()), "a cluster of no database: " + d));
             }
         }
     }

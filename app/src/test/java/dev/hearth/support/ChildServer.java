@@ -44,7 +44,8 @@ public final class ChildServer {
         var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
-                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0)));
+                .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
+                .withLocalImages(List.of(dataDir.getParent())));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer")) {
@@ -80,6 +81,12 @@ public final class ChildServer {
             String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "walled", "image", "hearth/busybox",
                     "network", Map.of("internet", false))).path("computer").path("id").asText();
             System.out.println("computer " + id);
+            System.out.flush();
+            server.join();
+            return;
+        }
+        if (kind.startsWith("crash-")) {
+            System.out.println("started " + CrashPaths.run(admin, ws, dataDir, kind.substring("crash-".length())));
             System.out.flush();
             server.join();
             return;
@@ -129,7 +136,8 @@ public final class ChildServer {
         var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
-                if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")) {
+                if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")
+                        || line.startsWith("started ")) {
                     child.destroyForcibly().waitFor();
                     return line.substring(line.indexOf(' ') + 1);
                 }

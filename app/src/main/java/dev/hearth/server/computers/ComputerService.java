@@ -80,7 +80,7 @@ public final class ComputerService {
     /** Makes what runs match the store after a start (see {@link Reconciler}). */
     public void reconcile() {
         parts.access().ifPresent(r -> new Reconciler(parts.lifecycle(), parts.records(), r, parts.dirs(),
-                parts.checkpoints(), parts.networking()).run());
+                parts.checkpoints(), parts.networking(), this::remove, this::pullUnlessUnderWay).run());
     }
 
     /** Stops watching computers; they keep running, and the next start adopts them. */
@@ -107,7 +107,7 @@ public final class ComputerService {
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
                 new Computer.Lineage(null, null), parts.records().now()));
-        if (Images.isLocal(image) || parts.images().pulled(workspace.id(), image).isPresent()) {
+        if (parts.lifecycle().canStartAtOnce(computer)) {
             return new Outcome(view(parts.lifecycle().provision(computer.id(), true), workspace), Optional.empty());
         }
         var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), Json.mapper().createObjectNode());
@@ -194,19 +194,31 @@ public final class ComputerService {
         }
         var deleted = parts.lifecycle().lockedEndingExecs(computer.id(), () -> {
             var latest = parts.records().current(computer.id());
-            parts.access().ifPresent(r -> {
-                r.delete(latest.sandboxId());
-                parts.networking().detach(latest);
-                r.removeNetwork(latest.slot());
-            });
-            Disk.deleteTree(parts.dirs().computer(computer.id()));
-            parts.checkpoints().deleteAllOf(computer.id());
-            var gone = parts.records().save(latest.deleted(parts.records().now()));
-            parts.activity().forget(computer.id());
-            return gone;
+            return remove(parts.records().save(latest.withStatus(latest.state(), Pending.DELETING, latest.error(),
+                    parts.records().now())));
         });
         parts.images().collectGarbageLater();
         return view(deleted, workspace);
+    }
+
+    private void pullUnlessUnderWay(Computer creating) {
+        if (!operations.runningFor(creating.id())) {
+            operations.begin(CREATE_KIND, creating.workspace(), creating.id(), Json.mapper().createObjectNode());
+        }
+    }
+
+    /** Removes what a computer marked {@link Pending#DELETING} has: its sandbox, network, files, checkpoints. */
+    private Computer remove(Computer deleting) {
+        parts.access().ifPresent(r -> {
+            r.delete(deleting.sandboxId());
+            parts.networking().detach(deleting);
+            r.removeNetwork(deleting.slot());
+        });
+        Disk.deleteTree(parts.dirs().computer(deleting.id()));
+        parts.checkpoints().deleteAllOf(deleting.id());
+        var gone = parts.records().save(deleting.deleted(parts.records().now()));
+        parts.activity().forget(deleting.id());
+        return gone;
     }
 
     // ---- sleep, wake and restore

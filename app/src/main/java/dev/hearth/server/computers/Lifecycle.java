@@ -78,6 +78,11 @@ final class Lifecycle {
         });
     }
 
+    /** Whether the computer's image is here already (built in, or pulled), so it starts without a pull. */
+    boolean canStartAtOnce(Computer computer) {
+        return Images.isLocal(computer.image()) || images.pulled(computer.workspace(), computer.image()).isPresent();
+    }
+
     /**
      * The supervisor saw the main process exit: start the computer again and say so in {@code error}.
      * Asked again under the gate, since the supervisor's look may be stale (the sandbox was replaced

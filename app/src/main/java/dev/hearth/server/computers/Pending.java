@@ -4,11 +4,12 @@ import dev.hearth.api.WireName;
 
 /**
  * A change under way that outlives one request: a move to sleep (the {@code computer.sleep}
- * operation), or a restore from a checkpoint. The supervisor leaves a computer with one alone, and
+ * operation), a restore from a checkpoint, or a delete (marked before anything is removed, so that
+ * reconcile finishes a delete a crash cut short rather than starting a half-removed computer). The supervisor leaves a computer with one alone, and
  * reconcile settles one that a crash cut short.
  */
 public enum Pending implements WireName {
-    SLEEPING, RESTORING;
+    SLEEPING, RESTORING, DELETING;
 
     @Override
     public String toString() {

@@ -4,8 +4,12 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.Slot;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +26,15 @@ final class Reconciler {
     private final Dirs dirs;
     private final ComputerCheckpoints checkpoints;
     private final Networking networking;
+    private final UnaryOperator<Computer> removal;
+    private final Consumer<Computer> pull;
 
+    /** {@code removal} finishes a delete; {@code pull} resumes a create that must pull, if no operation will. */
     Reconciler(Lifecycle lifecycle, ComputerRecords records, SandboxRuntime runsc, Dirs dirs,
-               ComputerCheckpoints checkpoints, Networking networking) {
+               ComputerCheckpoints checkpoints, Networking networking, UnaryOperator<Computer> removal,
+               Consumer<Computer> pull) {
+        this.removal = removal;
+        this.pull = pull;
         this.lifecycle = lifecycle;
         this.records = records;
         this.runsc = runsc;
@@ -39,7 +49,7 @@ final class Reconciler {
      * directories no live computer owns are removed.
      */
     void run() {
-        var live = records.live();
+        var live = finishDeletes(records.live());
         // Rules first, as the store says: every live computer's, and none of computers gone.
         networking.reset(live);
         var owned = new HashSet<String>();
@@ -47,10 +57,8 @@ final class Reconciler {
             owned.add(c.sandboxId());
             if (c.is(ComputerState.READY) || c.is(ComputerState.SLEEPING)) {
                 settle(c);
-            } else if (c.is(ComputerState.CREATING) && c.fromCheckpoint() != null) {
-                // A fork has no operation to resume it: make it again (or adopt what it started).
-                LOG.warn("computer {} ({}) was being made from a checkpoint; finishing it", c.name(), c.id());
-                lifecycle.provision(c.id());
+            } else if (c.is(ComputerState.CREATING)) {
+                finishCreate(c);
             }
         }
         for (String orphan : runsc.sandboxes().keySet()) {
@@ -77,6 +85,34 @@ final class Reconciler {
         if (cgroups > 0) {
             LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
         }
+    }
+
+    /**
+     * A create cut short: one with nothing left to pull is finished now (adopting the sandbox it may
+     * have started); one that must pull goes on in a {@code computer.create} operation, its own if it
+     * had one by then.
+     */
+    private void finishCreate(Computer c) {
+        LOG.warn("computer {} ({}) was being created; finishing it", c.name(), c.id());
+        if (c.fromCheckpoint() != null || lifecycle.canStartAtOnce(c)) {
+            lifecycle.provision(c.id());
+        } else {
+            pull.accept(c);
+        }
+    }
+
+    /** Deletes a crash cut short are finished; answers the computers that stay. */
+    private List<Computer> finishDeletes(List<Computer> live) {
+        var staying = new ArrayList<Computer>();
+        for (var c : live) {
+            if (c.pending() == Pending.DELETING) {
+                LOG.warn("computer {} ({}) was being deleted; finishing the delete", c.name(), c.id());
+                removal.apply(c);
+            } else {
+                staying.add(c);
+            }
+        }
+        return staying;
     }
 
     /**

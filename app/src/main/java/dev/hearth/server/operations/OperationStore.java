@@ -56,6 +56,12 @@ public final class OperationStore {
                 .bind("owner", owner).bind("until", millis(until)).execute();
     }
 
+    /** Whether an operation on this resource is running (or was, when its process stopped). */
+    public boolean runningFor(Handle h, String resource) {
+        return h.createQuery("SELECT COUNT(*) FROM operations WHERE resource = :r AND state = 'RUNNING'")
+                .bind("r", resource).mapTo(Integer.class).one() > 0;
+    }
+
     /** Running operations whose lease has lapsed (or every running one not ours, when {@code all}). */
     public List<Operation> orphans(Handle h, String owner, Instant now, boolean all) {
         return h.createQuery("SELECT * FROM operations WHERE state = 'RUNNING' AND "

@@ -76,6 +76,11 @@ public final class Operations implements AutoCloseable {
         return op;
     }
 
+    /** Whether an operation on this resource is running, here or left by a stopped process to resume. */
+    public boolean runningFor(String resource) {
+        return jdbi.withHandle(h -> store.runningFor(h, resource));
+    }
+
     public Operation get(String id) {
         return jdbi.withHandle(h -> store.find(h, id)).orElseThrow(() -> ApiException.notFound("operation " + id));
     }
