@@ -263,6 +263,51 @@ class CheckpointTest {
         assertEquals("ready", awaitReady(id, checkpoint(id, "toobig")).path("state").asText());
     }
 
+    /**
+     * A process holding a connected UDP socket (a DNS client between lookups, a statsd client) keeps the
+     * computer's own address in the checkpoint; forks live at other addresses, and a fork of a fork
+     * inherits the first one's socket too. Every generation restores and answers.
+     */
+    @Test
+    void aCheckpointHoldingAConnectedUdpSocketForksAndForksAgain(@TempDir Path tmp) throws Exception {
+        // The socket is connected and waits for an answer to a query never sent: one that has not sent yet is
+        // the kind a restore elsewhere cannot rebind. Processes started by exec do not outlive a restore, so
+        // the main process holds it; with no way out nothing leaves this host.
+        String holding = TestImages.withPrograms(tmp, "/bin/udphold & "
+                + "i=0; while :; do i=$((i+1)); echo $i > /tmp/count; sleep 0.1; done", Map.of("bin/udphold", """
+                #include <arpa/inet.h>
+                #include <netinet/in.h>
+                #include <sys/socket.h>
+                #include <unistd.h>
+                int main(void) {
+                    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(53)};
+                    inet_pton(AF_INET, "10.9.9.9", &to.sin_addr);
+                    int s = socket(AF_INET, SOCK_DGRAM, 0);
+                    if (s < 0 || connect(s, (struct sockaddr *) &to, sizeof to) < 0) return 1;
+                    char answer[512];
+                    for (;;) recv(s, answer, sizeof answer, 0);
+                }
+                """));
+        TestComputers.pull(admin, ws, holding);
+        String id = TestComputers.create(admin, ws, "holding", holding, Map.of("network", Map.of("internet", false)))
+                .path("id").asText();
+        assertEquals("1", run(id, "sleep 1; grep -c ':0035 01' /proc/net/udp"), "a connected UDP socket");
+        var first = awaitReady(id, checkpoint(id, "connected"));
+        String fork = fork("holding-fork", first.path("id").asText()).path("id").asText();
+        assertTrue(count(fork) > 0, "the fork's main process runs");
+        var second = awaitReady(fork, checkpoint(fork, "inherited"));
+        String grandchild = fork("holding-fork-2", second.path("id").asText()).path("id").asText();
+        assertTrue(count(grandchild) > 0, "a fork of the fork runs too");
+        var restored = admin.post("/computers/" + fork + "/restore", Map.of("checkpoint", "inherited"));
+        assertEquals("ready", restored.path("computer").path("state").asText(), restored.toString());
+        assertTrue(count(fork) > 0, "the fork restored in place runs");
+        admin.post("/computers/" + grandchild + "/sleep", Map.of());
+        assertTrue(count(grandchild) > 0, "and the fork of the fork wakes");
+        for (String c : List.of(id, fork, grandchild)) {
+            admin.delete("/computers/" + c);
+        }
+    }
+
     @Test
     void badRequestsAreRefusedClearly() {
         String id = create("strict", Map.of()).path("id").asText();

@@ -21,7 +21,9 @@ import java.net.Inet4Address;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,7 +136,7 @@ class NetworkTest {
                 }
             });
             String gateway = sh(id, "ip route | awk '/default/ {print $3}'").strip();
-            var targets = new java.util.ArrayList<>(List.of(gateway, "169.254.0.1", "169.254.169.254"));
+            var targets = new ArrayList<>(List.of(gateway, "169.254.0.1", "169.254.169.254"));
             for (var nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 Collections.list(nif.getInetAddresses()).stream().filter(a -> a instanceof Inet4Address)
                         .filter(a -> !a.isLoopbackAddress()).forEach(a -> targets.add(a.getHostAddress()));
@@ -230,7 +232,7 @@ class NetworkTest {
     }
 
     private static String nft(String... args) throws Exception {
-        var command = new java.util.ArrayList<>(List.of("nft"));
+        var command = new ArrayList<>(List.of("nft"));
         command.addAll(List.of(args));
         var p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
@@ -244,7 +246,7 @@ class NetworkTest {
         for (var network : List.<Object>of(Map.of("internet", "yes"), Map.of("allow_out", List.of("300.1.1.1/8")),
                 Map.of("deny_out", List.of("2001:db8::/32")), Map.of("allow_out", List.of("10.0.0.0/8")),
                 Map.of("deny_out", Collections.nCopies(65, "203.0.113.0/24")), Map.of("bogus", true), "open")) {
-            var body = new java.util.HashMap<>(bad);
+            var body = new HashMap<>(bad);
             body.put("network", network);
             var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, TestComputers.key());
             assertError(r, 400, "invalid_request");

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 /**
  * A runtime that runs nothing, for tests of the rules above the runtime interface: it keeps the
@@ -113,7 +114,7 @@ public final class FakeRuntime implements SandboxRuntime {
 
     @Override
     public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
-                            java.util.function.BooleanSupplier callerPresent) {
+                            BooleanSupplier callerPresent) {
         call("exec", sandboxId);
         if (!"running".equals(sandboxes.get(sandboxId))) {
             return new Exec.Result(128, new byte[0], ("cannot execute in container " + sandboxId).getBytes(), false,
@@ -125,7 +126,7 @@ public final class FakeRuntime implements SandboxRuntime {
 
     @Override
     public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
-                                     java.util.function.BooleanSupplier callerPresent) {
+                                     BooleanSupplier callerPresent) {
         var result = exec(sandboxId, request, scratchDir, Integer.MAX_VALUE, callerPresent);
         try {
             sink.output(false, new String(result.stdout(), StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Flags;
@@ -43,7 +44,7 @@ public final class TestDns implements AutoCloseable {
             try {
                 var packet = new DatagramPacket(new byte[4096], 4096);
                 socket.receive(packet);
-                var query = new Message(java.util.Arrays.copyOf(packet.getData(), packet.getLength()));
+                var query = new Message(Arrays.copyOf(packet.getData(), packet.getLength()));
                 var reply = new Message(query.getHeader().getID());
                 reply.getHeader().setFlag(Flags.QR);
                 reply.addRecord(query.getQuestion(), Section.QUESTION);

@@ -100,13 +100,31 @@ public final class TestImages {
 
     /** The same, with extra executable files (path in the root file system to content). */
     public static String build(Path dir, String script, Map<String, String> files) throws Exception {
+        return build(dir, script, files, Map.of());
+    }
+
+    /** The same, with programs compiled from C (path in the root file system to source), static so the image needs no libc. */
+    public static String withPrograms(Path dir, String script, Map<String, String> programs) throws Exception {
+        var binaries = new LinkedHashMap<String, Path>();
+        Path built = Files.createDirectories(dir.resolve("programs"));
+        for (var program : programs.entrySet()) {
+            Path source = Files.writeString(Files.createTempFile(built, "program", ".c"), program.getValue());
+            Path binary = built.resolve(source.getFileName() + ".bin");
+            sh("gcc -static -Os -o " + binary + " " + source);
+            binaries.put(program.getKey(), binary);
+        }
+        return build(dir, script, Map.of(), binaries);
+    }
+
+    private static String build(Path dir, String script, Map<String, String> files, Map<String, Path> binaries)
+            throws Exception {
         Path layout = dir.resolve("layout");
         Path bundle = dir.resolve("bundle");
         sh("umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
                 + " && umoci unpack --image " + layout + ":v1 " + bundle
                 + " && mkdir -p " + bundle + "/rootfs/bin && cp /bin/busybox " + bundle + "/rootfs/bin/"
                 + " && chroot " + bundle + "/rootfs /bin/busybox --install -s /bin"
-                + addFiles(dir, bundle.resolve("rootfs"), files)
+                + addFiles(dir, bundle.resolve("rootfs"), files) + copy(bundle.resolve("rootfs"), binaries)
                 + " && umoci repack --image " + layout + ":v1 " + bundle
                 + " && umoci config --image " + layout + ":v1 --config.entrypoint /bin/sh --config.cmd -c"
                 + " --config.cmd '" + script.replace("'", "'\\''") + "' --config.env PATH=/bin");
@@ -124,6 +142,13 @@ public final class TestImages {
             commands.append(" && mkdir -p ").append(target.getParent()).append(" && cp ").append(source).append(' ')
                     .append(target).append(" && chmod 755 ").append(target);
         }
+        return commands.toString();
+    }
+
+    private static String copy(Path rootfs, Map<String, Path> binaries) {
+        var commands = new StringBuilder();
+        binaries.forEach((path, binary) -> commands.append(" && install -D -m 755 ").append(binary).append(' ')
+                .append(rootfs.resolve(path)));
         return commands.toString();
     }
 

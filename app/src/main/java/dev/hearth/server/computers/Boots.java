@@ -28,6 +28,7 @@ final class Boots {
     private final ComputerImages images;
     private final Networking networking;
     private final Path toolsDir;
+    private final FormerAddresses formerAddresses;
 
     Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
           Networking networking, Path toolsDir) {
@@ -38,6 +39,7 @@ final class Boots {
         this.images = images;
         this.networking = networking;
         this.toolsDir = toolsDir;
+        this.formerAddresses = new FormerAddresses(dirs);
     }
 
     /**
@@ -60,11 +62,17 @@ final class Boots {
             ensureTools();
             runsc.prepareNetwork(computer.slot());
             networking.attach(computer);
-            runsc.start(spec(computer, image, data), dir);
+            formerAddresses.forget(computer);
+            runsc.start(spec(computer, image, data, List.of()), dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return records.save(computer.started(image.digest(), records.now()));
+    }
+
+    /** After the computer's memory was saved in {@code imageDir} (a sleep, a checkpoint). */
+    void saved(Computer computer, Path imageDir) {
+        formerAddresses.record(computer, imageDir);
     }
 
     /** Starts the computer's current incarnation from a checkpoint image (memory and root overlay). */
@@ -73,16 +81,17 @@ final class Boots {
         ensureTools();
         access.get().prepareNetwork(next.slot());
         networking.attach(next);
-        access.get().restore(spec(next, image, dirs.data(next.id())), dirs.computer(next.id()), imageDir);
+        var former = formerAddresses.carry(next, imageDir);
+        access.get().restore(spec(next, image, dirs.data(next.id()), former), dirs.computer(next.id()), imageDir);
     }
 
-    private SandboxSpec spec(Computer computer, Image image, Path data) throws IOException {
+    private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former) throws IOException {
         var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
         var set = computer.settings();
         return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
                 environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir,
                 networking.files(computer, dirs.computer(computer.id())), computer.slot(), (long) set.memoryMb() << 20,
-                set.cpus(), PIDS);
+                set.cpus(), PIDS, former);
     }
 
     static String workingDir(Image image) {

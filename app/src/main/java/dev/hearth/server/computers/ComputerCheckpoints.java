@@ -50,6 +50,7 @@ final class ComputerCheckpoints {
     private final Supplier<SandboxRuntime> runtime;
     private final Dirs dirs;
     private final Clock clock;
+    private final FormerAddresses formerAddresses;
 
     ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
                         Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock) {
@@ -61,6 +62,7 @@ final class ComputerCheckpoints {
         this.runtime = runtime;
         this.dirs = dirs;
         this.clock = clock;
+        this.formerAddresses = new FormerAddresses(dirs);
         kinds.handle(SourceType.COMPUTER, new CheckpointKinds.Handler() {
             @Override
             public void make(OperationKind.Work work) throws Exception {
@@ -195,6 +197,7 @@ final class ComputerCheckpoints {
         if (before.isPresent()) {
             Dirs.copy(data, dir.resolve("data"));
             runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
+            formerAddresses.record(computer, dir.resolve("image"));
             if (DataFingerprint.of(data).equals(before.get())) {
                 return;
             }
@@ -210,6 +213,7 @@ final class ComputerCheckpoints {
         try {
             Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
             runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
+            formerAddresses.record(computer, dir.resolve("image"));
         } finally {
             runsc.resume(computer.sandboxId());
         }

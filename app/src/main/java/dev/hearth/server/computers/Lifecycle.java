@@ -126,6 +126,7 @@ final class Lifecycle {
             Disk.deleteTree(image);
             try {
                 runsc.checkpoint(computer.sandboxId(), image, false);
+                boots.saved(computer, image);
                 Dirs.markComplete(image);
             } catch (RuntimeException | IOException e) {
                 Disk.deleteTree(image);

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -70,7 +71,7 @@ public final class Resolver implements AutoCloseable {
     }
 
     private void answerUdp(DatagramPacket packet) {
-        byte[] query = java.util.Arrays.copyOf(packet.getData(), packet.getLength());
+        byte[] query = Arrays.copyOf(packet.getData(), packet.getLength());
         answers.answer(query, packet.getAddress(), 512).ifPresent(reply -> {
             try {
                 udp.send(new DatagramPacket(reply, reply.length, packet.getSocketAddress()));

@@ -1,6 +1,7 @@
 package dev.hearth.server.network;
 
 import dev.hearth.server.process.Commands;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public record Services(Cidr address, int dnsPort, int wakerPort) {
                 Files.writeString(FORWARDING, "1");
                 LOG.info("turned on IPv4 forwarding (net.ipv4.ip_forward=1): computers reach the internet through NAT");
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot turn on IPv4 forwarding: " + e.getMessage(), e);
         }
     }

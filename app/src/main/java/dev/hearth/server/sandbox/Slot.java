@@ -1,5 +1,8 @@
 package dev.hearth.server.sandbox;
 
+import java.net.InetAddress;
+import java.util.Optional;
+
 /**
  * A computer's network slot: its network namespace and a /30 of 169.254.0.0/16 on a veth pair.
  * Block {@code index} is 169.254.0.0 + 4 * index; the host end is .1 of it and the sandbox .2.
@@ -35,13 +38,13 @@ public record Slot(int index) {
     }
 
     /** The slot whose sandbox has this address (169.254.x.y with y % 4 == 2), if any. */
-    public static java.util.Optional<Slot> ofSandboxAddress(java.net.InetAddress address) {
+    public static Optional<Slot> ofSandboxAddress(InetAddress address) {
         byte[] b = address.getAddress();
         if (b.length != 4 || (b[0] & 255) != 169 || (b[1] & 255) != 254 || (b[3] & 3) != 2) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int index = ((b[2] & 255) << 8 | (b[3] & 255)) / 4;
-        return usable(index) ? java.util.Optional.of(new Slot(index)) : java.util.Optional.empty();
+        return usable(index) ? Optional.of(new Slot(index)) : Optional.empty();
     }
 
     /** 169.254.169.0/24 holds the cloud metadata address; no slot lives there. */

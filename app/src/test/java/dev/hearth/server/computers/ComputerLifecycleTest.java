@@ -13,6 +13,7 @@ import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.support.ComputerRig;
 import java.nio.file.Files;
@@ -179,8 +180,8 @@ class ComputerLifecycleTest {
     @Test
     void reconcileRemovesSandboxesAndNetworksThatNoComputerOwns() {
         var c = create("owned", Map.of());
-        rig.runtime.start(new dev.hearth.server.sandbox.SandboxSpec("stray-0001", "stray", rig.dataDir, List.of(),
-                Map.of(), "/", rig.dataDir, rig.dataDir, List.of(), new Slot(9000), 64L << 20, 1, 64), rig.dataDir);
+        rig.runtime.start(new SandboxSpec("stray-0001", "stray", rig.dataDir, List.of(),
+                Map.of(), "/", rig.dataDir, rig.dataDir, List.of(), new Slot(9000), 64L << 20, 1, 64, List.of()), rig.dataDir);
         rig.runtime.prepareNetwork(new Slot(9000));
         rig.service.reconcile();
         assertEquals(List.of(stored(c.id()).sandboxId()), List.copyOf(rig.runtime.sandboxes().keySet()));

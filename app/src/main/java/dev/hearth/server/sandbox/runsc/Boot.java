@@ -64,12 +64,12 @@ final class Boot {
             // The main process's environment may hold secrets: the bundle is for root's eyes only.
             Disk.writePrivate(bundle.resolve("config.json"), Json.mapper().writeValueAsString(OciSpec.of(spec, cgroups.pathOf(spec.sandboxId()))));
             var start = new Start(spec, stateDir, bundle, overlay, action, actionFlags);
-            networks.readdress(spec.network());
+            networks.readdress(spec.network(), spec.formerAddresses());
             var result = run(start);
             if (!result.ok() && !maskProcSysNet && result.stderr().contains(NETNS_BUG)) {
                 LOG.info("this runsc needs the /proc/sys/net mask for --network=sandbox (gVisor #10704); using it");
                 maskProcSysNet = true;
-                networks.readdress(spec.network());
+                networks.readdress(spec.network(), spec.formerAddresses());
                 result = run(start);
             }
             if (!result.ok()) {

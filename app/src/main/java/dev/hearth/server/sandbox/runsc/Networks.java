@@ -60,11 +60,16 @@ final class Networks {
         return host.toString();
     }
 
-    /** runsc moves eth0's address into its netstack and strips it; put it back before every start. */
-    void readdress(Slot slot) {
-        Commands.check(List.of("ip", "-n", slot.netns(), "-batch", "-"),
-                "addr replace " + slot.sandboxAddress() + "/30 dev eth0\n"
-                        + "route replace default via " + slot.hostAddress() + "\n", QUICK);
+    /**
+     * runsc moves eth0's addresses into its netstack and strips them; put them back before every start:
+     * the slot's own, and on a restore those of the sandboxes the memory was taken from.
+     */
+    void readdress(Slot slot, List<String> formerAddresses) {
+        var batch = new StringBuilder("addr replace " + slot.sandboxAddress() + "/30 dev eth0\n"
+                + "route replace default via " + slot.hostAddress() + "\n");
+        formerAddresses.stream().filter(a -> !a.equals(slot.sandboxAddress()))
+                .forEach(a -> batch.append("addr replace ").append(a).append("/32 dev eth0\n"));
+        Commands.check(List.of("ip", "-n", slot.netns(), "-batch", "-"), batch.toString(), QUICK);
     }
 
     void remove(Slot slot) {
