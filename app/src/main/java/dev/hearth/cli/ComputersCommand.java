@@ -30,8 +30,7 @@ final class ComputersCommand {
                @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
                @Option(names = "--port", paramLabel = "TARGET[:PUBLISHED]") List<String> ports,
-               @Option(names = "--cpus") Double cpus,
-               @Option(names = "--memory-mb") Integer memoryMb,
+               @Mixin ResourceOptions resources,
                @Option(names = "--protected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
                @Mixin NetworkOptions network,
@@ -58,16 +57,7 @@ final class ComputersCommand {
             body.put("protected", true);
         }
         network.body().ifPresent(n -> body.put("network", n));
-        var resources = new LinkedHashMap<String, Object>();
-        if (cpus != null) {
-            resources.put("cpus", cpus);
-        }
-        if (memoryMb != null) {
-            resources.put("memory_mb", memoryMb);
-        }
-        if (!resources.isEmpty()) {
-            body.put("resources", resources);
-        }
+        resources.body().ifPresent(r -> body.put("resources", r));
         var answer = client.create("/workspaces/" + workspace.required() + "/computers", body);
         if (!noWait && answer.path("operations").size() > 0) {
             OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
@@ -90,7 +80,7 @@ final class ComputersCommand {
         return 0;
     }
 
-    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep or network (at once).")
+    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, network (at once) or resources (from its next start).")
     int update(@Parameters(paramLabel = "NAME") String name,
                @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
@@ -98,7 +88,8 @@ final class ComputersCommand {
                @Option(names = "--rename", paramLabel = "NEW_NAME") String rename,
                @Option(names = "--protected", negatable = true) Boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep,
-               @Mixin NetworkOptions network) {
+               @Mixin NetworkOptions network,
+               @Mixin ResourceOptions resources) {
         var body = new LinkedHashMap<String, Object>();
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep.equals("never") ? null : Integer.valueOf(autoSleep));
@@ -117,6 +108,7 @@ final class ComputersCommand {
             body.put("protected", protect);
         }
         network.body().ifPresent(n -> body.put("network", n));
+        resources.body().ifPresent(r -> body.put("resources", r));
         show(cli.client().patch(path(name), body));
         return 0;
     }

@@ -19,7 +19,6 @@ final class Boots {
     // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
     static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
             "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
-    private static final int PIDS = 1024;
 
     private final ComputerRecords records;
     private final SandboxAccess access;
@@ -90,8 +89,8 @@ final class Boots {
         var set = computer.settings();
         return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
                 environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir,
-                networking.files(computer, dirs.computer(computer.id())), computer.slot(), (long) set.memoryMb() << 20,
-                set.cpus(), PIDS, former);
+                networking.files(computer, dirs.computer(computer.id())), computer.slot(), (long) set.resources().memoryMb() << 20,
+                set.resources().cpus(), set.resources().pids(), former);
     }
 
     static String workingDir(Image image) {

@@ -16,8 +16,23 @@ public record Computer(String id, String workspace, String name, Settings settin
                        Instance instance, Lineage lineage, Times times) {
 
     /** What its owner asked for; {@code auto_sleep_seconds} null means never. */
-    public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, double cpus, int memoryMb,
+    public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, Resources resources,
                            boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network) {
+    }
+
+    /**
+     * What its sandbox may use: CPUs (a CFS quota), memory (the cgroup's limit) and processes (RLIMIT_NPROC
+     * inside, so a fork bomb meets EAGAIN long before the host's limit would take the sandbox down).
+     */
+    public record Resources(double cpus, int memoryMb, int pids) {
+        /** Every process costs the sandbox about 0.8 MB of its memory: more than this would meet the OOM killer first. */
+        public static int maxPids(int memoryMb) {
+            return Math.min(16_384, memoryMb / 2);
+        }
+
+        public static int defaultPids(int memoryMb) {
+            return Math.min(1024, maxPids(memoryMb));
+        }
     }
 
     /** Its state, a change under way (null if none), and why it last failed or restarted (null if fine). */
@@ -155,8 +170,7 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
-        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.cpus(), settings.memoryMb(),
-                false, settings.autoSleepSeconds(), settings.network());
+        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network());
         return new Computer(id, workspace, name, unprotected, new Status(state(), null, error()), instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }

@@ -65,13 +65,30 @@ final class ComputerInput {
         return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
     }
 
-    static ComputerView.Resources resources(ResourcesRequest r) {
+    static final Computer.Resources DEFAULT_RESOURCES = new Computer.Resources(1.0, 512, Computer.Resources.defaultPids(512));
+
+    /**
+     * What the request sets over {@code current} (the defaults on a create). A pids limit left out follows
+     * the memory when it was the memory's default.
+     */
+    static Computer.Resources resources(ResourcesRequest r, Computer.Resources current) {
+        if (r == null) {
+            return current;
+        }
         int cores = Runtime.getRuntime().availableProcessors();
-        double cpus = r == null || r.cpus() == null ? 1.0 : r.cpus();
+        double cpus = r.cpus() == null ? current.cpus() : r.cpus();
         if (!(cpus >= 0.1 && cpus <= cores)) {
             throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");
         }
-        int memory = Validate.range("resources.memory_mb", r == null ? null : r.memoryMb(), 64, 65536, 512);
-        return new ComputerView.Resources(cpus, memory);
+        int memory = Validate.range("resources.memory_mb", r.memoryMb(), 64, 65536, current.memoryMb());
+        boolean followsMemory = current.pids() == Computer.Resources.defaultPids(current.memoryMb());
+        int pids = r.pids() == null && followsMemory ? Computer.Resources.defaultPids(memory)
+                : r.pids() == null ? current.pids() : r.pids();
+        int max = Computer.Resources.maxPids(memory);
+        if (pids < 16 || pids > max) {
+            throw ApiException.invalidField("resources.pids", "from 16 to " + max
+                    + " (half the memory_mb: each process takes the computer's memory too)");
+        }
+        return new Computer.Resources(cpus, memory, pids);
     }
 }

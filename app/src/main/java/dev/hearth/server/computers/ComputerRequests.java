@@ -13,7 +13,7 @@ public final class ComputerRequests {
                               @JsonProperty("private") Boolean privateAccess) {
     }
 
-    public record ResourcesRequest(Double cpus, Integer memoryMb) {
+    public record ResourcesRequest(Double cpus, Integer memoryMb, Integer pids) {
     }
 
     /** {@code POST /workspaces/{ws}/computers}: from an image, or from a checkpoint (a fork). */
@@ -24,7 +24,8 @@ public final class ComputerRequests {
 
     /** {@code PATCH /computers/{cmp}}: what is absent stays as it is. */
     public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag,
-                                 JsonNode autoSleepSeconds, List<PortRequest> ports, JsonNode network) {
+                                 JsonNode autoSleepSeconds, List<PortRequest> ports, JsonNode network,
+                                 ResourcesRequest resources) {
     }
 
     /** {@code POST /computers/{cmp}/restore}: the checkpoint, by id or name. */

@@ -100,9 +100,10 @@ public final class ComputerService {
         parts.images().invalid(image).ifPresent(problem -> {
             throw ApiException.invalidField("image", problem);
         });
-        var resources = ComputerInput.resources(request.resources());
-        var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false),
-                ComputerInput.ports(request.ports()), resources.cpus(), resources.memoryMb(),
+        var resources = ComputerInput.resources(request.resources(), ComputerInput.DEFAULT_RESOURCES);
+        var ports = ComputerInput.ports(request.ports());
+        HostLabels.require("name", name, ports, workspace.name());
+        var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false), ports, resources,
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
@@ -127,12 +128,12 @@ public final class ComputerService {
             throw ApiException.invalidField("image", "a computer made from a checkpoint runs the checkpoint's image, "
                     + from.image() + "; leave image out");
         }
-        var resources = request.resources() == null ? new ComputerView.Resources(from.cpus(), from.memoryMb())
-                : ComputerInput.resources(request.resources());
+        var resources = ComputerInput.resources(request.resources(), from.resources());
+        var ports = request.ports() == null ? from.ports() : ComputerInput.ports(request.ports());
+        HostLabels.require("name", name, ports, workspace.name());
         var settings = new Computer.Settings(from.image(),
-                request.env() == null ? from.env() : EnvValue.parse(request.env(), false),
-                request.ports() == null ? from.ports() : ComputerInput.ports(request.ports()),
-                resources.cpus(), resources.memoryMb(), Boolean.TRUE.equals(request.protectedFlag()),
+                request.env() == null ? from.env() : EnvValue.parse(request.env(), false), ports,
+                resources, Boolean.TRUE.equals(request.protectedFlag()),
                 request.autoSleepSeconds() == null ? from.autoSleepSeconds()
                         : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), from.network(), parts.networking().settings()));
@@ -169,9 +170,10 @@ public final class ComputerService {
         if (env.size() > EnvValue.MAX_VARIABLES) {
             throw ApiException.invalidField("env", "at most " + EnvValue.MAX_VARIABLES + " variables");
         }
-        var settings = new Computer.Settings(set.image(), env,
-                request.ports() == null ? set.ports() : ComputerInput.ports(request.ports()), set.cpus(),
-                set.memoryMb(), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
+        var ports = request.ports() == null ? set.ports() : ComputerInput.ports(request.ports());
+        HostLabels.require(request.name() == null ? "ports" : "name", name, ports, workspace.name());
+        var settings = new Computer.Settings(set.image(), env, ports,
+                ComputerInput.resources(request.resources(), set.resources()), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
                 ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()),
                 NetworkInput.parse(request.network(), set.network(), parts.networking().settings()));
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
@@ -304,7 +306,10 @@ public final class ComputerService {
     }
 
     public Contents contents() {
-        return new Contents("computers", parts.records().store()::countLive);
+        var store = parts.records().store();
+        return new Contents("computers", store::countLive, (h, ws, newName) -> store.page(h, ws,
+                new PageRequest(Integer.MAX_VALUE - 1, Optional.empty())).forEach(c ->
+                HostLabels.require("name", c.name(), c.settings().ports(), newName)));
     }
 
     /** Digests that must stay unpacked (see {@link ComputerImages#digestsInUse}). */

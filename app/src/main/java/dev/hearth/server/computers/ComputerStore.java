@@ -29,13 +29,14 @@ public final class ComputerStore {
         var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
-                    protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
+                    pids, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
                     updated_at, network)
-                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :protected, :autoSleep,
+                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :protected, :autoSleep,
                     :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
-                .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.cpus()).bind("mem", set.memoryMb())
+                .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
+                .bind("mem", set.resources().memoryMb()).bind("pids", set.resources().pids())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
@@ -86,7 +87,7 @@ public final class ComputerStore {
         var times = c.times();
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
-                    env = :env, ports = :ports, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
+                    env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
                     generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
@@ -95,6 +96,8 @@ public final class ComputerStore {
                 .bind("digest", c.imageDigest()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("incarnation", c.instance().incarnation()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
+                .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
+                .bind("pids", set.resources().pids())
                 .bind("network", StoredJson.text(set.network().view())).bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
@@ -107,6 +110,12 @@ public final class ComputerStore {
     public Set<String> digestsInUse(Handle h) {
         return new TreeSet<>(h.createQuery("SELECT DISTINCT image_digest FROM computers WHERE deleted_at IS NULL "
                 + "AND image_digest IS NOT NULL").mapTo(String.class).list());
+    }
+
+    private static Computer.Resources resources(ResultSet rs) throws SQLException {
+        int memory = rs.getInt("memory_mb");
+        int pids = rs.getInt("pids");
+        return new Computer.Resources(rs.getDouble("cpus"), memory, rs.wasNull() ? Computer.Resources.defaultPids(memory) : pids);
     }
 
     /** The stored policy; none (a computer made before networks had policies) is the default. */
@@ -123,8 +132,8 @@ public final class ComputerStore {
         int autoSleep = rs.getInt("auto_sleep_seconds");
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
-                StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), rs.getDouble("cpus"),
-                rs.getInt("memory_mb"), rs.getBoolean("protected"), autoSleepSeconds, network(rs));
+                StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
+                rs.getBoolean("protected"), autoSleepSeconds, network(rs));
         var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),

@@ -9,7 +9,7 @@ import java.util.List;
 /** The Computer of the wire. */
 public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
-                           List<EnvVar> envVars, Resources resources, int generation,
+                           List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
                            NetworkPolicy.View network, String parent, String fromCheckpoint,
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
@@ -23,6 +23,4 @@ public record ComputerView(String id, String workspace, String name, ComputerSta
     public record EnvVar(String name, String source, boolean missing) {
     }
 
-    public record Resources(double cpus, int memoryMb) {
-    }
 }

@@ -27,16 +27,16 @@ final class ComputerViews {
             case EnvValue.Literal l -> new ComputerView.EnvVar(name, "literal", false);
             case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
         }));
-        String host = c.name() + "--" + workspace.name();
+        String host = HostLabels.of(c.name(), workspace.name());
         String router = routerHost.get();
         var ports = c.settings().ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(),
-                p.protocol(), p.privateAccess(), "http://" + (p.published() == 80 ? host
-                        : c.name() + "-" + p.published() + "--" + workspace.name()) + "." + router)).toList();
+                p.protocol(), p.privateAccess(), "http://" + HostLabels.of(c.name(), p.published(), workspace.name())
+                        + "." + router)).toList();
         var set = c.settings();
         var times = c.times();
         return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
                 ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
-                new ComputerView.Resources(set.cpus(), set.memoryMb()), c.generation(), set.protectedFlag(),
+                set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }

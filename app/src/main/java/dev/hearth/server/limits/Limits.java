@@ -13,14 +13,11 @@ import java.time.Duration;
  * @param diskDefaultMb     a computer's or database's disk when the request names none
  * @param diskMaxMb         the most disk one computer or database may ask for
  * @param reserveMb         free space the data directory keeps; below it no new work is placed (507)
- * @param pidsDefault       a computer's process limit when the request names none
- * @param pidsMax           the most processes one computer may ask for
  */
 public record Limits(double requestsPerSecond, int requestBurst, int authFailuresPerMinute, Duration resendEvery,
-                     long diskDefaultMb, long diskMaxMb, long reserveMb, int pidsDefault, int pidsMax) {
+                     long diskDefaultMb, long diskMaxMb, long reserveMb) {
 
-    public static final Limits DEFAULT = new Limits(100, 1000, 30, Duration.ofMinutes(1), 10_240, 102_400, 1024,
-            1024, 16_384);
+    public static final Limits DEFAULT = new Limits(100, 1000, 30, Duration.ofMinutes(1), 10_240, 102_400, 1024);
 
     public Limits {
         if (requestsPerSecond <= 0 || requestBurst < 1 || authFailuresPerMinute < 1) {
@@ -29,28 +26,17 @@ public record Limits(double requestsPerSecond, int requestBurst, int authFailure
         if (diskDefaultMb < 64 || diskMaxMb < diskDefaultMb || reserveMb < 0) {
             throw new IllegalArgumentException("disk: the default must be at least 64 MB and at most the maximum");
         }
-        if (pidsDefault < 16 || pidsMax < pidsDefault) {
-            throw new IllegalArgumentException("pids: the default must be at least 16 and at most the maximum");
-        }
     }
 
     public Limits withRequests(double perSecond, int burst) {
-        return new Limits(perSecond, burst, authFailuresPerMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb,
-                pidsDefault, pidsMax);
+        return new Limits(perSecond, burst, authFailuresPerMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb);
     }
 
     public Limits withAuthFailures(int perMinute) {
-        return new Limits(requestsPerSecond, requestBurst, perMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb,
-                pidsDefault, pidsMax);
+        return new Limits(requestsPerSecond, requestBurst, perMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb);
     }
 
     public Limits withDisk(long defaultMb, long maxMb, long reserve) {
-        return new Limits(requestsPerSecond, requestBurst, authFailuresPerMinute, resendEvery, defaultMb, maxMb, reserve,
-                pidsDefault, pidsMax);
-    }
-
-    public Limits withPids(int defaultPids, int max) {
-        return new Limits(requestsPerSecond, requestBurst, authFailuresPerMinute, resendEvery, diskDefaultMb, diskMaxMb,
-                reserveMb, defaultPids, max);
+        return new Limits(requestsPerSecond, requestBurst, authFailuresPerMinute, resendEvery, defaultMb, maxMb, reserve);
     }
 }

@@ -71,6 +71,7 @@ public final class WorkspaceService {
         return Constraints.unique(() -> jdbi.inTransaction(h -> {
             if (!name.equals(workspace.name())) {
                 requireFreeName(h, name);
+                contents.forEach(kind -> kind.names().check(h, workspace.id(), name));
                 workspaces.rename(h, workspace.id(), name, now);
             }
             return workspaces.findLive(h, workspace.id()).orElseThrow(() -> ApiException.notFound("workspace"));

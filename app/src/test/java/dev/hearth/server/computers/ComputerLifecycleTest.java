@@ -152,11 +152,11 @@ class ComputerLifecycleTest {
     @Test
     void aProtectedComputerRefusesDeleteAndADeleteLeavesNoSandboxOrNetwork() {
         var c = create("keep", Map.of());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null));
         assertEquals("protected", assertThrows(ApiException.class,
                 () -> rig.service.delete(rig.workspace, c.id())).code());
         var computer = stored(c.id());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null));
         var deleted = rig.service.delete(rig.workspace, c.id());
         assertTrue(deleted.deletedAt() != null);
         assertTrue(rig.runtime.sandboxes().isEmpty());

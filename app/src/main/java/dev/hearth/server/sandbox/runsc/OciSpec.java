@@ -21,7 +21,11 @@ final class OciSpec {
 
     static ObjectNode of(SandboxSpec spec, String cgroupsPath) {
         var s = Json.mapper().createObjectNode().put("ociVersion", "1.0.2").put("hostname", spec.hostname());
-        s.set("process", process(spec.args(), spec.env(), spec.cwd()));
+        var process = process(spec.args(), spec.env(), spec.cwd());
+        // gVisor counts processes per user inside the sandbox and answers EAGAIN past this; execs inherit it.
+        process.putArray("rlimits").addObject().put("type", "RLIMIT_NPROC").put("hard", spec.pids())
+                .put("soft", spec.pids());
+        s.set("process", process);
         s.putObject("root").put("path", spec.rootfs().toString()).put("readonly", false);
         mounts(s.putArray("mounts"), spec);
         linux(s.putObject("linux"), spec, cgroupsPath);
@@ -52,8 +56,16 @@ final class OciSpec {
         var resources = linux.putObject("resources");
         resources.putObject("memory").put("limit", spec.memoryBytes());
         resources.putObject("cpu").put("quota", Math.round(spec.cpus() * 100_000)).put("period", 100_000);
-        resources.putObject("pids").put("limit", spec.pids());
+        resources.putObject("pids").put("limit", hostTasks(spec.pids()));
         linux.put("cgroupsPath", cgroupsPath);
+    }
+
+    /**
+     * The host's limit on the sandbox's tasks, a backstop for a sandbox gone wrong: gVisor runs a computer's
+     * processes on its own threads, a few per process at most, and meeting this kills the whole sandbox.
+     */
+    static int hostTasks(int pids) {
+        return 2 * pids + 256;
     }
 
     /** A process as root with Docker's default capabilities. */
