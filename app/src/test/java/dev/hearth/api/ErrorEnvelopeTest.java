@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -132,15 +133,32 @@ class ErrorEnvelopeTest {
 
     @Test
     void protocolErrorsFromJettyUseTheEnvelope() throws Exception {
-        var uri = URI.create(server.baseUrl());
-        try (var socket = new Socket(uri.getHost(), uri.getPort())) {
-            OutputStream out = socket.getOutputStream();
-            out.write("GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        // Every method: Jetty's own error pages are written for GET, POST and HEAD only unless told otherwise.
+        for (String method : List.of("GET", "PATCH", "DELETE", "PUT")) {
+            String answer = raw(method + " /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
             assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
             assertTrue(answer.toLowerCase().contains("x-request-id: "), answer);
             assertTrue(answer.contains("\"code\":\"invalid_request\""), answer);
+        }
+        String slash = raw("DELETE /v1/variables/a%2Fb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertTrue(slash.startsWith("HTTP/1.1 400") && slash.contains("\"request_id\""), slash);
+    }
+
+    @Test
+    void aBodyThatCannotBeFramedIsTheClientsError() throws Exception {
+        String answer = raw("POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("\"code\":\"invalid_request\""), answer);
+    }
+
+    private String raw(String request) throws Exception {
+        var uri = URI.create(server.baseUrl());
+        try (var socket = new Socket(uri.getHost(), uri.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

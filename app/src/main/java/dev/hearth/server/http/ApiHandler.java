@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.store.Ids;
+import dev.hearth.server.store.StoreUnavailable;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
 import java.io.IOException;
@@ -21,6 +22,8 @@ import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -66,9 +69,7 @@ public final class ApiHandler extends Handler.Abstract {
         } catch (ApiException e) {
             reply = errorReply(e, requestId);
         } catch (Exception e) {
-            LOG.error("request {} {} {} failed", requestId, request.getMethod(), request.getHttpURI().getPath(), e);
-            reply = errorReply(new ApiException(ErrorCode.INTERNAL,
-                    "internal error; quote request id " + requestId + " when reporting it"), requestId);
+            reply = errorReply(failure(request, requestId, e), requestId);
         }
         if (reply.body() instanceof Reply.Upgrade upgrade) {
             response.getHeaders().put("X-Request-Id", requestId);
@@ -80,6 +81,18 @@ public final class ApiHandler extends Handler.Abstract {
         }
         write(response, callback, reply, requestId);
         return true;
+    }
+
+    /** A fault (500, logged with its stack) or a store too busy to answer now (503, come back in a second). */
+    private static ApiException failure(Request request, String requestId, Exception e) {
+        if (StoreUnavailable.causedBy(e)) {
+            LOG.warn("request {} {} {}: the store is busy: {}", requestId, request.getMethod(),
+                    request.getHttpURI().getPath(), e.getMessage());
+            return new ApiException(ErrorCode.STORE_UNAVAILABLE, "the store is busy; retry in a moment",
+                    Map.of(ErrorEnvelope.RETRY_AFTER, 1));
+        }
+        LOG.error("request {} {} {} failed", requestId, request.getMethod(), request.getHttpURI().getPath(), e);
+        return new ApiException(ErrorCode.INTERNAL, "internal error; quote request id " + requestId + " when reporting it");
     }
 
     private Reply serve(Request request, String requestId) throws IOException {
@@ -135,12 +148,24 @@ public final class ApiHandler extends Handler.Abstract {
                 drain(in);
                 throw tooLarge();
             }
-            byte[] bytes = in.readNBytes((int) maxBodyBytes + 1);
+            byte[] bytes = readBounded(in);
             if (bytes.length > maxBodyBytes) {
                 drain(in);
                 throw tooLarge();
             }
             return bytes;
+        }
+    }
+
+    /** A body Jetty cannot frame (a bad chunk, a length it does not hold) is the client's error, not ours. */
+    private byte[] readBounded(InputStream in) throws IOException {
+        try {
+            return in.readNBytes((int) maxBodyBytes + 1);
+        } catch (IOException e) {
+            if (e instanceof HttpException || e instanceof EofException || e.getCause() instanceof HttpException) {
+                throw new ApiException(ErrorCode.INVALID_REQUEST, "the request body could not be read: " + e.getMessage());
+            }
+            throw e;
         }
     }
 

@@ -78,6 +78,7 @@ public final class Idempotency {
             }
             Entry entry = jdbi.withHandle(h -> store.find(h, scope)).orElse(null);
             if (entry == null) {
+                pause();
                 continue;
             }
             if (!entry.expiresAt().isAfter(now) || entry.status() == null && entry.leaseUntil().isBefore(now)) {

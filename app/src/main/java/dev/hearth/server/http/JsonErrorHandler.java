@@ -14,6 +14,12 @@ import org.eclipse.jetty.util.Callback;
  * rendered as the same envelope, with a request id, never an HTML page or a stack trace.
  */
 public final class JsonErrorHandler extends ErrorHandler {
+    /** Jetty writes an error body only for GET, POST and HEAD unless told otherwise: PATCH and DELETE got none. */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     protected void generateResponse(Request request, Response response, int status, String message,
                                     Throwable cause, Callback callback) {

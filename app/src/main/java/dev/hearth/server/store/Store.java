@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
@@ -23,10 +24,16 @@ public final class Store implements AutoCloseable {
     private final Jdbi jdbi;
     private final Dialect dialect;
 
+    /** How long a request waits for the store before it is told to come back (503 store_unavailable). */
+    static final Duration PATIENCE = Duration.ofSeconds(5);
+
     private Store(HikariDataSource pool, Dialect dialect) {
         this.pool = pool;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(pool);
+        if (dialect == Dialect.SQLITE) {
+            jdbi.setTransactionHandler(new SerialWrites(jdbi.getTransactionHandler(), PATIENCE));
+        }
         Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
     }
 
@@ -46,7 +53,8 @@ public final class Store implements AutoCloseable {
         var config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        config.setBusyTimeout(30_000);
+        // Transactions queue in SerialWrites; this covers single statements outside them, which are short.
+        config.setBusyTimeout((int) PATIENCE.toMillis());
         config.enforceForeignKeys(true);
         // Writers take the lock at BEGIN, so a read-then-write transaction never fails to upgrade.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
@@ -55,6 +63,7 @@ public final class Store implements AutoCloseable {
         var hikari = new HikariConfig();
         hikari.setDataSource(source);
         hikari.setMaximumPoolSize(8);
+        hikari.setConnectionTimeout(PATIENCE.toMillis());
         hikari.setPoolName("store");
         return new HikariDataSource(hikari);
     }
@@ -72,6 +81,7 @@ public final class Store implements AutoCloseable {
             }
         }
         hikari.setMaximumPoolSize(16);
+        hikari.setConnectionTimeout(PATIENCE.toMillis());
         hikari.setPoolName("store");
         return new HikariDataSource(hikari);
     }
