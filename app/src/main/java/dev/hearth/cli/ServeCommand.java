@@ -61,6 +61,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--sign-in-failures", defaultValue = "${env:HEARTH_SIGN_IN_FAILURES:-30}", description = "failed token requests and sign-in codes a minute from one client address (default ${DEFAULT-VALUE})")
     int signInFailures;
 
+    @Option(names = "--disk-reserve-mb", defaultValue = "${env:HEARTH_DISK_RESERVE_MB:-1024}", description = "free space the data directory keeps; below it creates answer 507 (default ${DEFAULT-VALUE})")
+    long diskReserveMb;
+
     @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -135,7 +138,7 @@ final class ServeCommand implements Callable<Integer> {
                 Integer.parseInt(range[0].strip()), Integer.parseInt(range[1].strip()), poolerPort));
         config = config.withNetwork(networkSettings());
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
-                .withAuthFailures(signInFailures));
+                .withAuthFailures(signInFailures).withReserve(diskReserveMb));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

@@ -42,6 +42,7 @@ import dev.hearth.server.invitations.InvitationMail;
 import dev.hearth.server.invitations.InvitationService;
 import dev.hearth.server.invitations.InvitationStore;
 import dev.hearth.server.invitations.InvitationsApi;
+import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
@@ -142,7 +143,8 @@ public final class HearthServer implements AutoCloseable {
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
         adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
-        listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(), config.maxBodyBytes());
+        listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
+                new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes());
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router());
         listeners.start();

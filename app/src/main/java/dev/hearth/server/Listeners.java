@@ -6,6 +6,7 @@ import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.JsonErrorHandler;
 import dev.hearth.server.http.RouteTable;
+import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.router.RouterSettings;
@@ -64,10 +65,11 @@ final class Listeners implements AutoCloseable {
         return routerHost;
     }
 
-    void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, long maxBodyBytes) {
+    void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
+                  long maxBodyBytes) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(new ApiHandler(routes, guard, idempotency, rates, maxBodyBytes, webSockets));
+        api.setHandler(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets));
         api.setErrorHandler(new JsonErrorHandler());
     }
 

@@ -3,6 +3,7 @@ package dev.hearth.server.http;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.StoreUnavailable;
@@ -19,11 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -47,12 +48,14 @@ public final class ApiHandler extends Handler.Abstract {
     private final Guard guard;
     private final Idempotency idempotency;
     private final RateLimits rates;
+    private final DiskReserve reserve;
     private final long maxBodyBytes;
     private final ServerWebSocketContainer webSockets;
 
-    public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates,
+    public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
                       long maxBodyBytes, ServerWebSocketContainer webSockets) {
         this.rates = rates;
+        this.reserve = reserve;
         this.webSockets = webSockets;
         this.routes = routes;
         this.guard = guard;
@@ -123,6 +126,9 @@ public final class ApiHandler extends Handler.Abstract {
         var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized, peer);
         if (method.equals("GET") || method.equals("DELETE")) {
             exchange.noBody();
+        }
+        if (route.keyRequired()) {
+            reserve.require();
         }
         if (route.mutation() && caller != null) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));

@@ -10,33 +10,31 @@ import java.time.Duration;
  * @param requestBurst      how many requests a principal may send at once before the rate applies
  * @param authFailuresPerMinute failed token requests and sign-in codes one client address may make
  * @param resendEvery       how often one invitation's mail may be sent again
- * @param diskDefaultMb     a computer's or database's disk when the request names none
- * @param diskMaxMb         the most disk one computer or database may ask for
  * @param reserveMb         free space the data directory keeps; below it no new work is placed (507)
  */
 public record Limits(double requestsPerSecond, int requestBurst, int authFailuresPerMinute, Duration resendEvery,
-                     long diskDefaultMb, long diskMaxMb, long reserveMb) {
+                     long reserveMb) {
 
-    public static final Limits DEFAULT = new Limits(100, 1000, 30, Duration.ofMinutes(1), 10_240, 102_400, 1024);
+    public static final Limits DEFAULT = new Limits(100, 1000, 30, Duration.ofMinutes(1), 1024);
 
     public Limits {
         if (requestsPerSecond <= 0 || requestBurst < 1 || authFailuresPerMinute < 1) {
             throw new IllegalArgumentException("rate limits must be positive");
         }
-        if (diskDefaultMb < 64 || diskMaxMb < diskDefaultMb || reserveMb < 0) {
-            throw new IllegalArgumentException("disk: the default must be at least 64 MB and at most the maximum");
+        if (reserveMb < 0) {
+            throw new IllegalArgumentException("the disk reserve cannot be negative");
         }
     }
 
     public Limits withRequests(double perSecond, int burst) {
-        return new Limits(perSecond, burst, authFailuresPerMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb);
+        return new Limits(perSecond, burst, authFailuresPerMinute, resendEvery, reserveMb);
     }
 
     public Limits withAuthFailures(int perMinute) {
-        return new Limits(requestsPerSecond, requestBurst, perMinute, resendEvery, diskDefaultMb, diskMaxMb, reserveMb);
+        return new Limits(requestsPerSecond, requestBurst, perMinute, resendEvery, reserveMb);
     }
 
-    public Limits withDisk(long defaultMb, long maxMb, long reserve) {
-        return new Limits(requestsPerSecond, requestBurst, authFailuresPerMinute, resendEvery, defaultMb, maxMb, reserve);
+    public Limits withReserve(long mb) {
+        return new Limits(requestsPerSecond, requestBurst, authFailuresPerMinute, resendEvery, mb);
     }
 }
