@@ -13,6 +13,9 @@ public final class ResourceOptions {
     @Option(names = "--memory-mb", description = "memory in MB, 64 to 65536 (default 512)")
     Integer memoryMb;
 
+    @Option(names = "--disk-mb", description = "disk in MB for /data and the root file system's changes (default 10240; PATCH only grows it)")
+    Integer diskMb;
+
     @Option(names = "--pids", description = "processes at once, 16 to half the memory in MB (default: that, at most 1024)")
     Integer pids;
 
@@ -26,6 +29,9 @@ public final class ResourceOptions {
         }
         if (pids != null) {
             resources.put("pids", pids);
+        }
+        if (diskMb != null) {
+            resources.put("disk_mb", diskMb);
         }
         return resources.isEmpty() ? Optional.empty() : Optional.of(resources);
     }

@@ -11,6 +11,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ComputerLimitsTest {
     @Injected
     private HearthClient admin;
+    @Injected
+    private TestServer server;
     private String ws;
 
     /** Forks {@code argv[1]} children that wait; answers how many started, met EAGAIN, met another error. */
@@ -121,6 +124,36 @@ class ComputerLimitsTest {
         for (String c : List.of(id, other)) {
             admin.delete("/computers/" + c);
         }
+    }
+
+    @Test
+    void aFullDiskIsEnospcInsideAndTheComputerRunsOn() throws Exception {
+        var made = TestComputers.create(admin, ws, "filled", "hearth/busybox", Map.of("resources", Map.of("disk_mb", 256)));
+        String id = made.path("id").asText();
+        assertEquals(256, made.path("resources").path("disk_mb").asInt());
+        assertTrue(Integer.parseInt(run(id, "df -m /data | tail -1 | awk '{print $2}'")) <= 256, "df shows the disk");
+        // /data and the root file system's changes share the disk, and neither gets past it.
+        for (String target : List.of("/data/fill", "/fill")) {
+            String out = run(id, "dd if=/dev/zero of=" + target + " bs=1M count=400 2>&1; echo exit=$?; rm -f " + target);
+            assertTrue(out.contains("No space left on device") && !out.contains("exit=0"), target + ": " + out);
+        }
+        Path image = server.dataDir.resolve("disks").resolve(id + ".img");
+        assertTrue(Files.size(image) <= 256L << 20, "the host holds no more than the disk");
+        assertEquals("ok", run(id, "echo hi > /data/after && cat /data/after >/dev/null && echo ok"), "and writes again once freed");
+        var grown = patch(id, Map.of("disk_mb", 512));
+        assertEquals(512, grown.path("resources").path("disk_mb").asInt());
+        assertTrue(Integer.parseInt(run(id, "df -m /data | tail -1 | awk '{print $2}'")) <= 256, "not while it runs");
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        // Its next start (here a wake) grows it: a file system in use grows only with CAP_SYS_RESOURCE.
+        assertTrue(Integer.parseInt(run(id, "df -m /data | tail -1 | awk '{print $2}'")) > 400, "grown from the next start");
+        assertEquals("ok", run(id, "cat /data/after >/dev/null && echo ok"), "with what it held");
+        assertError(admin.send("PATCH", "/computers/" + id, Map.of("resources", Map.of("disk_mb", 300)), Map.of()),
+                400, "invalid_request");
+        admin.delete("/computers/" + id);
+        for (int i = 0; i < 300 && Files.exists(image); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(Files.notExists(image), "its disk goes with it");
     }
 
     @Test

@@ -64,6 +64,21 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
+    public void prepareDisk(Path dir, Path image, long bytes) {
+        call("prepareDisk", dir.getFileName().toString());
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void removeDisk(Path dir, Path image) {
+        call("removeDisk", dir.getFileName().toString());
+    }
+
+    @Override
     public void removeNetwork(Slot slot) {
         call("removeNetwork", slot.netns());
         networks.remove(slot);

@@ -167,6 +167,7 @@ public final class TestServer implements AutoCloseable {
             }
         }
         Path computers = dataDir.resolve("computers");
+        unmountDisks(computers);
         if (Files.isDirectory(computers)) {
             try (var dirs = Files.list(computers)) {
                 for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
@@ -176,6 +177,18 @@ public final class TestServer implements AutoCloseable {
                         new ProcessBuilder("ip", "netns", "del", m.group(1)).start().waitFor();
                     }
                 }
+            }
+        }
+    }
+
+    /** Computers' disks are loop mounts under their directories: let them go, or the directories cannot. */
+    private static void unmountDisks(Path computers) throws Exception {
+        String under = computers.toAbsolutePath().normalize() + "/";
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String mountPoint = line.split(" ")[4];
+            if (mountPoint.startsWith(under)) {
+                new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
             }
         }
     }

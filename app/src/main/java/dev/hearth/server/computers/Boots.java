@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.fs.Disk;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.sandbox.SandboxSpec;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class Boots {
             runsc.delete(computer.sandboxId());
         }
         try {
-            Path dir = Files.createDirectories(dirs.computer(computer.id()));
+            Path dir = disk(computer);
             Path data = Files.createDirectories(dir.resolve("data"));
             ensureTools();
             runsc.prepareNetwork(computer.slot());
@@ -69,6 +70,27 @@ final class Boots {
         return records.save(computer.started(image.digest(), records.now()));
     }
 
+    /**
+     * The computer's directory, on a file system of its disk_mb (mounted if it is not, made if it is new),
+     * unless it was made before disks had sizes.
+     */
+    Path disk(Computer computer) throws IOException {
+        Path dir = dirs.computer(computer.id());
+        int mb = computer.settings().resources().diskMb();
+        if (mb == Computer.Resources.NO_DISK) {
+            return Files.createDirectories(dir);
+        }
+        access.get().prepareDisk(dir, dirs.disk(computer.id()), (long) mb << 20);
+        return dir;
+    }
+
+    /** An empty disk in place of whatever the computer had (a fork's first boot, tried again). */
+    Path freshDisk(Computer computer) throws IOException {
+        access.get().removeDisk(dirs.computer(computer.id()), dirs.disk(computer.id()));
+        Disk.deleteTree(dirs.computer(computer.id()));
+        return disk(computer);
+    }
+
     /** After the computer's memory was saved in {@code imageDir} (a sleep, a checkpoint). */
     void saved(Computer computer, Path imageDir) {
         formerAddresses.record(computer, imageDir);
@@ -77,6 +99,7 @@ final class Boots {
     /** Starts the computer's current incarnation from a checkpoint image (memory and root overlay). */
     void restoreInto(Computer next, Path imageDir) throws IOException {
         var image = SandboxAccess.answering(() -> images.unpacked(next));
+        disk(next);
         ensureTools();
         access.get().prepareNetwork(next.slot());
         networking.attach(next);

@@ -65,15 +65,46 @@ final class ComputerInput {
         return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
     }
 
-    static final Computer.Resources DEFAULT_RESOURCES = new Computer.Resources(1.0, 512, Computer.Resources.defaultPids(512));
+    static final Computer.Resources DEFAULT_RESOURCES = new Computer.Resources(1.0, 512, Computer.Resources.defaultPids(512),
+            10_240);
 
     /**
      * What the request sets over {@code current} (the defaults on a create). A pids limit left out follows
      * the memory when it was the memory's default.
      */
+    /** On a new computer (a create, a fork): any size; a fork of a computer without a disk gets the default. */
+    private static int newDisk(Integer requested, int current) {
+        int fallback = current == Computer.Resources.NO_DISK ? DEFAULT_RESOURCES.diskMb() : current;
+        return Validate.range("resources.disk_mb", requested, 256, 1_048_576, fallback);
+    }
+
+    /** On a PATCH: a disk only grows (a file system in use cannot shrink safely). */
+    private static int grownDisk(Integer requested, int current) {
+        if (requested == null || requested == current) {
+            return current;
+        }
+        if (current == Computer.Resources.NO_DISK) {
+            throw ApiException.invalidField("resources.disk_mb", "this computer was made before disks had sizes; "
+                    + "fork it to give the fork a disk of its own");
+        }
+        int disk = Validate.range("resources.disk_mb", requested, 256, 1_048_576, current);
+        if (disk < current) {
+            throw ApiException.invalidField("resources.disk_mb", "a disk only grows: at least " + current);
+        }
+        return disk;
+    }
+
+    /** What a PATCH sets over the computer's {@code current} resources. */
+    static Computer.Resources patched(ResourcesRequest r, Computer.Resources current) {
+        var set = resources(r, current);
+        return r == null ? current : new Computer.Resources(set.cpus(), set.memoryMb(), set.pids(),
+                grownDisk(r.diskMb(), current.diskMb()));
+    }
+
     static Computer.Resources resources(ResourcesRequest r, Computer.Resources current) {
         if (r == null) {
-            return current;
+            return current.diskMb() == Computer.Resources.NO_DISK
+                    ? new Computer.Resources(current.cpus(), current.memoryMb(), current.pids(), newDisk(null, 0)) : current;
         }
         int cores = Runtime.getRuntime().availableProcessors();
         double cpus = r.cpus() == null ? current.cpus() : r.cpus();
@@ -89,6 +120,6 @@ final class ComputerInput {
             throw ApiException.invalidField("resources.pids", "from 16 to " + max
                     + " (half the memory_mb: each process takes the computer's memory too)");
         }
-        return new Computer.Resources(cpus, memory, pids);
+        return new Computer.Resources(cpus, memory, pids, newDisk(r.diskMb(), current.diskMb()));
     }
 }

@@ -13,7 +13,7 @@ public final class ComputerRequests {
                               @JsonProperty("private") Boolean privateAccess) {
     }
 
-    public record ResourcesRequest(Double cpus, Integer memoryMb, Integer pids) {
+    public record ResourcesRequest(Double cpus, Integer memoryMb, Integer pids, Integer diskMb) {
     }
 
     /** {@code POST /workspaces/{ws}/computers}: from an image, or from a checkpoint (a fork). */

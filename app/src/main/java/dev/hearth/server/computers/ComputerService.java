@@ -173,7 +173,7 @@ public final class ComputerService {
         var ports = request.ports() == null ? set.ports() : ComputerInput.ports(request.ports());
         HostLabels.require(request.name() == null ? "ports" : "name", name, ports, workspace.name());
         var settings = new Computer.Settings(set.image(), env, ports,
-                ComputerInput.resources(request.resources(), set.resources()), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
+                ComputerInput.patched(request.resources(), set.resources()), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
                 ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()),
                 NetworkInput.parse(request.network(), set.network(), parts.networking().settings()));
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
@@ -215,6 +215,7 @@ public final class ComputerService {
             r.delete(deleting.sandboxId());
             parts.networking().detach(deleting);
             r.removeNetwork(deleting.slot());
+            r.removeDisk(parts.dirs().computer(deleting.id()), parts.dirs().disk(deleting.id()));
         });
         Disk.deleteTree(parts.dirs().computer(deleting.id()));
         parts.checkpoints().deleteAllOf(deleting.id());

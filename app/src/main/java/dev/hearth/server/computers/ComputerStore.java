@@ -29,14 +29,15 @@ public final class ComputerStore {
         var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
-                    pids, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
+                    pids, disk_mb, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
                     updated_at, network)
-                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :protected, :autoSleep,
+                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep,
                     :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
                 .bind("mem", set.resources().memoryMb()).bind("pids", set.resources().pids())
+                .bind("disk", set.resources().diskMb() == Computer.Resources.NO_DISK ? null : set.resources().diskMb())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
@@ -87,7 +88,7 @@ public final class ComputerStore {
         var times = c.times();
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
-                    env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
+                    env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
                     generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
@@ -98,6 +99,7 @@ public final class ComputerStore {
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
                 .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
                 .bind("pids", set.resources().pids())
+                .bind("disk", set.resources().diskMb() == Computer.Resources.NO_DISK ? null : set.resources().diskMb())
                 .bind("network", StoredJson.text(set.network().view())).bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
@@ -115,7 +117,11 @@ public final class ComputerStore {
     private static Computer.Resources resources(ResultSet rs) throws SQLException {
         int memory = rs.getInt("memory_mb");
         int pids = rs.getInt("pids");
-        return new Computer.Resources(rs.getDouble("cpus"), memory, rs.wasNull() ? Computer.Resources.defaultPids(memory) : pids);
+        if (rs.wasNull()) {
+            pids = Computer.Resources.defaultPids(memory);
+        }
+        int disk = rs.getInt("disk_mb");
+        return new Computer.Resources(rs.getDouble("cpus"), memory, pids, rs.wasNull() ? Computer.Resources.NO_DISK : disk);
     }
 
     /** The stored policy; none (a computer made before networks had policies) is the default. */

@@ -12,18 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where computers and their checkpoints live on disk: {@code computers/<id>/} holds a computer's
- * sandbox state, {@code data} (its /data), {@code sleep} (its sleep image); {@code checkpoints/<id>/}
+ * Where computers and their checkpoints live on disk: {@code computers/<id>/}, the mount point of
+ * {@code disks/<id>.img} (the computer's own file system, of its disk_mb), holds a computer's sandbox state, {@code data} (its /data), {@code sleep} (its sleep image); {@code checkpoints/<id>/}
  * holds a checkpoint's {@code image} (memory and overlay) and {@code data} (a copy of /data).
  */
-record Dirs(Path computers, Path checkpoints) {
+record Dirs(Path computers, Path checkpoints, Path disks) {
     private static final Logger LOG = LoggerFactory.getLogger(Dirs.class);
     // Written into an image directory once it is whole: one without it is never restored.
     static final String COMPLETE = "hearth-complete";
     private static final Duration COPY_LIMIT = Duration.ofHours(1);
 
     static Dirs under(Path dataDir) {
-        return new Dirs(dataDir.resolve("computers"), dataDir.resolve("checkpoints"));
+        return new Dirs(dataDir.resolve("computers"), dataDir.resolve("checkpoints"), dataDir.resolve("disks"));
     }
 
     Path computer(String computerId) {
@@ -32,6 +32,11 @@ record Dirs(Path computers, Path checkpoints) {
 
     Path data(String computerId) {
         return computer(computerId).resolve("data");
+    }
+
+    /** The file holding the file system mounted on {@link #computer}, for computers with a disk of their own. */
+    Path disk(String computerId) {
+        return disks.resolve(computerId + ".img");
     }
 
     Path sleepImage(String computerId) {

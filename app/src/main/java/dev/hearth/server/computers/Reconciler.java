@@ -5,7 +5,11 @@ import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.Slot;
 import java.util.ArrayList;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -50,6 +54,7 @@ final class Reconciler {
      */
     void run() {
         var live = finishDeletes(records.live());
+        live.forEach(this::mountDisk);
         // Rules first, as the store says: every live computer's, and none of computers gone.
         networking.reset(live);
         var owned = new HashSet<String>();
@@ -79,11 +84,43 @@ final class Reconciler {
                 runsc.removeNetwork(slot);
             }
         }
+        removeUnownedDisks(liveIds);
         Dirs.removeUnowned(dirs.computers(), liveIds, "no computer");
         checkpoints.reconcile();
         int cgroups = runsc.pruneCgroups(owned);
         if (cgroups > 0) {
             LOG.warn("removed {} cgroups that no running sandbox owns", cgroups);
+        }
+    }
+
+    /** Loop mounts do not outlive a reboot: a computer's files come back before anything reads them. */
+    private void mountDisk(Computer c) {
+        int mb = c.settings().resources().diskMb();
+        Path image = dirs.disk(c.id());
+        if (mb == Computer.Resources.NO_DISK || !Files.exists(image)) {
+            return;
+        }
+        try {
+            runsc.prepareDisk(dirs.computer(c.id()), image, (long) mb << 20);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot mount the disk of computer {} ({}); its next start tries again", c.name(), c.id(), e);
+        }
+    }
+
+    private void removeUnownedDisks(Set<String> liveIds) {
+        if (!Files.isDirectory(dirs.disks())) {
+            return;
+        }
+        try (var images = Files.list(dirs.disks())) {
+            for (Path image : images.toList()) {
+                String id = image.getFileName().toString().split("\\.")[0];
+                if (!liveIds.contains(id)) {
+                    LOG.warn("removing disk {}, which no computer owns", image);
+                    runsc.removeDisk(dirs.computer(id), image);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list {}", dirs.disks(), e);
         }
     }
 

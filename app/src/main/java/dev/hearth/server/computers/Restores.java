@@ -52,8 +52,7 @@ final class Restores {
                         + "before the computer was made from it");
             }
             runsc.state(computer.sandboxId()).ifPresent(s -> runsc.delete(computer.sandboxId()));
-            Disk.deleteTree(dirs.computer(computer.id()));
-            Files.createDirectories(dirs.computer(computer.id()));
+            boots.freshDisk(computer);
             Dirs.copy(dirs.checkpointData(checkpoint.id()), dirs.data(computer.id()));
             boots.restoreInto(computer, dirs.checkpointImage(checkpoint.id()));
         } catch (IOException | RuntimeException e) {

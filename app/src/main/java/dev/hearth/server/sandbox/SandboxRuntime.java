@@ -18,6 +18,16 @@ public interface SandboxRuntime {
     /** Removes the slot's namespace and veth pair. */
     void removeNetwork(Slot slot);
 
+    /**
+     * Makes {@code dir} a file system of its own of {@code bytes} (kept in {@code image}, made if missing),
+     * so that what a sandbox keeps there cannot outgrow it. One smaller than {@code bytes} is grown when
+     * no sandbox holds it (before a start); otherwise it stays as it is.
+     */
+    void prepareDisk(Path dir, Path image, long bytes);
+
+    /** Lets go of the disk on {@code dir} and deletes its image. */
+    void removeDisk(Path dir, Path image);
+
     /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, Path stateDir);
 

@@ -22,6 +22,7 @@ import java.util.function.BooleanSupplier;
 public final class RunscRuntime implements SandboxRuntime {
     private final Runsc cli;
     private final Networks networks;
+    private final Disks disks = new Disks();
     private final Boot boot;
     private final Cgroups cgroups;
     private final RunningExecs running = new RunningExecs();
@@ -65,6 +66,16 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void removeNetwork(Slot slot) {
         networks.remove(slot);
+    }
+
+    @Override
+    public void prepareDisk(Path dir, Path image, long bytes) {
+        disks.prepare(dir, image, bytes);
+    }
+
+    @Override
+    public void removeDisk(Path dir, Path image) {
+        disks.remove(dir, image);
     }
 
     @Override
