@@ -167,7 +167,6 @@ public final class TestServer implements AutoCloseable {
             }
         }
         Path computers = dataDir.resolve("computers");
-        unmountDisks(computers);
         if (Files.isDirectory(computers)) {
             try (var dirs = Files.list(computers)) {
                 for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
@@ -179,6 +178,8 @@ public final class TestServer implements AutoCloseable {
                 }
             }
         }
+        // After the networks: their names are read from the bundles, which live on the disks.
+        unmountDisks(computers);
     }
 
     /** Computers' disks are loop mounts under their directories: let them go, or the directories cannot. */
