@@ -43,6 +43,23 @@ public final class Validate {
         return value;
     }
 
+    /**
+     * Text for people to read (a description): at most {@code max} characters, no control characters but
+     * tab and newline, and no half of a surrogate pair (which UTF-8, and so the store, cannot hold).
+     */
+    public static String text(String field, String value, int max) {
+        maxLength(field, value, max);
+        if (value == null) {
+            return null;
+        }
+        // codePoints() yields a lone surrogate as itself and a whole pair as one supplementary code point.
+        if (value.codePoints().anyMatch(cp -> Character.getType(cp) == Character.SURROGATE
+                || Character.isISOControl(cp) && cp != '\t' && cp != '\n')) {
+            throw ApiException.invalidField(field, "text without control characters or broken surrogate pairs");
+        }
+        return value;
+    }
+
     public static int range(String field, Integer value, int min, int max, int absent) {
         if (value == null) {
             return absent;

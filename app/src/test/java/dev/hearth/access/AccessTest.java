@@ -211,6 +211,8 @@ class AccessTest {
         var longDescription = new LinkedHashMap<String, Object>(Map.of("name", "long", "role", "viewer"));
         longDescription.put("description", "d".repeat(1001));
         cases.add(longDescription);
+        cases.add(Map.of("name", "nul", "role", "viewer", "description", "a\u0000b"));
+        cases.add(Map.of("name", "half", "role", "viewer", "description", "a\ud800b"));
         cases.add(Map.of("name", "days", "role", "viewer", "expires_in_days", 0));
         for (var body : cases) {
             var r = admin.send("POST", access(), body, Map.of("Idempotency-Key", UUID.randomUUID().toString()));

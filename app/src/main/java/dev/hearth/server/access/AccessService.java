@@ -116,7 +116,7 @@ public final class AccessService {
 
     private Granted grantKey(Caller caller, Workspace workspace, GrantRequest request, Role role) {
         String name = Validate.dnsLabel("name", request.name());
-        String description = Validate.maxLength("description", request.description(), 1000);
+        String description = Validate.text("description", request.description(), 1000);
         Instant now = now();
         var principal = new Principal(Ids.next(), Principal.Auth.KEY, null, name,
                 description == null ? "" : description, caller.id(), now, now);
@@ -188,7 +188,7 @@ public final class AccessService {
         }
         String name = request.name() == null ? p.name() : Validate.dnsLabel("name", request.name());
         String description = request.description() == null ? p.description()
-                : Validate.maxLength("description", request.description(), 1000);
+                : Validate.text("description", request.description(), 1000);
         var updated = new Principal(p.id(), p.auth(), p.email(), name, description, p.createdBy(), p.createdAt(), now);
         principals.update(h, updated);
         return updated;
