@@ -10,6 +10,7 @@ import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.router.RouterSettings;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -180,6 +181,22 @@ public final class TestServer implements AutoCloseable {
         }
         // After the networks: their names are read from the bundles, which live on the disks.
         unmountDisks(computers);
+        removeCgroups(root);
+    }
+
+    /** The instance's cgroup parents (one per controller; every test server is an instance of its own). */
+    private static void removeCgroups(Path root) throws Exception {
+        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
+            for (Path controller : controllers) {
+                Path parent = controller.resolve(RunscRuntime.cgroupParent(root));
+                if (Files.isDirectory(parent)) {
+                    try (var groups = Files.newDirectoryStream(parent, Files::isDirectory)) {
+                        groups.forEach(group -> group.toFile().delete());
+                    }
+                    parent.toFile().delete();
+                }
+            }
+        }
     }
 
     /** Computers' disks are loop mounts under their directories: let them go, or the directories cannot. */
