@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,11 @@ class ImageReferenceTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @AfterAll
+    static void removeAllowed() {
+        ALLOWED.toFile().delete();
     }
 
     @BeforeAll
