@@ -1,9 +1,11 @@
 package dev.hearth.server.network;
 
+import static dev.hearth.server.process.Descriptors.check;
+import static dev.hearth.server.process.Descriptors.close;
+import static dev.hearth.server.process.Descriptors.downcall;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -18,45 +20,32 @@ import java.nio.ByteOrder;
  * computer and port it was meant for. Linux, IPv4; struct sockaddr_in laid out by hand.
  */
 final class InetSockets {
-    private static final Linker LINKER = Linker.nativeLinker();
     private static final int AF_INET = 2;
     private static final int SOCK_STREAM = 1;
     private static final int SOL_SOCKET = 1;
     private static final int SO_REUSEADDR = 2;
     private static final int SOL_IP = 0;
     private static final int SO_ORIGINAL_DST = 80;
-    private static final int SHUT_RDWR = 2;
     private static final int SOCKADDR_IN = 16;
 
-    private static final MethodHandle SOCKET = fn("socket", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle SOCKET = downcall("socket", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    private static final MethodHandle SETSOCKOPT = fn("setsockopt", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle SETSOCKOPT = downcall("setsockopt", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    private static final MethodHandle GETSOCKOPT = fn("getsockopt", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle GETSOCKOPT = downcall("getsockopt", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    private static final MethodHandle BIND = fn("bind", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle BIND = downcall("bind", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    private static final MethodHandle LISTEN = fn("listen", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle LISTEN = downcall("listen", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT);
-    private static final MethodHandle ACCEPT = fn("accept", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle ACCEPT = downcall("accept", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    private static final MethodHandle GETSOCKNAME = fn("getsockname", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle GETSOCKNAME = downcall("getsockname", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    private static final MethodHandle GETPEERNAME = fn("getpeername", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+    private static final MethodHandle GETPEERNAME = downcall("getpeername", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    private static final MethodHandle READ = fn("read", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    private static final MethodHandle WRITE = fn("write", ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    private static final MethodHandle SHUTDOWN = fn("shutdown", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT);
-    private static final MethodHandle CLOSE = fn("close", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
 
     private InetSockets() {
-    }
-
-    private static MethodHandle fn(String name, ValueLayout result, ValueLayout... args) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), FunctionDescriptor.of(result, args));
     }
 
     /** A listening TCP socket on {@code address}:{@code port} (0 picks one). */
@@ -113,54 +102,6 @@ final class InetSockets {
         }
     }
 
-    /** Blocking read; -1 at the end or on failure. */
-    static int read(int fd, byte[] buffer) {
-        try (var arena = Arena.ofConfined()) {
-            var segment = arena.allocate(buffer.length);
-            long n = (long) READ.invokeExact(fd, segment, (long) buffer.length);
-            if (n <= 0) {
-                return -1;
-            }
-            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 0, buffer, 0, (int) n);
-            return (int) n;
-        } catch (Throwable e) {
-            return -1;
-        }
-    }
-
-    static void write(int fd, byte[] bytes, int length) throws IOException {
-        try (var arena = Arena.ofConfined()) {
-            var segment = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes);
-            long off = 0;
-            while (off < length) {
-                long n = (long) WRITE.invokeExact(fd, segment.asSlice(off), (long) length - off);
-                check((int) Math.min(n, 0), "write");
-                off += n;
-            }
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IOException(e);
-        }
-    }
-
-    /** Ends both directions; a thread blocked in accept or read on it returns. */
-    static void shutdown(int fd) {
-        try {
-            int ignored = (int) SHUTDOWN.invokeExact(fd, SHUT_RDWR);
-        } catch (Throwable ignored) {
-            // best effort
-        }
-    }
-
-    static void close(int fd) {
-        try {
-            int ignored = (int) CLOSE.invokeExact(fd);
-        } catch (Throwable ignored) {
-            // nothing more to do with it
-        }
-    }
-
     private static InetSocketAddress address(int fd, MethodHandle call, String what) throws IOException {
         try (var arena = Arena.ofConfined()) {
             var sockaddr = arena.allocate(SOCKADDR_IN);
@@ -188,11 +129,5 @@ final class InetSockets {
         byte[] ip = new byte[4];
         MemorySegment.copy(s, ValueLayout.JAVA_BYTE, 4, ip, 0, 4);
         return new InetSocketAddress(InetAddress.getByAddress(ip), port);
-    }
-
-    private static void check(int rc, String what) throws IOException {
-        if (rc < 0) {
-            throw new IOException(what + " failed");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.hearth.server.network;
 
+import dev.hearth.server.process.Descriptors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -74,7 +75,7 @@ public final class Waker implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.debug("a connection through the waker ended: {}", e.toString());
         } finally {
-            InetSockets.close(client);
+            Descriptors.close(client);
         }
     }
 
@@ -89,7 +90,7 @@ public final class Waker implements AutoCloseable {
         var upstream = Thread.ofPlatform().daemon().name("waker-up").start(() -> {
             byte[] buffer = new byte[32 * 1024];
             try {
-                for (int n; (n = InetSockets.read(client, buffer)) > 0; ) {
+                for (int n; (n = Descriptors.read(client, buffer)) > 0; ) {
                     toComputer.write(buffer, 0, n);
                 }
                 computer.shutdownOutput();
@@ -100,10 +101,10 @@ public final class Waker implements AutoCloseable {
         byte[] buffer = new byte[32 * 1024];
         try {
             for (int n; (n = fromComputer.read(buffer)) > 0; ) {
-                InetSockets.write(client, buffer, n);
+                Descriptors.write(client, buffer, n);
             }
         } finally {
-            InetSockets.shutdown(client);
+            Descriptors.shutdown(client);
             try {
                 upstream.join();
             } catch (InterruptedException e) {
@@ -115,7 +116,7 @@ public final class Waker implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        InetSockets.shutdown(listening);
-        InetSockets.close(listening);
+        Descriptors.shutdown(listening);
+        Descriptors.close(listening);
     }
 }

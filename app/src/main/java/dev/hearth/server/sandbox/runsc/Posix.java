@@ -1,5 +1,8 @@
 package dev.hearth.server.sandbox.runsc;
 
+import static dev.hearth.server.process.Descriptors.check;
+import static dev.hearth.server.process.Descriptors.close;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -11,8 +14,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The few POSIX calls Java has no API for, through FFM: a Unix socket that receives a file
- * descriptor (SCM_RIGHTS; runsc hands over a terminal's master end that way), and read, write,
- * TIOCSWINSZ and close on such a descriptor. Linux x86-64 and aarch64 struct layouts.
+ * descriptor (SCM_RIGHTS; runsc hands over a terminal's master end that way), and TIOCSWINSZ and
+ * blocking mode on such a descriptor (read, write and close are {@code process.Descriptors}'). Linux x86-64 and aarch64 struct layouts.
  */
 final class Posix {
     private static final Linker LINKER = Linker.nativeLinker();
@@ -20,7 +23,6 @@ final class Posix {
     private static final int SOCK_STREAM = 1;
     private static final int SOL_SOCKET = 1;
     private static final int SCM_RIGHTS = 1;
-    private static final int SHUT_RDWR = 2;
     private static final long TIOCSWINSZ = 0x5414;
 
     private static final MethodHandle SOCKET = fn("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
@@ -33,13 +35,6 @@ final class Posix {
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     private static final MethodHandle RECVMSG = fn("recvmsg", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    private static final MethodHandle SHUTDOWN = fn("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    private static final MethodHandle READ = fn("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-    private static final MethodHandle WRITE = fn("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-    private static final MethodHandle CLOSE = fn("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle IOCTL = LINKER.downcallHandle(LINKER.defaultLookup().find("ioctl").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
             Linker.Option.firstVariadicArg(2));
@@ -127,46 +122,6 @@ final class Posix {
         }
     }
 
-    /** Wakes a thread blocked in accept on {@code fd}. */
-    static void shutdown(int fd) {
-        try {
-            int ignored = (int) SHUTDOWN.invokeExact(fd, SHUT_RDWR);
-        } catch (Throwable ignored) {
-            // best effort
-        }
-    }
-
-    /** Blocking read; -1 at the end (the terminal's other side is gone). */
-    static int read(int fd, byte[] buffer) {
-        try (var arena = Arena.ofConfined()) {
-            var segment = arena.allocate(buffer.length);
-            long n = (long) READ.invokeExact(fd, segment, (long) buffer.length);
-            if (n <= 0) {
-                return -1;
-            }
-            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 0, buffer, 0, (int) n);
-            return (int) n;
-        } catch (Throwable e) {
-            return -1;
-        }
-    }
-
-    static void write(int fd, byte[] bytes) throws IOException {
-        try (var arena = Arena.ofConfined()) {
-            var segment = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes);
-            long off = 0;
-            while (off < bytes.length) {
-                long n = (long) WRITE.invokeExact(fd, segment.asSlice(off), (long) bytes.length - off);
-                check((int) Math.min(n, 0), "write");
-                off += n;
-            }
-        } catch (IOException e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IOException(e);
-        }
-    }
-
     /** Sets a terminal's window size (TIOCSWINSZ). */
     static void resize(int fd, int columns, int rows) throws IOException {
         try (var arena = Arena.ofConfined()) {
@@ -178,20 +133,6 @@ final class Posix {
             throw e;
         } catch (Throwable e) {
             throw new IOException(e);
-        }
-    }
-
-    static void close(int fd) {
-        try {
-            int ignored = (int) CLOSE.invokeExact(fd);
-        } catch (Throwable ignored) {
-            // nothing more to do with it
-        }
-    }
-
-    private static void check(int rc, String what) throws IOException {
-        if (rc < 0) {
-            throw new IOException(what + " failed");
         }
     }
 }

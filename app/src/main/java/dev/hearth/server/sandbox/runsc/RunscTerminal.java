@@ -1,6 +1,7 @@
 package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.api.Json;
+import dev.hearth.server.process.Descriptors;
 import dev.hearth.server.sandbox.Terminal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,12 +34,12 @@ final class RunscTerminal implements Terminal {
 
     @Override
     public int read(byte[] buffer) {
-        return closed ? -1 : Posix.read(master, buffer);
+        return closed ? -1 : Descriptors.read(master, buffer);
     }
 
     @Override
     public void write(byte[] input) throws IOException {
-        Posix.write(master, input);
+        Descriptors.write(master, input, input.length);
     }
 
     @Override
@@ -68,7 +69,7 @@ final class RunscTerminal implements Terminal {
     public void close() {
         if (!closed) {
             closed = true;
-            Posix.close(master);
+            Descriptors.close(master);
             waiter.destroy();
             Scratch.deleteQuietly(pidFile);
             untrack.run();

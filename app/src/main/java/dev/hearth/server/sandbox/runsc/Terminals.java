@@ -1,6 +1,7 @@
 package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.process.Descriptors;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.store.Ids;
@@ -70,7 +71,7 @@ final class Terminals {
             throw new Commands.Failure("interrupted while starting a terminal");
         } finally {
             if (listening >= 0) {
-                Posix.close(listening);
+                Descriptors.close(listening);
             }
             try {
                 Files.deleteIfExists(tty.socket());
@@ -105,7 +106,7 @@ final class Terminals {
                 // shut down below either way
             }
             if (!received.get()) {
-                Posix.shutdown(listening);
+                Descriptors.shutdown(listening);
             }
         });
         int master = Posix.receiveDescriptor(listening);
