@@ -27,6 +27,7 @@ final class DatabasesCommand {
                @Option(names = "--from-checkpoint", paramLabel = "ID|DATABASE/NAME",
                        description = "a branch: the checkpoint's data with new credentials") String fromCheckpoint,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long without connections (0: never)") Integer autoSleep,
+               @Option(names = "--disk-mb", paramLabel = "MB", description = "disk for the database's files (default 10240, a branch: its source's)") Integer diskMb,
                @Option(names = "--protected") boolean protect) {
         var body = new LinkedHashMap<String, Object>(Map.of("name", name));
         if (version != null) {
@@ -37,6 +38,9 @@ final class DatabasesCommand {
         }
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep);
+        }
+        if (diskMb != null) {
+            body.put("disk_mb", diskMb);
         }
         if (protect) {
             body.put("protected", true);
@@ -61,13 +65,17 @@ final class DatabasesCommand {
     @Command(name = "update", description = "Change a database's settings.")
     int update(@Parameters(paramLabel = "NAME") String name,
                @Option(names = "--protected", arity = "1", paramLabel = "true|false") Boolean protect,
-               @Option(names = "--auto-sleep", paramLabel = "SECONDS") Integer autoSleep) {
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS") Integer autoSleep,
+               @Option(names = "--disk-mb", paramLabel = "MB", description = "a bigger disk, from the cluster's next start") Integer diskMb) {
         var body = new LinkedHashMap<String, Object>();
         if (protect != null) {
             body.put("protected", protect);
         }
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep);
+        }
+        if (diskMb != null) {
+            body.put("disk_mb", diskMb);
         }
         show(cli.client().patch(path(name, ""), body));
         return 0;
@@ -114,14 +122,18 @@ final class DatabasesCommand {
     }
 
     private void table(Iterable<JsonNode> rows) {
-        var table = new Table("NAME", "ID", "STATE", "VERSION", "PORT", "AUTO-SLEEP", "PARENT", "ERROR");
+        var table = new Table("NAME", "ID", "STATE", "VERSION", "PORT", "AUTO-SLEEP", "DISK", "PARENT", "ERROR");
         rows.forEach(d -> table.row(d.path("name").asText(), d.path("id").asText(),
                 d.path("deleted_at").isNull() ? d.path("state").asText() : "deleted", d.path("version").asText(),
                 d.path("port").asText(), d.path("auto_sleep_seconds").asInt() == 0 ? "never"
-                        : d.path("auto_sleep_seconds").asText() + "s",
+                        : d.path("auto_sleep_seconds").asText() + "s", disk(d.path("disk_mb").asInt()),
                 d.path("parent").isNull() ? "-" : d.path("parent").asText(),
                 d.path("error").isNull() ? "-" : d.path("error").path("message").asText()));
         table.print(cli.out());
+    }
+
+    private static String disk(int mb) {
+        return mb == 0 ? "-" : mb % 1024 == 0 ? mb / 1024 + " GiB" : mb + " MiB";
     }
 
     private void connectionTable(JsonNode c) {

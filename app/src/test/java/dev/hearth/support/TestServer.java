@@ -159,6 +159,7 @@ public final class TestServer implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
         Path root = dataDir.resolve("runsc");
         if (!Files.isDirectory(root)) {
+            unmountDisks(dataDir);
             return;
         }
         var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
@@ -180,7 +181,7 @@ public final class TestServer implements AutoCloseable {
             }
         }
         // After the networks: their names are read from the bundles, which live on the disks.
-        unmountDisks(computers);
+        unmountDisks(dataDir);
         removeCgroups(root);
     }
 
@@ -199,15 +200,17 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
-    /** Computers' disks are loop mounts under their directories: let them go, or the directories cannot. */
-    private static void unmountDisks(Path computers) throws Exception {
-        String under = computers.toAbsolutePath().normalize() + "/";
-        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-            String mountPoint = line.split(" ")[4];
-            if (mountPoint.startsWith(under)) {
-                new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            }
+    /**
+     * Computers' and databases' disks are loop mounts under the data directory (a database's WAL disk
+     * inside its cluster's): let them go, innermost first, or the directories cannot.
+     */
+    private static void unmountDisks(Path dataDir) throws Exception {
+        String under = dataDir.toAbsolutePath().normalize() + "/";
+        var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().map(l -> l.split(" ")[4])
+                .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
+        for (String mountPoint : mountPoints) {
+            new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
         }
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -148,7 +149,19 @@ public final class ComputerBench {
     static final class TestCleanup {
         static void removeAll(Path dataDir) throws Exception {
             removeSandboxes(dataDir);
+            unmountDisks(dataDir);
             Disk.deleteTree(dataDir.getParent());
+        }
+
+        /** Computers' and databases' disks left mounted under {@code dir}, innermost first. */
+        static void unmountDisks(Path dir) throws Exception {
+            String under = dir.toAbsolutePath().normalize() + "/";
+            var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().map(l -> l.split(" ")[4])
+                    .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
+            for (String mountPoint : mountPoints) {
+                new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            }
         }
 
         static void removeSandboxes(Path dataDir) throws Exception {

@@ -1,6 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
@@ -36,6 +37,19 @@ record BranchSource(Checkpoint checkpoint, Database database) {
             throw ApiException.invalidField("version", "a branch keeps its checkpoint's version, " + kept);
         }
         return kept;
+    }
+
+    /** The branch's disk: as asked, or the source's; never smaller than what the checkpoint holds. */
+    int diskMb(Integer requested) {
+        int kept = database.settings().diskMb();
+        int mb = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB,
+                kept == Database.Settings.NO_DISK ? DatabaseService.DEFAULT_DISK_MB : kept);
+        long neededMb = (checkpoint.sizeBytes() >> 20) + 1;
+        if (neededMb > mb) {
+            throw ApiException.invalidField("disk_mb", "checkpoint " + checkpoint.name() + " holds " + neededMb
+                    + " MB; the branch's disk must be at least that");
+        }
+        return mb;
     }
 
     private static Optional<Checkpoint> checkpoint(Handle h, DatabaseStore store, CheckpointStore checkpoints,

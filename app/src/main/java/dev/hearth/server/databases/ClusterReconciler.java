@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Makes what the store says true when Hearth starts: clusters an earlier Hearth left running are
  * stopped cleanly (their databases wake again on the next connection), resets recorded while
- * asleep are applied, every database listens on its port and is in the pooler, and files without a
- * row go.
+ * asleep are applied, every database's disks are mounted (grown if PATCH asked), it listens on its
+ * port and is in the pooler, and files and disks without a row go.
  */
 final class ClusterReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterReconciler.class);
@@ -39,6 +39,11 @@ final class ClusterReconciler {
     }
 
     private void reconcile(Database db) {
+        try {
+            host.disks().mount(db.id(), db.settings().diskMb());
+        } catch (IOException | RuntimeException e) {
+            LOG.error("database {}: its disks cannot be mounted: {}", db.id(), e.toString());
+        }
         stopLeftOver(db.id());
         var state = db.status().state();
         if (state.allows(Move.SLEEP)) {
@@ -68,6 +73,7 @@ final class ClusterReconciler {
         live.forEach(d -> ids.add(d.id()));
         var checkpoints = new HashSet<String>();
         rows.liveCheckpoints().forEach(c -> checkpoints.add(c.id()));
+        host.disks().removeUnowned(ids);
         orphans(host.layout().root().resolve("clusters"), ids);
         orphans(host.layout().root().resolve("checkpoints"), checkpoints);
         host.trash().emptyLater();

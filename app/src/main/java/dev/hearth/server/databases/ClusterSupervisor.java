@@ -56,13 +56,15 @@ final class ClusterSupervisor implements Backends {
 
     private final Clusters clusters;
     private final Layout layout;
+    private final DatabaseDisks disks;
     private final DatabaseRows rows;
     private final Clock clock;
     private final Map<String, Instance> instances = new ConcurrentHashMap<>();
 
-    ClusterSupervisor(Clusters clusters, Layout layout, DatabaseRows rows, Clock clock) {
+    ClusterSupervisor(Clusters clusters, Layout layout, DatabaseDisks disks, DatabaseRows rows, Clock clock) {
         this.clusters = clusters;
         this.layout = layout;
+        this.disks = disks;
         this.rows = rows;
         this.clock = clock;
     }
@@ -297,6 +299,7 @@ final class ClusterSupervisor implements Backends {
     }
 
     private Cluster startOnFreePort(Database db) throws IOException {
+        disks.mount(db.id(), db.settings().diskMb());
         IOException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             int port = PortPool.freePort();

@@ -31,8 +31,12 @@ public record Database(String id, String workspace, String name, Placement place
     public record Lineage(String parent, String fromCheckpoint, int generation) {
     }
 
-    /** A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0: never). */
-    public record Settings(boolean protectedFlag, int autoSleepSeconds) {
+    /**
+     * A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0:
+     * never); its files are on a disk of {@code diskMb} (0: made before disks had sizes, unbounded).
+     */
+    public record Settings(boolean protectedFlag, int autoSleepSeconds, int diskMb) {
+        public static final int NO_DISK = 0;
     }
 
     /** Where it is in its life: its state, why its cluster last stopped unasked, and when things happened. */
@@ -74,8 +78,8 @@ public record Database(String id, String workspace, String name, Placement place
                 status.changed(now));
     }
 
-    public Database withSettings(boolean protect, int autoSleep, Instant now) {
-        return new Database(id, workspace, name, placement, login, lineage, new Settings(protect, autoSleep),
+    public Database withSettings(Settings changed, Instant now) {
+        return new Database(id, workspace, name, placement, login, lineage, changed,
                 status.changed(now));
     }
 
@@ -86,7 +90,7 @@ public record Database(String id, String workspace, String name, Placement place
     /** Gone from view: no reset left pending, no longer protected, and in {@code newState} (the table's). */
     public Database deleted(DatabaseState newState, Instant now) {
         return new Database(id, workspace, name, placement, login.withPassword(login.password(), false), lineage,
-                new Settings(false, settings.autoSleepSeconds()), status.deleted(newState, now));
+                new Settings(false, settings.autoSleepSeconds(), settings.diskMb()), status.deleted(newState, now));
     }
 
     /** The associated data that binds the sealed password to this row. */

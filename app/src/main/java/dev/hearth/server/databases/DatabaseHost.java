@@ -34,6 +34,7 @@ final class DatabaseHost implements AutoCloseable {
     private final WakeProxy proxy;
     private final PortPool ports;
     private final Trash trash;
+    private final DatabaseDisks disks;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
@@ -45,7 +46,8 @@ final class DatabaseHost implements AutoCloseable {
         this.reach = reach;
         this.rows = rows;
         this.clock = clock;
-        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, rows, clock);
+        this.disks = new DatabaseDisks(layout, engine.clusters());
+        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock);
         this.proxy = new WakeProxy(supervisor);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
@@ -71,14 +73,19 @@ final class DatabaseHost implements AutoCloseable {
         return trash;
     }
 
+    DatabaseDisks disks() {
+        return disks;
+    }
+
     /**
      * Makes a new database's cluster, stopped: from the template, or as a copy of the checkpoint
-     * {@code fromCheckpoint}. Nothing is left of one that could not be made.
+     * {@code fromCheckpoint}, on disks of {@code diskMb}. Nothing is left of one that could not be made.
      */
     void makeCluster(String id, String name, String version, String dbName, String user, String password,
-                     String fromCheckpoint) {
+                     String fromCheckpoint, int diskMb) {
         var clusters = engine.clusters();
         try {
+            disks.mount(id, diskMb);
             clusters.privateDir(layout.cluster(id));
             clusters.privateDir(layout.socketDir(id));
             if (fromCheckpoint == null) {
@@ -87,8 +94,9 @@ final class DatabaseHost implements AutoCloseable {
                 clusters.branch(version, layout.checkpointData(fromCheckpoint), layout.data(id), user,
                         Scram.verifier(password));
             }
+            disks.moveWal(id, diskMb);
         } catch (IOException | RuntimeException e) {
-            Disk.deleteTree(layout.cluster(id));
+            drop(id);
             LOG.warn("database {} could not be made: {}", name, e.toString());
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the database's cluster could not be made: "
                     + e.getMessage());
@@ -120,8 +128,15 @@ final class DatabaseHost implements AutoCloseable {
         return state;
     }
 
-    /** Moves the files of a deleted database and of its checkpoints to the trash. */
+    /** Removes the disks and files of a database that has no row (or never got one). */
+    void drop(String id) {
+        disks.remove(id);
+        Disk.deleteTree(layout.cluster(id));
+    }
+
+    /** Removes a deleted database's disks, and moves its other files and its checkpoints' to the trash. */
     void discard(String id, List<Checkpoint> checkpoints) {
+        disks.remove(id);
         trash.put(layout.cluster(id));
         checkpoints.forEach(c -> trash.put(layout.checkpoint(c.id())));
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
@@ -39,14 +38,18 @@ public final class DatabaseService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseService.class);
     public static final int DEFAULT_AUTO_SLEEP_SECONDS = 300;
     private static final int MAX_AUTO_SLEEP_SECONDS = 7 * 24 * 3600;
+    public static final int DEFAULT_DISK_MB = 10_240;
+    static final int MIN_DISK_MB = 256;
+    static final int MAX_DISK_MB = 1_048_576;
 
     /** The body of {@code POST /workspaces/{ws}/databases}. */
     public record CreateDatabase(String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
-                                 @JsonProperty("protected") Boolean protectedFlag) {
+                                 @JsonProperty("protected") Boolean protectedFlag, Integer diskMb) {
     }
 
     /** The body of {@code PATCH /databases/{db}}: what is absent stays as it is. */
-    public record UpdateDatabase(@JsonProperty("protected") Boolean protectedFlag, Integer autoSleepSeconds) {
+    public record UpdateDatabase(@JsonProperty("protected") Boolean protectedFlag, Integer autoSleepSeconds,
+                                 Integer diskMb) {
     }
 
     private final Jdbi jdbi;
@@ -85,14 +88,16 @@ public final class DatabaseService implements AutoCloseable {
         var source = request.fromCheckpoint() == null ? null
                 : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
         String version = version(request.version(), source);
+        int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
+                DEFAULT_DISK_MB) : source.diskMb(request.diskMb());
         if (jdbi.withHandle(h -> store.find(h, workspace.id(), name)).filter(d -> !d.isDeleted()).isPresent()) {
             throw taken(name);
         }
         String id = Ids.next();
         int port = host.ports().reserve();
         try {
-            var db = newDatabase(host, workspace, id, name, version, port, autoSleep,
-                    Boolean.TRUE.equals(request.protectedFlag()), source);
+            var db = newDatabase(host, workspace, id, name, version, port,
+                    new Database.Settings(Boolean.TRUE.equals(request.protectedFlag()), autoSleep, diskMb), source);
             insert(db);
             host.serve(db);
             LOG.info("database {} ({}) created in workspace {} on port {}", name, id, workspace.name(), port);
@@ -118,8 +123,9 @@ public final class DatabaseService implements AutoCloseable {
         boolean protect = request.protectedFlag() == null ? settings.protectedFlag() : request.protectedFlag();
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 settings.autoSleepSeconds());
+        int diskMb = grownDisk(request.diskMb(), settings.diskMb());
         return locked(db.id(), () -> {
-            var changed = rows.load(db.id()).withSettings(protect, autoSleep, now());
+            var changed = rows.load(db.id()).withSettings(new Database.Settings(protect, autoSleep, diskMb), now());
             rows.save(changed);
             host().supervisor().autoSleep(db.id(), autoSleep);
             return changed;
@@ -257,18 +263,35 @@ public final class DatabaseService implements AutoCloseable {
     // ---- helpers
 
     private Database newDatabase(DatabaseHost host, Workspace workspace, String id, String name, String version,
-                                 int port, int autoSleep, boolean protect, BranchSource source) {
+                                 int port, Database.Settings settings, BranchSource source) {
         String password = Scram.newPassword();
         String dbName = source == null ? name : source.database().login().dbName();
         String user = source == null ? name : source.database().login().user();
-        host.makeCluster(id, name, version, dbName, user, password, source == null ? null : source.checkpoint().id());
+        host.makeCluster(id, name, version, dbName, user, password, source == null ? null : source.checkpoint().id(),
+                settings.diskMb());
         Instant now = now();
         return new Database(id, workspace.id(), name, new Database.Placement(version, publicHost, port),
                 new Database.Login(dbName, user, keyring.seal(password, "database:" + id), false),
                 new Database.Lineage(source == null ? null : source.database().id(),
                         source == null ? null : source.checkpoint().id(), 1),
-                new Database.Settings(protect, autoSleep),
+                settings,
                 new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
+    }
+
+    /** A disk only grows (at the cluster's next start); one made before disks had sizes gets none. */
+    private static int grownDisk(Integer requested, int current) {
+        if (requested == null) {
+            return current;
+        }
+        if (current == Database.Settings.NO_DISK) {
+            throw ApiException.invalidField("disk_mb", "this database was made before disks had sizes; a branch "
+                    + "of a checkpoint of it gets one");
+        }
+        int disk = Validate.range("disk_mb", requested, MIN_DISK_MB, MAX_DISK_MB, current);
+        if (disk < current) {
+            throw ApiException.invalidField("disk_mb", "a disk only grows: at least " + current);
+        }
+        return disk;
     }
 
     /** Stores a new database; a cluster made for a row that cannot be stored is removed. */
@@ -279,7 +302,7 @@ public final class DatabaseService implements AutoCloseable {
                 return db;
             }), () -> taken(db.name()));
         } catch (RuntimeException e) {
-            Disk.deleteTree(layout.cluster(db.id()));
+            host().drop(db.id());
             throw e;
         }
     }

@@ -33,16 +33,17 @@ public final class DatabaseStore {
         var lineage = d.lineage();
         h.createUpdate("""
                 INSERT INTO databases (id, workspace, name, state, version, port, db_name, db_user, password_key,
-                    password, reset_pending, protected, auto_sleep_seconds, generation, parent, from_checkpoint,
+                    password, reset_pending, protected, auto_sleep_seconds, disk_mb, generation, parent, from_checkpoint,
                     created_at, updated_at)
                 VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
-                    :autoSleep, :gen, :parent, :fromCheckpoint, :at, :at)""")
+                    :autoSleep, :disk, :gen, :parent, :fromCheckpoint, :at, :at)""")
                 .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name())
                 .bind("state", d.status().state().wire()).bind("version", d.placement().version())
                 .bind("port", d.placement().port()).bind("db", login.dbName()).bind("user", login.user())
                 .bind("key", login.password().keyId()).bind("password", login.password().data())
                 .bind("pending", login.resetPending()).bind("protected", d.settings().protectedFlag())
-                .bind("autoSleep", d.settings().autoSleepSeconds()).bind("gen", lineage.generation())
+                .bind("autoSleep", d.settings().autoSleepSeconds()).bind("disk", disk(d))
+                .bind("gen", lineage.generation())
                 .bind("parent", lineage.parent()).bind("fromCheckpoint", lineage.fromCheckpoint())
                 .bind("at", millis(d.status().createdAt())).execute();
     }
@@ -84,13 +85,14 @@ public final class DatabaseStore {
         var status = d.status();
         h.createUpdate("""
                 UPDATE databases SET state = :state, password_key = :key, password = :password,
-                    reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, error = :error,
+                    reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, disk_mb = :disk,
+                    error = :error,
                     updated_at = :updated, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
                 .bind("id", d.id()).bind("state", status.state().wire()).bind("key", login.password().keyId())
                 .bind("password", login.password().data()).bind("pending", login.resetPending())
                 .bind("protected", d.settings().protectedFlag()).bind("autoSleep", d.settings().autoSleepSeconds())
-                .bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
+                .bind("disk", disk(d)).bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
                 .bind("active", millis(status.lastActiveAt())).bind("deleted", millis(status.deletedAt())).execute();
     }
 
@@ -101,8 +103,15 @@ public final class DatabaseStore {
                         new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
                         rs.getBoolean("reset_pending")),
                 new Database.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"), rs.getInt("generation")),
-                new Database.Settings(rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds")),
+                new Database.Settings(rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),
+                        rs.getInt("disk_mb")),
                 status(rs));
+    }
+
+    // Stored NULL for none, as computers' disk_mb: a row without a disk reads back as 0 either way.
+    private static Integer disk(Database d) {
+        int mb = d.settings().diskMb();
+        return mb == Database.Settings.NO_DISK ? null : mb;
     }
 
     private static Database.Status status(ResultSet rs) throws SQLException {

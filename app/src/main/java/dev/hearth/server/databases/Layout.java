@@ -4,8 +4,9 @@ import java.nio.file.Path;
 
 /**
  * Where a database's files are, under the databases directory (owned by the clusters' OS user):
- * {@code clusters/<id>/{data,run,postgres.log}}, {@code checkpoints/<id>/data}, and {@code trash/}
- * for trees being removed.
+ * {@code clusters/<id>/{data,run,postgres.log}}, {@code checkpoints/<id>/data}, {@code trash/}
+ * for trees being removed, and (owned by root) {@code disks/<id>.img} and {@code disks/<id>.wal.img},
+ * the file systems mounted on a database's cluster directory and on its {@code data/pg_wal}.
  */
 record Layout(Path root) {
     Path cluster(String id) {
@@ -30,6 +31,22 @@ record Layout(Path root) {
 
     Path checkpointData(String id) {
         return checkpoint(id).resolve("data");
+    }
+
+    Path wal(String id) {
+        return data(id).resolve("pg_wal");
+    }
+
+    Path disks() {
+        return root.resolve("disks");
+    }
+
+    Path dataDisk(String id) {
+        return disks().resolve(id + ".img");
+    }
+
+    Path walDisk(String id) {
+        return disks().resolve(id + ".wal.img");
     }
 
     Path trash() {

@@ -104,6 +104,8 @@ public final class Clusters {
                 "-c", "max_connections=100",
                 "-c", "max_worker_processes=4",
                 "-c", "max_logical_replication_workers=0",
+                // A database's WAL disk holds four times this: checkpoints keep WAL well inside it.
+                "-c", "max_wal_size=256MB",
                 "-c", "logging_collector=off"));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -1,5 +1,6 @@
 package dev.hearth.server.sandbox.runsc;
 
+import dev.hearth.server.disks.Disks;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.SandboxRuntime;

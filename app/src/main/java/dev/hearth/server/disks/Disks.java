@@ -1,4 +1,4 @@
-package dev.hearth.server.sandbox.runsc;
+package dev.hearth.server.disks;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
@@ -13,21 +13,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A sandbox's disk: a sparse file holding an ext4 file system, loop-mounted over its state directory, so
- * that /data, the root overlay and everything else the sandbox writes meet ENOSPC at its size and the
- * host's disk never fills. Making one costs about 60 ms (mkfs of an empty sparse file); blocks are taken
+ * A disk: a sparse file holding an ext4 file system, loop-mounted over a directory (a sandbox's state, a
+ * database's cluster), so that everything written there meets ENOSPC at its size and the host's disk
+ * never fills. Making one costs about 60 ms (mkfs of an empty sparse file); blocks are taken
  * only as they are written.
  */
-final class Disks {
+public final class Disks {
     private static final Logger LOG = LoggerFactory.getLogger(Disks.class);
-    private static final Duration QUICK = Runsc.QUICK;
+    private static final Duration QUICK = Duration.ofSeconds(30);
     private static final Path MOUNTS = Path.of("/proc/self/mountinfo");
 
     /**
      * Mounts {@code image} (made first if missing) on {@code dir}. One smaller than {@code bytes} is grown
      * first, which needs it unmounted: done when nothing holds it (before a start); otherwise it stays.
      */
-    void prepare(Path dir, Path image, long bytes) {
+    public void prepare(Path dir, Path image, long bytes) {
         try {
             Files.createDirectories(dir);
             boolean mounted = mounted(dir);
@@ -46,13 +46,27 @@ final class Disks {
     }
 
     /** Unmounts {@code dir} and deletes {@code image}; what was on it is gone. */
-    void remove(Path dir, Path image) {
+    public void remove(Path dir, Path image) {
         if (mounted(dir) && !Commands.run(List.of("umount", dir.toString()), QUICK).ok()) {
             // Still held (a process of a dying sandbox): detached now, freed when the last user lets go.
             LOG.warn("{} was busy; detaching it lazily", dir);
             Commands.check(List.of("umount", "-l", dir.toString()), QUICK);
         }
         Disk.deleteTree(image);
+    }
+
+    /** Unmounts {@code dir} if it is a mount point; false if it is still held. */
+    public boolean unmount(Path dir) {
+        return !mounted(dir) || Commands.run(List.of("umount", dir.toString()), QUICK).ok();
+    }
+
+    /** Whether {@code image} exists and is smaller than {@code bytes} (it would be grown at its next mount). */
+    public static boolean smallerThan(Path image, long bytes) {
+        try {
+            return Files.exists(image) && Files.size(image) < bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Grows an unmounted file system (online growth needs CAP_SYS_RESOURCE, which a host may withhold). */
@@ -80,7 +94,7 @@ final class Disks {
         }
     }
 
-    static boolean mounted(Path dir) {
+    public static boolean mounted(Path dir) {
         try {
             String target = dir.toAbsolutePath().normalize().toString();
             // The fifth field of each line is the mount point (spaces escaped as \040).

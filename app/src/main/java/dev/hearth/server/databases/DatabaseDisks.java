@@ -1,0 +1,107 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.fs.Disk;
+import dev.hearth.server.disks.Disks;
+import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.process.Commands;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A database's two disks. Its cluster directory (data files, socket, log) is on one of {@code disk_mb}:
+ * a table that outgrows it gets "could not extend file: No space left on device" and the cluster runs
+ * on. Its WAL is on one of its own, because PostgreSQL PANICs when a WAL write fails; with WAL kept
+ * apart, filling the data can never stop the cluster, and freeing space (DELETE and VACUUM, TRUNCATE,
+ * DROP) makes room again at once. Databases made before disks had sizes ({@code disk_mb} 0) have
+ * neither.
+ */
+final class DatabaseDisks {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseDisks.class);
+    /** Four times {@code max_wal_size} (Clusters): WAL passes that target in a burst of writes before a checkpoint ends. */
+    static final long WAL_BYTES = 1L << 30;
+    private static final long MIB = 1L << 20;
+
+    private final Disks disks = new Disks();
+    private final Layout layout;
+    private final Clusters clusters;
+
+    DatabaseDisks(Layout layout, Clusters clusters) {
+        this.layout = layout;
+        this.clusters = clusters;
+    }
+
+    /**
+     * Mounts a database's cluster directory (its disk made first if new) and, once the cluster has files,
+     * its WAL disk. A disk smaller than {@code mb} grows here when nothing holds it (the cluster stopped).
+     */
+    void mount(String id, int mb) throws IOException {
+        if (mb == 0) {
+            return;
+        }
+        long bytes = mb * MIB;
+        if (Disks.smallerThan(layout.dataDisk(id), bytes) && !disks.unmount(layout.wal(id))) {
+            LOG.warn("database {}: its WAL disk is busy; its disk grows at its next start", id);
+        }
+        Files.createDirectories(layout.disks());
+        disks.prepare(layout.cluster(id), layout.dataDisk(id), bytes);
+        clusters.privateDir(layout.cluster(id));
+        if (Files.isDirectory(layout.data(id))) {
+            mountWal(id);
+        }
+    }
+
+    /** Moves a new cluster's WAL (copied from the template or a checkpoint with the rest) onto its own disk. */
+    void moveWal(String id, int mb) throws IOException {
+        if (mb == 0) {
+            return;
+        }
+        Path wal = layout.wal(id);
+        Path moving = layout.cluster(id).resolve("pg_wal.moving");
+        Files.move(wal, moving);
+        Files.createDirectory(wal);
+        mountWal(id);
+        Commands.check(List.of("cp", "-a", "-T", moving.toString(), wal.toString()), Duration.ofMinutes(2));
+        Disk.deleteTree(moving);
+    }
+
+    /** Unmounts a database's disks and deletes them: what was on them is gone. */
+    void remove(String id) {
+        disks.remove(layout.wal(id), layout.walDisk(id));
+        disks.remove(layout.cluster(id), layout.dataDisk(id));
+    }
+
+    /** Removes the disks (mounted or not) of every database not in {@code keep}; returns their ids. */
+    Set<String> removeUnowned(Set<String> keep) {
+        var unowned = new TreeSet<String>();
+        if (!Files.isDirectory(layout.disks())) {
+            return unowned;
+        }
+        try (Stream<Path> images = Files.list(layout.disks())) {
+            images.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".img"))
+                    .map(n -> n.substring(0, n.indexOf('.'))).filter(id -> !keep.contains(id)).forEach(unowned::add);
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", layout.disks(), e.toString());
+        }
+        unowned.forEach(id -> {
+            LOG.info("removing the disks of database {}: no database in the store owns them", id);
+            remove(id);
+        });
+        return unowned;
+    }
+
+    private void mountWal(String id) throws IOException {
+        Path wal = layout.wal(id);
+        disks.prepare(wal, layout.walDisk(id), WAL_BYTES);
+        // PostgreSQL would take lost+found for a stray file in pg_wal; e2fsck makes it again when it needs one.
+        Files.deleteIfExists(wal.resolve("lost+found"));
+        clusters.privateDir(wal);
+    }
+}
