@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,17 +16,13 @@ import java.util.Optional;
  * a fork, a restore), always on its own network slot with its limits, /data and Hearth's tools.
  */
 final class Boots {
-    // PID 1 for images that name no command: keeps the computer up and reaps orphans, shell or not.
-    static final List<String> IDLE_INIT = List.of("/.hearth/busybox", "sh", "-c",
-            "trap 'exit 0' TERM; while :; do /.hearth/busybox sleep 3600 & wait $!; done");
-
     private final ComputerRecords records;
     private final SandboxAccess access;
     private final Dirs dirs;
     private final Environments environments;
     private final ComputerImages images;
     private final Networking networking;
-    private final Path toolsDir;
+    private final Tools tools;
     private final FormerAddresses formerAddresses;
 
     Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
@@ -38,7 +33,7 @@ final class Boots {
         this.environments = environments;
         this.images = images;
         this.networking = networking;
-        this.toolsDir = toolsDir;
+        this.tools = new Tools(toolsDir);
         this.formerAddresses = new FormerAddresses(dirs);
     }
 
@@ -59,7 +54,7 @@ final class Boots {
         try {
             Path dir = disk(computer);
             Path data = Files.createDirectories(dir.resolve("data"));
-            ensureTools();
+            tools.ensure();
             runsc.prepareNetwork(computer.slot());
             networking.attach(computer);
             formerAddresses.forget(computer);
@@ -100,7 +95,7 @@ final class Boots {
     void restoreInto(Computer next, Path imageDir) throws IOException {
         var image = SandboxAccess.answering(() -> images.unpacked(next));
         disk(next);
-        ensureTools();
+        tools.ensure();
         access.get().prepareNetwork(next.slot());
         networking.attach(next);
         var former = formerAddresses.carry(next, imageDir);
@@ -108,26 +103,16 @@ final class Boots {
     }
 
     private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former) throws IOException {
-        var command = image.config().command().isEmpty() ? IDLE_INIT : image.config().command();
         var set = computer.settings();
-        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), command,
-                environments.of(computer, image, Map.of()), workingDir(image), data, toolsDir,
-                networking.files(computer, dirs.computer(computer.id())), computer.slot(), (long) set.resources().memoryMb() << 20,
+        long memory = (long) set.resources().memoryMb() << 20;
+        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(),
+                Tools.init(memory, image.config().command()), environments.of(computer, image, Map.of()),
+                workingDir(image), data, tools.dir(), networking.files(computer, dirs.computer(computer.id())),
+                computer.slot(), memory,
                 set.resources().cpus(), set.resources().pids(), former);
     }
 
     static String workingDir(Image image) {
         return image.config().workingDir().isEmpty() ? "/" : image.config().workingDir();
-    }
-
-    /** Hearth's busybox, mounted read-only at /.hearth in every computer (images without a shell too). */
-    private void ensureTools() throws IOException {
-        Path busybox = toolsDir.resolve("busybox");
-        if (!Files.exists(busybox)) {
-            Files.createDirectories(toolsDir);
-            Path tmp = toolsDir.resolve("busybox.tmp");
-            Files.copy(Path.of("/bin/busybox"), tmp, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(tmp, busybox, StandardCopyOption.ATOMIC_MOVE);
-        }
     }
 }

@@ -63,7 +63,9 @@ class ComputerLifecycleTest {
         var spec = rig.runtime.spec(computer.sandboxId());
         assertEquals("hi", spec.env().get("GREETING"));
         assertEquals(512L << 20, spec.memoryBytes());
-        assertEquals(List.of("/bin/sh"), spec.args());
+        // The agent is PID 1, holding the computer's processes to its memory, and runs the image's command.
+        assertEquals(List.of("/.hearth/hearth-agent", "init", "--memory-limit", "536870912", "--", "/bin/sh"),
+                spec.args());
     }
 
     @Test

@@ -1,0 +1,3 @@
+module hearth/agent
+
+go 1.22
