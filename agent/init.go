@@ -12,9 +12,11 @@ import (
 var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH}
 
-// runInit starts the main process, reaps every child (orphans of execs are re-parented to PID 1,
-// and an init that never waits for them leaves zombies), and returns the main process's exit
-// code (128+N when signal N ended it), which ends the sandbox as its own exit used to.
+// runInit starts the main process and reaps every child (orphans of execs are re-parented to PID 1,
+// and an init that never waits for them leaves zombies). When the main process ends, it returns its
+// exit code (128+N when signal N ended it), which ends the sandbox and has Hearth start it again,
+// unless the restart policy keeps the computer up: then it waits for execs, as with no main process.
+// A computer being stopped (SIGTERM or SIGINT to PID 1) ends with its main process whatever the policy.
 func runInit(opts initOptions) int {
 	signals := make(chan os.Signal, 32)
 	signal.Notify(signals, append([]os.Signal{syscall.SIGCHLD}, forwarded...)...)
@@ -27,16 +29,26 @@ func runInit(opts initOptions) int {
 		fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
 		return 127
 	}
-	mainPid = main
+	mainPid.Store(int64(main))
 	guard(opts)
+	stopping := false
 	for sig := range signals {
 		if sig != syscall.SIGCHLD {
+			stopping = stopping || sig == syscall.SIGTERM || sig == syscall.SIGINT
 			_ = syscall.Kill(main, sig.(syscall.Signal))
 			continue
 		}
-		if code, ended := reap(main); ended {
+		code, ended := reap(main)
+		if !ended {
+			continue
+		}
+		if stopping || opts.restart == "always" || (opts.restart == "on-failure" && code != 0) {
 			return code
 		}
+		fmt.Fprintf(os.Stderr, "hearth-agent: the main process exited with %d; the computer stays up (restart: %s)\n",
+			code, opts.restart)
+		mainPid.Store(0)
+		return idle(signals)
 	}
 	return 0
 }

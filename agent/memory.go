@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -22,7 +23,7 @@ const (
 )
 
 // mainPid is the main process, spared while any other process is left to end (0: none).
-var mainPid int
+var mainPid atomic.Int64
 
 // guardMemory keeps the computer's processes under limit bytes together. gVisor has no
 // out-of-memory killer: past the host cgroup's limit the host kills the sandbox itself, every
@@ -119,9 +120,10 @@ func processes() []process {
 			list = append(list, p)
 		}
 	}
+	main := int(mainPid.Load())
 	sort.Slice(list, func(i, j int) bool {
-		if (list[i].pid == mainPid) != (list[j].pid == mainPid) {
-			return list[j].pid == mainPid
+		if (list[i].pid == main) != (list[j].pid == main) {
+			return list[j].pid == main
 		}
 		return list[i].resident > list[j].resident
 	})

@@ -6,14 +6,16 @@ import (
 )
 
 // initOptions is what `hearth-agent init` is told: the main process's argv (empty: wait for
-// execs) and the memory the computer's processes may use together (0: no guard).
+// execs), the memory the computer's processes may use together (0: no guard), and when the end of
+// the main process ends the agent, and with it the sandbox (always, on-failure or never).
 type initOptions struct {
 	command     []string
 	memoryLimit uint64
+	restart     string
 }
 
 func parseInit(args []string) (initOptions, error) {
-	var opts initOptions
+	opts := initOptions{restart: "on-failure"}
 	for len(args) > 0 {
 		switch args[0] {
 		case "--":
@@ -28,6 +30,12 @@ func parseInit(args []string) (initOptions, error) {
 				return opts, fmt.Errorf("--memory-limit %q: %v", args[1], err)
 			}
 			opts.memoryLimit = n
+			args = args[2:]
+		case "--restart":
+			if len(args) < 2 || (args[1] != "always" && args[1] != "on-failure" && args[1] != "never") {
+				return opts, fmt.Errorf("--restart is always, on-failure or never")
+			}
+			opts.restart = args[1]
 			args = args[2:]
 		default:
 			opts.command = args

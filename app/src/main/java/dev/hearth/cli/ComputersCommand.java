@@ -34,7 +34,9 @@ final class ComputersCommand {
                @Option(names = "--protected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
                @Mixin NetworkOptions network,
-               @Option(names = "--no-wait") boolean noWait) {
+               @Mixin LaunchOptions launch,
+               @Option(names = "--no-wait") boolean noWait,
+               @Parameters(index = "1..*", paramLabel = "COMMAND", description = "after --: the main process, instead of the image's cmd") List<String> command) {
         var client = cli.client();
         // Only what was given: a computer made from a checkpoint takes the rest from its source.
         var body = new LinkedHashMap<String, Object>(Map.of("name", name));
@@ -58,6 +60,7 @@ final class ComputersCommand {
         }
         network.body().ifPresent(n -> body.put("network", n));
         resources.body().ifPresent(r -> body.put("resources", r));
+        launch.into(body, command);
         var answer = client.create("/workspaces/" + workspace.required() + "/computers", body);
         if (!noWait && answer.path("operations").size() > 0) {
             OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
@@ -80,7 +83,7 @@ final class ComputersCommand {
         return 0;
     }
 
-    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, network (at once) or resources (from its next start).")
+    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, network (at once) or resources, command, entrypoint and restart (from its next start).")
     int update(@Parameters(paramLabel = "NAME") String name,
                @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
@@ -89,7 +92,9 @@ final class ComputersCommand {
                @Option(names = "--protected", negatable = true) Boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep,
                @Mixin NetworkOptions network,
-               @Mixin ResourceOptions resources) {
+               @Mixin ResourceOptions resources,
+               @Mixin LaunchOptions launch,
+               @Parameters(index = "1..*", paramLabel = "COMMAND", description = "after --: a new main process") List<String> command) {
         var body = new LinkedHashMap<String, Object>();
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep.equals("never") ? null : Integer.valueOf(autoSleep));
@@ -109,6 +114,7 @@ final class ComputersCommand {
         }
         network.body().ifPresent(n -> body.put("network", n));
         resources.body().ifPresent(r -> body.put("resources", r));
+        launch.into(body, command);
         show(cli.client().patch(path(name), body));
         return 0;
     }

@@ -10,13 +10,19 @@ import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every computer's PID 1 is hearth-agent: it runs the image's command and reaps what others leave behind. */
-@HearthServerTest(computers = true)
+/**
+ * Every computer's PID 1 is hearth-agent: it runs the image's command (or the computer's own), reaps
+ * what others leave behind, and keeps the computer up when the main process ends unless told otherwise.
+ */
+@HearthServerTest(computers = true, restarts = {"launched"})
 class InitTest {
     // Zombies in the process table: the third field of /proc/PID/stat is the state.
     private static final String ZOMBIES = "cat /proc/[0-9]*/stat 2>/dev/null | awk '$3 == \"Z\"' | wc -l";
@@ -52,11 +58,72 @@ class InitTest {
                 Map.of("resources", Map.of("memory_mb", 256)));
         String id = made.path("id").asText();
         // The agent alone, holding the computer's processes to its memory.
-        assertEquals("/.hearth/hearth-agent init --memory-limit " + (256L << 20) + " --",
+        assertEquals("/.hearth/hearth-agent init --memory-limit " + (256L << 20) + " --restart on-failure --",
                 TestComputers.run(admin, id, "tr '\\0' ' ' < /proc/1/cmdline").strip());
         TestComputers.run(admin, id, "(sleep 0.2 &); sleep 1");
         assertEquals("0", TestComputers.run(admin, id, ZOMBIES));
         assertTrue(admin.get("/computers/" + id).path("computer").path("error").isNull());
         admin.delete("/computers/" + id);
+    }
+
+    @Test
+    void anImageWhoseCommandIsAShellWaitsForExecs(@TempDir Path tmp) throws Exception {
+        // As Debian's and Python's images: CMD is a shell, which ends at once without a terminal.
+        String shell = TestImages.withPrograms(tmp, "exec sh", Map.of());
+        TestComputers.pull(admin, ws, shell);
+        var made = TestComputers.create(admin, ws, "shell", shell, Map.of());
+        String id = made.path("id").asText();
+        assertEquals("on-failure", made.path("restart").asText());
+        Thread.sleep(1500);
+        assertEquals("up", TestComputers.run(admin, id, "echo up"));
+        var after = admin.get("/computers/" + id).path("computer");
+        assertEquals("ready", after.path("state").asText());
+        assertTrue(after.path("error").isNull(), after::toString);
+        assertEquals(made.path("last_started_at"), after.path("last_started_at"), "never restarted");
+        admin.delete("/computers/" + id);
+    }
+
+    @Test
+    void theComputersOwnCommandRunsAndRestartSaysWhatItsEndDoes() throws Exception {
+        var made = TestComputers.create(admin, ws, "launched", "hearth/busybox", Map.of(
+                "command", List.of("sh", "-c", "echo first > /data/ran; exit 3"), "restart", "never"));
+        String id = made.path("id").asText();
+        assertEquals(List.of("sh", "-c", "echo first > /data/ran; exit 3"),
+                List.of(made.path("command").get(0).asText(), made.path("command").get(1).asText(),
+                        made.path("command").get(2).asText()));
+        assertTrue(made.path("entrypoint").isNull(), "the image's");
+        Thread.sleep(1000);
+        assertEquals("first", TestComputers.run(admin, id, "cat /data/ran"));
+        var after = admin.get("/computers/" + id).path("computer");
+        assertTrue(after.path("error").isNull(), "exit 3 with restart never: the computer stays up");
+
+        // A new command runs from the next fresh start (here: PID 1 told to stop, then started again).
+        admin.patch("/computers/" + id, Map.of("command", List.of("sh", "-c", "echo second > /data/ran; exec sleep 1000"),
+                "restart", "on-failure"));
+        TestComputers.run(admin, id, "kill -TERM 1");
+        String ran = "";
+        for (int i = 0; i < 100 && !ran.equals("second"); i++) {
+            Thread.sleep(100);
+            var r = admin.send("POST", "/computers/" + id + "/exec",
+                    Map.of("command", List.of("cat", "/data/ran")), Map.of());
+            ran = r.status() == 200 ? r.body().path("stdout").asText().strip() : "";
+        }
+        assertEquals("second", ran);
+        assertTrue(TestComputers.run(admin, id, "ps").contains("sleep 1000"));
+        admin.delete("/computers/" + id);
+    }
+
+    @Test
+    void badLaunchesAreRefused() {
+        for (var bad : List.<Map<String, Object>>of(Map.of("command", "sleep 1"), Map.of("entrypoint", List.of(1)),
+                Map.of("restart", "sometimes"), Map.of("restart", 1), Map.of("command", List.of("a\u0000b")))) {
+            var body = new HashMap<String, Object>(bad);
+            body.put("name", "bad");
+            body.put("image", "hearth/busybox");
+            var r = admin.send("POST", "/workspaces/" + ws + "/computers", body, Map.of("Idempotency-Key",
+                    UUID.randomUUID().toString()));
+            assertEquals(400, r.status(), () -> bad + ": " + r.body());
+            assertEquals("invalid_request", r.body().path("error").path("code").asText());
+        }
     }
 }

@@ -17,7 +17,7 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /** What its owner asked for; {@code auto_sleep_seconds} null means never. */
     public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, Resources resources,
-                           boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network) {
+                           boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network, Launch launch) {
     }
 
     /**
@@ -174,7 +174,7 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
-        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network());
+        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network(), settings.launch());
         return new Computer(id, workspace, name, unprotected, new Status(state(), null, error()), instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }

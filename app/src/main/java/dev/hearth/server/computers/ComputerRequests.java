@@ -19,13 +19,14 @@ public final class ComputerRequests {
     /** {@code POST /workspaces/{ws}/computers}: from an image, or from a checkpoint (a fork). */
     public record CreateComputer(String name, String image, JsonNode env, List<PortRequest> ports,
                                  @JsonProperty("protected") Boolean protectedFlag, ResourcesRequest resources,
-                                 JsonNode autoSleepSeconds, String fromCheckpoint, JsonNode network) {
+                                 JsonNode autoSleepSeconds, String fromCheckpoint, JsonNode network,
+                                 JsonNode entrypoint, JsonNode command, JsonNode restart) {
     }
 
     /** {@code PATCH /computers/{cmp}}: what is absent stays as it is. */
     public record UpdateComputer(String name, JsonNode env, @JsonProperty("protected") Boolean protectedFlag,
                                  JsonNode autoSleepSeconds, List<PortRequest> ports, JsonNode network,
-                                 ResourcesRequest resources) {
+                                 ResourcesRequest resources, JsonNode entrypoint, JsonNode command, JsonNode restart) {
     }
 
     /** {@code POST /computers/{cmp}/restore}: the checkpoint, by id or name. */

@@ -105,7 +105,8 @@ public final class ComputerService {
         HostLabels.require("name", name, ports, workspace.name());
         var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false), ports, resources,
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
-                NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()));
+                NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
                 new Computer.Lineage(null, null), parts.records().now()));
         if (parts.lifecycle().canStartAtOnce(computer)) {
@@ -136,7 +137,8 @@ public final class ComputerService {
                 resources, Boolean.TRUE.equals(request.protectedFlag()),
                 request.autoSleepSeconds() == null ? from.autoSleepSeconds()
                         : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
-                NetworkInput.parse(request.network(), from.network(), parts.networking().settings()));
+                NetworkInput.parse(request.network(), from.network(), parts.networking().settings()),
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
                 checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now()));
         return new Outcome(view(parts.lifecycle().provision(computer.id(), true), workspace), Optional.empty());
@@ -175,7 +177,8 @@ public final class ComputerService {
         var settings = new Computer.Settings(set.image(), env, ports,
                 ComputerInput.patched(request.resources(), set.resources()), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
                 ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()),
-                NetworkInput.parse(request.network(), set.network(), parts.networking().settings()));
+                NetworkInput.parse(request.network(), set.network(), parts.networking().settings()),
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), set.launch()));
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
         if (!settings.network().equals(set.network())) {
             // Applied at once, running or asleep: the rules are the veth's, not the sandbox's.

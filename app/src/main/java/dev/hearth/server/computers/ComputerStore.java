@@ -30,9 +30,9 @@ public final class ComputerStore {
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
                     pids, disk_mb, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
-                    updated_at, network)
+                    updated_at, network, launch)
                 VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep,
-                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network)""")
+                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch)""")
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
@@ -42,7 +42,7 @@ public final class ComputerStore {
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
                 .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt()))
-                .bind("network", StoredJson.text(set.network().view())).execute();
+                .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set)).execute();
     }
 
     public Optional<Computer> find(Handle h, String id) {
@@ -89,7 +89,7 @@ public final class ComputerStore {
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
                     env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
-                    generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
+                    launch = :launch, generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
                 .bind("id", c.id()).bind("name", c.name()).bind("state", c.state().wire())
@@ -100,7 +100,8 @@ public final class ComputerStore {
                 .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
                 .bind("pids", set.resources().pids())
                 .bind("disk", set.resources().diskMb() == Computer.Resources.NO_DISK ? null : set.resources().diskMb())
-                .bind("network", StoredJson.text(set.network().view())).bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
+                .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set))
+                .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
     }
@@ -124,6 +125,16 @@ public final class ComputerStore {
         return new Computer.Resources(rs.getDouble("cpus"), memory, pids, rs.wasNull() ? Computer.Resources.NO_DISK : disk);
     }
 
+    // NULL for the image's own, with the default restart: computers made before launches are stored so.
+    private static String launch(Computer.Settings set) {
+        return set.launch().equals(Launch.IMAGE) ? null : StoredJson.text(set.launch());
+    }
+
+    private static Launch launch(ResultSet rs) throws SQLException {
+        var launch = StoredJson.read(rs, "launch", Launch.class);
+        return launch == null ? Launch.IMAGE : launch;
+    }
+
     /** The stored policy; none (a computer made before networks had policies) is the default. */
     private static NetworkPolicy network(ResultSet rs) throws SQLException {
         var view = StoredJson.read(rs, "network", NetworkPolicy.View.class);
@@ -139,7 +150,7 @@ public final class ComputerStore {
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
-                rs.getBoolean("protected"), autoSleepSeconds, network(rs));
+                rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs));
         var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),

@@ -11,7 +11,8 @@ public record ComputerView(String id, String workspace, String name, ComputerSta
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
-                           NetworkPolicy.View network, String parent, String fromCheckpoint,
+                           NetworkPolicy.View network, List<String> entrypoint, List<String> command,
+                           Launch.Restart restart, String parent, String fromCheckpoint,
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 

@@ -37,7 +37,8 @@ final class ComputerViews {
         return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
                 ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
-                set.autoSleepSeconds(), set.network().view(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
+                set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
+                set.launch().restart(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

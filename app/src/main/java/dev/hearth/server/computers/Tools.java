@@ -48,11 +48,13 @@ final class Tools {
     }
 
     /**
-     * PID 1 of a computer: the agent, which runs {@code command} (none: it waits for execs), reaps
-     * orphans and ends the largest process when the computer's processes pass {@code memoryBytes}.
+     * PID 1 of a computer: the agent, which runs {@code command} (none: it waits for execs) and, when it
+     * ends, ends the sandbox or not as {@code restart} says, reaps orphans, and ends the largest process
+     * when the computer's processes pass {@code memoryBytes}.
      */
-    static List<String> init(long memoryBytes, List<String> command) {
-        var argv = new ArrayList<>(List.of(AGENT, "init", "--memory-limit", Long.toString(memoryBytes), "--"));
+    static List<String> init(long memoryBytes, Launch.Restart restart, List<String> command) {
+        var argv = new ArrayList<>(List.of(AGENT, "init", "--memory-limit", Long.toString(memoryBytes),
+                "--restart", restart.wire(), "--"));
         argv.addAll(command);
         return argv;
     }

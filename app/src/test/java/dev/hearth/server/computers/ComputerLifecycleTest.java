@@ -41,7 +41,7 @@ class ComputerLifecycleTest {
 
     private ComputerView create(String name, Map<String, Object> env) {
         var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(env), null, null, null,
-                null, null, null);
+                null, null, null, null, null, null);
         return rig.service.create(rig.workspace, request).computer();
     }
 
@@ -64,7 +64,8 @@ class ComputerLifecycleTest {
         assertEquals("hi", spec.env().get("GREETING"));
         assertEquals(512L << 20, spec.memoryBytes());
         // The agent is PID 1, holding the computer's processes to its memory, and runs the image's command.
-        assertEquals(List.of("/.hearth/hearth-agent", "init", "--memory-limit", "536870912", "--", "/bin/sh"),
+        assertEquals(List.of("/.hearth/hearth-agent", "init", "--memory-limit", "536870912", "--restart", "on-failure", "--",
+                "/bin/sh"),
                 spec.args());
     }
 
@@ -142,7 +143,7 @@ class ComputerLifecycleTest {
         Files.writeString(dataOf(source.id()).resolve("file"), "shared");
         String checkpoint = checkpoint(source.id(), "k1");
         var fork = rig.service.create(rig.workspace, new CreateComputer("copy", null, null, null, null, null, null,
-                checkpoint, null)).computer();
+                checkpoint, null, null, null, null)).computer();
         assertEquals(ComputerState.READY, fork.state());
         assertEquals(source.id(), fork.parent());
         assertEquals(checkpoint, fork.fromCheckpoint());
@@ -154,11 +155,11 @@ class ComputerLifecycleTest {
     @Test
     void aProtectedComputerRefusesDeleteAndADeleteLeavesNoSandboxOrNetwork() {
         var c = create("keep", Map.of());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null, null, null, null));
         assertEquals("protected", assertThrows(ApiException.class,
                 () -> rig.service.delete(rig.workspace, c.id())).code());
         var computer = stored(c.id());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null, null, null, null));
         var deleted = rig.service.delete(rig.workspace, c.id());
         assertTrue(deleted.deletedAt() != null);
         assertTrue(rig.runtime.sandboxes().isEmpty());
