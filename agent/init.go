@@ -21,7 +21,6 @@ func runInit(opts initOptions) int {
 	signals := make(chan os.Signal, 32)
 	signal.Notify(signals, append([]os.Signal{syscall.SIGCHLD}, forwarded...)...)
 	if len(opts.command) == 0 {
-		guard(opts)
 		return idle(signals)
 	}
 	main, err := start(opts.command)
@@ -29,8 +28,6 @@ func runInit(opts initOptions) int {
 		fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
 		return 127
 	}
-	mainPid.Store(int64(main))
-	guard(opts)
 	stopping := false
 	for sig := range signals {
 		if sig != syscall.SIGCHLD {
@@ -47,16 +44,9 @@ func runInit(opts initOptions) int {
 		}
 		fmt.Fprintf(os.Stderr, "hearth-agent: the main process exited with %d; the computer stays up (restart: %s)\n",
 			code, opts.restart)
-		mainPid.Store(0)
 		return idle(signals)
 	}
 	return 0
-}
-
-func guard(opts initOptions) {
-	if opts.memoryLimit > 0 {
-		go guardMemory(opts.memoryLimit)
-	}
 }
 
 // idle is PID 1 of a computer with no main process: it reaps, and ends on SIGTERM or SIGINT.

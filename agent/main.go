@@ -1,6 +1,5 @@
-// Command hearth-agent runs inside every Hearth computer as its PID 1: it starts the image's
-// entrypoint and supervises it, reaps orphans, forwards signals, and keeps the computer's memory
-// limit from bringing the whole sandbox down (gVisor has no out-of-memory killer of its own).
+// Command hearth-agent runs inside every Hearth computer as its PID 1: it starts the computer's main
+// process and supervises it (the restart policy), reaps orphans and forwards signals.
 package main
 
 import (
@@ -10,7 +9,7 @@ import (
 	"runtime/debug"
 )
 
-const usage = "usage: hearth-agent init [--memory-limit BYTES] [--] [COMMAND ARGS...]"
+const usage = "usage: hearth-agent init [--restart always|on-failure|never] [--] [COMMAND ARGS...]"
 
 func main() {
 	// The agent sits in every computer's memory: one P and an eager collector keep it small.

@@ -1,17 +1,13 @@
 package main
 
-import (
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // initOptions is what `hearth-agent init` is told: the main process's argv (empty: wait for
-// execs), the memory the computer's processes may use together (0: no guard), and when the end of
-// the main process ends the agent, and with it the sandbox (always, on-failure or never).
+// execs), and when the end of the main process ends the agent, and with it the sandbox (always,
+// on-failure or never).
 type initOptions struct {
-	command     []string
-	memoryLimit uint64
-	restart     string
+	command []string
+	restart string
 }
 
 func parseInit(args []string) (initOptions, error) {
@@ -21,16 +17,6 @@ func parseInit(args []string) (initOptions, error) {
 		case "--":
 			opts.command = args[1:]
 			return opts, nil
-		case "--memory-limit":
-			if len(args) < 2 {
-				return opts, fmt.Errorf("--memory-limit needs a value")
-			}
-			n, err := strconv.ParseUint(args[1], 10, 64)
-			if err != nil {
-				return opts, fmt.Errorf("--memory-limit %q: %v", args[1], err)
-			}
-			opts.memoryLimit = n
-			args = args[2:]
 		case "--restart":
 			if len(args) < 2 || (args[1] != "always" && args[1] != "on-failure" && args[1] != "never") {
 				return opts, fmt.Errorf("--restart is always, on-failure or never")

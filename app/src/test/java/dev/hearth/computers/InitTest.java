@@ -54,11 +54,10 @@ class InitTest {
 
     @Test
     void anImageWithoutACommandWaitsForExecs() {
-        var made = TestComputers.create(admin, ws, "idle", "hearth/busybox",
-                Map.of("resources", Map.of("memory_mb", 256)));
+        var made = TestComputers.create(admin, ws, "idle", "hearth/busybox", Map.of());
         String id = made.path("id").asText();
-        // The agent alone, holding the computer's processes to its memory.
-        assertEquals("/.hearth/hearth-agent init --memory-limit " + (256L << 20) + " --restart on-failure --",
+        // The agent alone.
+        assertEquals("/.hearth/hearth-agent init --restart on-failure --",
                 TestComputers.run(admin, id, "tr '\\0' ' ' < /proc/1/cmdline").strip());
         TestComputers.run(admin, id, "(sleep 0.2 &); sleep 1");
         assertEquals("0", TestComputers.run(admin, id, ZOMBIES));

@@ -106,7 +106,7 @@ final class Boots {
         var set = computer.settings();
         long memory = (long) set.resources().memoryMb() << 20;
         return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(),
-                Tools.init(memory, set.launch().restart(), set.launch().argv(image.config())),
+                Tools.init(set.launch().restart(), set.launch().argv(image.config())),
                 environments.of(computer, image, Map.of()),
                 workingDir(image), data, tools.dir(), networking.files(computer, dirs.computer(computer.id())),
                 computer.slot(), memory,

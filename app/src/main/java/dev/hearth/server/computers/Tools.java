@@ -48,13 +48,11 @@ final class Tools {
     }
 
     /**
-     * PID 1 of a computer: the agent, which runs {@code command} (none: it waits for execs) and, when it
-     * ends, ends the sandbox or not as {@code restart} says, reaps orphans, and ends the largest process
-     * when the computer's processes pass {@code memoryBytes}.
+     * PID 1 of a computer: the agent, which runs {@code command} (none: it waits for execs), reaps
+     * orphans and, when the command ends, ends the sandbox or not as {@code restart} says.
      */
-    static List<String> init(long memoryBytes, Launch.Restart restart, List<String> command) {
-        var argv = new ArrayList<>(List.of(AGENT, "init", "--memory-limit", Long.toString(memoryBytes),
-                "--restart", restart.wire(), "--"));
+    static List<String> init(Launch.Restart restart, List<String> command) {
+        var argv = new ArrayList<>(List.of(AGENT, "init", "--restart", restart.wire(), "--"));
         argv.addAll(command);
         return argv;
     }

@@ -63,9 +63,8 @@ class ComputerLifecycleTest {
         var spec = rig.runtime.spec(computer.sandboxId());
         assertEquals("hi", spec.env().get("GREETING"));
         assertEquals(512L << 20, spec.memoryBytes());
-        // The agent is PID 1, holding the computer's processes to its memory, and runs the image's command.
-        assertEquals(List.of("/.hearth/hearth-agent", "init", "--memory-limit", "536870912", "--restart", "on-failure", "--",
-                "/bin/sh"),
+        // The agent is PID 1 and runs the image's command.
+        assertEquals(List.of("/.hearth/hearth-agent", "init", "--restart", "on-failure", "--", "/bin/sh"),
                 spec.args());
     }
 

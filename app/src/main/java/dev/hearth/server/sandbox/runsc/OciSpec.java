@@ -54,19 +54,10 @@ final class OciSpec {
         }
         namespaces.addObject().put("type", "network").put("path", "/var/run/netns/" + spec.network().netns());
         var resources = linux.putObject("resources");
-        resources.putObject("memory").put("limit", hostMemory(spec.memoryBytes()));
+        resources.putObject("memory").put("limit", spec.memoryBytes());
         resources.putObject("cpu").put("quota", Math.round(spec.cpus() * 100_000)).put("period", 100_000);
         resources.putObject("pids").put("limit", hostTasks(spec.pids()));
         linux.put("cgroupsPath", cgroupsPath);
-    }
-
-    /**
-     * The host's limit on the sandbox's memory, above what its processes may use together (which the
-     * agent inside holds them to): room for gVisor's own (sentry and gofer, ~15-50 MiB) and for the agent
-     * to end a process before the host's out-of-memory killer ends the whole sandbox.
-     */
-    static long hostMemory(long memoryBytes) {
-        return memoryBytes + (64L << 20) + memoryBytes / 8;
     }
 
     /**
