@@ -129,8 +129,9 @@ public final class ChildServer {
 
     /** Starts a server in a child process, waits until it has begun its work, and kills it with SIGKILL. */
     public static String startAndKill(Path dataDir, int port, String kind) throws Exception {
+        // SQLite's native library is unpacked per JVM and a JVM killed with SIGKILL leaves it: keep it with the test's files.
         var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp",
+                "--enable-native-access=ALL-UNNAMED", "-Dorg.sqlite.tmpdir=" + dataDir.getParent(), "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), kind));
         var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
