@@ -53,7 +53,7 @@ class CheckpointTest {
     void aCheckpointLeavesTheComputerRunningAndRestoreRollsItBack() throws Exception {
         String id = create("roll", Map.of()).path("id").asText();
         run(id, "sleep 0.3; echo one > /data/marker; echo one > /marker");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
 
         var made = checkpoint(id, "before");
         assertEquals("creating", made.path("checkpoint").path("state").asText());
@@ -128,7 +128,7 @@ class CheckpointTest {
         var source = create("origin", Map.of("env", Map.of("GREETING", "hello")));
         String id = source.path("id").asText();
         run(id, "echo shared > /data/who; echo shared > /who");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         var checkpoint = awaitReady(id, checkpoint(id, "base"));
         String chk = checkpoint.path("id").asText();
 
@@ -163,7 +163,7 @@ class CheckpointTest {
     void aSleepingComputerIsCheckpointedFromItsSleepImageAndStaysAsleep() throws Exception {
         String id = create("napper", Map.of()).path("id").asText();
         run(id, "echo asleep > /data/note");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         var slept = admin.send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of());
         assertEquals(200, slept.status(), () -> slept.body().toString());
 
@@ -236,7 +236,7 @@ class CheckpointTest {
     @Test
     void aCheckpointThatRunsOutOfDiskFailsCleanlyAndTheComputerRunsOn() throws Exception {
         String id = create("cramped", Map.of()).path("id").asText();
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         Path checkpoints = Files.createDirectories(server.dataDir.resolve("checkpoints"));
         sh("mount -t tmpfs -o size=64k hearth-test-full " + checkpoints);
         try {

@@ -43,7 +43,7 @@ class InitTest {
         String id = TestComputers.create(admin, ws, "sleeper", sleeper, Map.of()).path("id").asText();
         assertEquals("/.hearth/hearth-agent init", TestComputers.run(admin, id,
                 "tr '\\0' ' ' < /proc/1/cmdline | cut -d' ' -f1,2"));
-        String main = TestComputers.run(admin, id, "cat /tmp/main.pid");
+        String main = TestComputers.run(admin, id, TestImages.COUNTER_PID.replace("counter.pid", "main.pid"));
         assertEquals("sleep", TestComputers.run(admin, id, "cat /proc/" + main + "/comm"), "the image's command runs");
         assertEquals("1", TestComputers.run(admin, id, "awk '{print $4}' /proc/" + main + "/stat"), "under the agent");
         // Five orphans: their parent exits at once, they end 0.2 s later, and PID 1 must collect them.

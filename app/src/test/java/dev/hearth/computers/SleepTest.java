@@ -62,7 +62,7 @@ class SleepTest {
     void memoryOverlayAndDataSurviveSleepAndWake() {
         String id = create("counter", Map.of()).path("id").asText();
         run(id, "head -c 100000 /dev/urandom > /data/blob; head -c 100000 /dev/urandom > /blob; sleep 0.3");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         String sums = run(id, "md5sum /data/blob /blob");
         long before = Long.parseLong(run(id, "cat /tmp/count"));
 
@@ -87,7 +87,7 @@ class SleepTest {
         run(id, "mkdir -p /data/d /root/r; for i in 1 2 3 4 5; do head -c 50000 /dev/urandom > /data/d/$i; "
                 + "head -c 50000 /dev/urandom > /root/r/$i; done");
         String sums = run(id, "md5sum /data/d/* /root/r/*");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         for (int cycle = 1; cycle <= 10; cycle++) {
             sleep(id);
             // Exec wakes a sleeping computer, and each cycle adds a file that must stay too.
@@ -117,7 +117,7 @@ class SleepTest {
     @Test
     void aWakeStormWakesOnceAndServesEveryone() throws Exception {
         String id = create("storm", Map.of()).path("id").asText();
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         sleep(id);
         var calls = new ArrayList<Callable<HearthClient.Response>>();
         for (int i = 0; i < 50; i++) {
@@ -161,7 +161,7 @@ class SleepTest {
     @Test
     void aSleepingComputerStaysAsleepThroughARestartOfHearth() throws Exception {
         String id = create("sleeper", Map.of()).path("id").asText();
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         sleep(id);
         server.restart();
         admin = server.admin();

@@ -86,7 +86,7 @@ class ComputerLimitsTest {
         var made = TestComputers.create(admin, ws, "bombed", counter, Map.of());
         String id = made.path("id").asText();
         assertEquals(256, made.path("resources").path("pids").asInt(), "the default: half the 512 MB of memory");
-        String pid = run(id, "cat /tmp/counter.pid");
+        String pid = run(id, TestImages.COUNTER_PID);
         long before = count(id);
         // 1,500 processes, as the probe started: the first couple of hundred start, the rest are refused.
         var counts = run(id, "bomb 1500").split(" ");

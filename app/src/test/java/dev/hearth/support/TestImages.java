@@ -12,6 +12,13 @@ public final class TestImages {
     /** A layout that does not exist, in a directory test servers allow local images in: pulling it fails. */
     public static final String MISSING_LAYOUT = "oci:" + Path.of(System.getProperty("java.io.tmpdir"), "hearth-no-such-layout");
 
+    /**
+     * The pid of a counter's main process, once it has written it: a computer is ready when its sandbox
+     * runs, which can be a moment before PID 1 has started the main process and it has written its file.
+     */
+    public static final String COUNTER_PID =
+            "i=0; while [ ! -s /tmp/counter.pid ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; cat /tmp/counter.pid";
+
     private TestImages() {
     }
 
