@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * A database's two disks. Its cluster directory (data files, socket, log) is on one of {@code disk_mb}:
  * a table that outgrows it gets "could not extend file: No space left on device" and the cluster runs
  * on. Its WAL is on one of its own, because PostgreSQL PANICs when a WAL write fails; with WAL kept
- * apart, filling the data can never stop the cluster, and freeing space (DELETE and VACUUM, TRUNCATE,
- * DROP) makes room again at once. Databases made before disks had sizes ({@code disk_mb} 0) have
+ * apart, filling the data can never stop the cluster, and DROP makes room again at once (TRUNCATE needs
+ * room for its new files first). Databases made before disks had sizes ({@code disk_mb} 0) have
  * neither.
  */
 final class DatabaseDisks {
@@ -78,11 +78,11 @@ final class DatabaseDisks {
         disks.remove(layout.cluster(id), layout.dataDisk(id));
     }
 
-    /** Removes the disks (mounted or not) of every database not in {@code keep}; returns their ids. */
-    Set<String> removeUnowned(Set<String> keep) {
+    /** Removes the disks (mounted or not) of every database not in {@code keep}. */
+    void removeUnowned(Set<String> keep) {
         var unowned = new TreeSet<String>();
         if (!Files.isDirectory(layout.disks())) {
-            return unowned;
+            return;
         }
         try (Stream<Path> images = Files.list(layout.disks())) {
             images.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".img"))
@@ -94,7 +94,6 @@ final class DatabaseDisks {
             LOG.info("removing the disks of database {}: no database in the store owns them", id);
             remove(id);
         });
-        return unowned;
     }
 
     private void mountWal(String id) throws IOException {

@@ -30,8 +30,7 @@ public final class Disks {
     public void prepare(Path dir, Path image, long bytes) {
         try {
             Files.createDirectories(dir);
-            boolean mounted = mounted(dir);
-            if (mounted && (Files.size(image) >= bytes || !Commands.run(List.of("umount", dir.toString()), QUICK).ok())) {
+            if (mounted(dir) && (Files.size(image) >= bytes || !unmount(dir))) {
                 return;
             }
             if (!Files.exists(image)) {
@@ -47,7 +46,7 @@ public final class Disks {
 
     /** Unmounts {@code dir} and deletes {@code image}; what was on it is gone. */
     public void remove(Path dir, Path image) {
-        if (mounted(dir) && !Commands.run(List.of("umount", dir.toString()), QUICK).ok()) {
+        if (!unmount(dir)) {
             // Still held (a process of a dying sandbox): detached now, freed when the last user lets go.
             LOG.warn("{} was busy; detaching it lazily", dir);
             Commands.check(List.of("umount", "-l", dir.toString()), QUICK);
