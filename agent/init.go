@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // forwarded are the signals PID 1 passes on to the main process; SIGCHLD is its own.
@@ -19,23 +21,31 @@ var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, sys
 // A computer being stopped (SIGTERM or SIGINT to PID 1) ends with its main process whatever the policy.
 func runInit(opts initOptions) int {
 	signals := make(chan os.Signal, 32)
-	signal.Notify(signals, append([]os.Signal{syscall.SIGCHLD}, forwarded...)...)
-	if len(opts.command) == 0 {
+	signal.Notify(signals, append([]os.Signal{syscall.SIGCHLD, renewSignal}, forwarded...)...)
+	go reapNow(signals)
+	main, renewed := adopted()
+	if main == 0 && (renewed || len(opts.command) == 0) {
 		return idle(signals)
 	}
-	main, err := start(opts.command)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
-		return 127
+	if !renewed {
+		var err error
+		if main, err = start(opts.command); err != nil {
+			fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
+			return 127
+		}
 	}
 	stopping := false
 	for sig := range signals {
+		if sig == renewSignal {
+			renew(main)
+			continue
+		}
 		if sig != syscall.SIGCHLD {
 			stopping = stopping || sig == syscall.SIGTERM || sig == syscall.SIGINT
 			_ = syscall.Kill(main, sig.(syscall.Signal))
 			continue
 		}
-		code, ended := reap(main)
+		code, ended := children.reap(main)
 		if !ended {
 			continue
 		}
@@ -54,9 +64,11 @@ func idle(signals chan os.Signal) int {
 	for sig := range signals {
 		switch sig {
 		case syscall.SIGCHLD:
-			reap(-1)
+			children.reap(-1)
 		case syscall.SIGTERM, syscall.SIGINT:
 			return 0
+		case renewSignal:
+			renew(0)
 		}
 	}
 	return 0
@@ -65,42 +77,19 @@ func idle(signals chan os.Signal) int {
 func start(command []string) (int, error) {
 	path := command[0]
 	if !strings.Contains(path, "/") {
-		found, err := lookPath(path)
+		found, err := lookPath(path, os.Getenv("PATH"))
 		if err != nil {
 			return 0, err
 		}
 		path = found
 	}
 	cwd, _ := os.Getwd()
-	attr := &syscall.ProcAttr{Dir: cwd, Env: os.Environ(), Files: []uintptr{0, 1, 2}}
+	attr := &syscall.ProcAttr{Dir: cwd, Env: environ(), Files: []uintptr{0, 1, 2}}
 	return syscall.ForkExec(path, command, attr)
 }
 
-// reap collects every child that has ended; if the main process is among them, its exit code.
-func reap(main int) (int, bool) {
-	code, ended := 0, false
-	for {
-		var status syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil)
-		if pid <= 0 || err != nil {
-			return code, ended
-		}
-		if pid == main {
-			code, ended = exitCode(status), true
-		}
-	}
-}
-
-func exitCode(status syscall.WaitStatus) int {
-	if status.Signaled() {
-		return 128 + int(status.Signal())
-	}
-	return status.ExitStatus()
-}
-
 // lookPath finds a command in PATH as execvp(3) would.
-func lookPath(name string) (string, error) {
-	path := os.Getenv("PATH")
+func lookPath(name, path string) (string, error) {
 	if path == "" {
 		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 	}
@@ -113,5 +102,52 @@ func lookPath(name string) (string, error) {
 			return candidate, nil
 		}
 	}
-	return "", fmt.Errorf("%s: not found in PATH", name)
+	return "", &os.PathError{Op: "exec", Path: name, Err: syscall.ENOENT}
+}
+
+// renewSignal has PID 1 execute itself anew, keeping its pid, its children and its main process:
+// hearth serve sends it after restoring a checkpoint taken while the computer ran. gVisor (before
+// release 2026-08, google/gvisor#13920 and #14147) restores a Go runtime's epoll instance deaf, so
+// the old agent would accept connections and never answer them; the new one has a fresh runtime.
+const renewSignal = syscall.SIGPWR
+
+// mainEnv tells the renewed agent its main process (0: none, it waits for execs).
+const mainEnv = "HEARTH_AGENT_MAIN"
+
+func renew(main int) {
+	env := append(withoutMain(os.Environ()), fmt.Sprintf("%s=%d", mainEnv, main))
+	err := syscall.Exec(os.Args[0], os.Args, env)
+	fmt.Fprintf(os.Stderr, "hearth-agent: cannot renew itself: %v\n", err)
+}
+
+// adopted is the main process a renewed agent inherits, and whether it is one.
+func adopted() (int, bool) {
+	text, renewed := os.LookupEnv(mainEnv)
+	if !renewed {
+		return 0, false
+	}
+	_ = os.Unsetenv(mainEnv)
+	main, _ := strconv.Atoi(text)
+	return main, true
+}
+
+func withoutMain(env []string) []string {
+	var kept []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, mainEnv+"=") {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
+
+// reapNow has the loop reap every second too: a SIGCHLD dropped while the channel was full would
+// otherwise leave a command's caller waiting for a status nobody collects.
+func reapNow(signals chan os.Signal) {
+	for range time.Tick(time.Second) {
+		select {
+		case signals <- syscall.SIGCHLD:
+		default:
+		}
+	}
 }

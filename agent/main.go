@@ -1,5 +1,6 @@
 // Command hearth-agent runs inside every Hearth computer as its PID 1: it starts the computer's main
-// process and supervises it (the restart policy), reaps orphans and forwards signals.
+// process and supervises it (the restart policy), reaps orphans and forwards signals, and answers
+// hearth serve (commands, files) on the computer's own address.
 package main
 
 import (
@@ -7,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"time"
 )
 
 const usage = "usage: hearth-agent init [--restart always|on-failure|never] [--] [COMMAND ARGS...]"
@@ -24,5 +26,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "hearth-agent: %v\n%s\n", err, usage)
 		os.Exit(2)
 	}
-	os.Exit(runInit(opts))
+	if secret := os.Getenv(secretEnv); secret != "" {
+		go serve(secret)
+	}
+	code := runInit(opts)
+	settle(time.Second)
+	os.Exit(code)
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A small client of the Hearth API over HTTP: what the CLI uses and what the tests use, so both see
@@ -114,6 +116,39 @@ public final class HearthClient {
                 }
                 stream.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Sends bytes as they are read (a file upload: {@code PUT .../files}); answers the JSON reply. */
+    public JsonNode upload(String path, String contentType, Supplier<InputStream> body) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", contentType)
+                .PUT(HttpRequest.BodyPublishers.ofInputStream(body));
+        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        var response = exchange(request.build());
+        if (response.status() >= 400) {
+            throw ApiException.fromResponse(response.status(), response.body());
+        }
+        return response.body();
+    }
+
+    /** Opens a raw answer (a file's bytes, a tar) to read as it arrives; an error answer throws {@link ApiException}. */
+    public InputStream download(String path) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
+        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        try {
+            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            if (response.statusCode() >= 400) {
+                try (var in = response.body()) {
+                    byte[] raw = in.readAllBytes();
+                    throw ApiException.fromResponse(response.statusCode(), raw.length == 0 ? null : parse(raw));
+                }
+            }
+            return response.body();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -166,6 +166,13 @@ class RoleMatrixTest {
         return made.path("checkpoint").path("id").asText();
     }
 
+    /** A new file in the fixture's computer, made by the admin: the route to it. */
+    private String file(Fixture f) {
+        String path = "/computers/" + f.computer() + "/files?path=/tmp/" + TestServer.uniqueName("f");
+        assertEquals(200, clients.get(Who.ADMIN).send("PUT", path, "x", Map.of()).status());
+        return path;
+    }
+
     /** A new ready checkpoint of the fixture's computer, made by the admin. */
     private String readyCheckpoint(Fixture f) {
         var admin = clients.get(Who.ADMIN);
@@ -246,6 +253,25 @@ class RoleMatrixTest {
                 new Case("POST", "/computers/{cmp}/exec", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/exec",
                         f -> Map.of("command", List.of("true"))),
                 // Sleep answers 200 with the sleeping computer; exec and wake bring it back.
+                new Case("GET", "/computers/{cmp}/files", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/files?path=/etc/passwd", none),
+                new Case("PUT", "/computers/{cmp}/files", Needs.EDITOR, 200,
+                        f -> "/computers/" + f.computer() + "/files?path=/tmp/" + TestServer.uniqueName("f"), f -> "x"),
+                new Case("DELETE", "/computers/{cmp}/files", Needs.EDITOR, 200, f -> file(f), none),
+                new Case("GET", "/computers/{cmp}/files/info", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/files/info?path=/etc", none),
+                new Case("GET", "/computers/{cmp}/files/list", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/files/list?path=/etc", none),
+                new Case("POST", "/computers/{cmp}/files/move", Needs.EDITOR, 200,
+                        f -> "/computers/" + f.computer() + "/files/move",
+                        f -> Map.of("from", file(f).replaceFirst(".*path=", ""), "to", "/tmp/" + TestServer.uniqueName("m"))),
+                new Case("POST", "/computers/{cmp}/files/mkdir", Needs.EDITOR, 200,
+                        f -> "/computers/" + f.computer() + "/files/mkdir", f -> Map.of("path", "/tmp/" + TestServer.uniqueName("d"))),
+                new Case("GET", "/computers/{cmp}/files/archive", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/files/archive?path=/etc", none),
+                // An empty body is an empty tar: nothing to unpack.
+                new Case("PUT", "/computers/{cmp}/files/archive", Needs.EDITOR, 200,
+                        f -> "/computers/" + f.computer() + "/files/archive?path=/tmp/" + TestServer.uniqueName("a"), f -> ""),
                 new Case("POST", "/computers/{cmp}/sleep", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/sleep",
                         empty),
                 new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",

@@ -66,7 +66,8 @@ class PackagesTest {
 
     @Test
     void theDriversDoNotKnowTheRules() {
-        noClasses().that().resideInAnyPackage("dev.hearth.server.sandbox..", "dev.hearth.server.postgres..",
+        noClasses().that().resideInAnyPackage("dev.hearth.server.sandbox..", "dev.hearth.server.agent..",
+                        "dev.hearth.server.postgres..",
                         "dev.hearth.server.pgwire..", "dev.hearth.server.process..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.hearth.server.computers..",
                         "dev.hearth.server.databases..", "dev.hearth.server.http..")

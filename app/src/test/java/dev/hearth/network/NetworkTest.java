@@ -159,6 +159,10 @@ class NetworkTest {
         assertTrue(address.startsWith("169.254."), address);
         awaitAnswer(a, "site.internal", "hello from the computer");
         assertEquals("hello from the computer", get(a, "site", 8080, "/index.html"), "a bare name is NAME.internal");
+        // The agent port of its own computer answers (refused without the secret); another's drops the SYN.
+        assertTrue(sh(b, "printf 'GET /health HTTP/1.0\\r\\n\\r\\n' | nc -w 2 127.0.0.1 49983").contains("401"));
+        assertEquals("", sh(a, "printf 'GET /health HTTP/1.0\\r\\n\\r\\n' | nc -w 2 site.internal 49983 2>/dev/null"),
+                "but not its agent, which answers Hearth only");
         assertTrue(sh(c, "nslookup site.internal 2>&1").contains("NXDOMAIN"), "other workspaces do not resolve it");
         assertEquals("no answer", get(c, address, 8080, "/index.html"), "nor reach it by address");
 

@@ -10,6 +10,7 @@ import dev.hearth.server.router.RouterSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -134,7 +135,8 @@ public final class ChildServer {
                 "--enable-native-access=ALL-UNNAMED", "-Dorg.sqlite.tmpdir=" + dataDir.getParent(), "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), kind));
-        var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Path errors = dataDir.resolveSibling("child-server.err");
+        var child = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")
@@ -144,7 +146,9 @@ public final class ChildServer {
                 }
             }
         }
-        throw new AssertionError("the child server never began its operation (exit " + child.waitFor() + ")");
+        int exit = child.waitFor();
+        throw new AssertionError("the child server never began its operation (exit " + exit + "): "
+                + Files.readString(errors).lines().filter(l -> !l.contains(":INFO :")).limit(20).toList());
     }
 
     public static int freePort() throws Exception {

@@ -58,6 +58,11 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
+    public boolean runsProcesses() {
+        return false;
+    }
+
+    @Override
     public void prepareNetwork(Slot slot) {
         call("prepareNetwork", slot.netns());
         networks.add(slot);
@@ -116,6 +121,11 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
+    public void signalInit(String sandboxId, String signal) {
+        call("signal", sandboxId);
+    }
+
+    @Override
     public void pause(String sandboxId) {
         call("pause", sandboxId);
         sandboxes.replace(sandboxId, "paused");
@@ -144,7 +154,7 @@ public final class FakeRuntime implements SandboxRuntime {
                                      BooleanSupplier callerPresent) {
         var result = exec(sandboxId, request, scratchDir, Integer.MAX_VALUE, callerPresent);
         try {
-            sink.output(false, new String(result.stdout(), StandardCharsets.UTF_8));
+            sink.output(false, result.stdout());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

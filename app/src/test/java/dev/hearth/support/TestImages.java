@@ -10,6 +10,8 @@ import java.util.Map;
 /** OCI image layouts built on the spot with umoci and busybox, for tests that need an entrypoint. */
 public final class TestImages {
     /** A layout that does not exist, in a directory test servers allow local images in: pulling it fails. */
+    /** Images kept between runs, in the build directory. */
+    public static final Path CACHE = Path.of("target", "test-images").toAbsolutePath();
     public static final String MISSING_LAYOUT = "oci:" + Path.of(System.getProperty("java.io.tmpdir"), "hearth-no-such-layout");
 
     /**
@@ -98,6 +100,45 @@ public final class TestImages {
                 done
                 """);
         return build(dir, "httpd -f -p 8080 -h /www & nc -ll -p 9000 -e /ws.sh & wait", files);
+    }
+
+    /**
+     * A Debian bookworm image (glibc, bash, python3, procps) whose CMD is {@code /bin/bash}, as Docker
+     * Hub's debian image has: made once per build directory by mmdebstrap from Debian's packages
+     * (about 30 s; the one download the tests make, like apt's in ./run-tests) and kept in target/.
+     */
+    public static synchronized String debian() throws Exception {
+        Path dir = CACHE.resolve("debian");
+        Path layout = dir.resolve("layout");
+        if (!Files.exists(dir.resolve("complete"))) {
+            sh("rm -rf " + dir + " && mkdir -p " + dir
+                    + " && mmdebstrap --quiet --variant=minbase --include=python3-minimal,procps bookworm "
+                    + dir.resolve("rootfs.tar") + " http://deb.debian.org/debian"
+                    + " && umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
+                    + " && umoci unpack --image " + layout + ":v1 " + dir.resolve("bundle")
+                    + " && tar -C " + dir.resolve("bundle/rootfs") + " -xf " + dir.resolve("rootfs.tar")
+                    + " && umoci repack --image " + layout + ":v1 " + dir.resolve("bundle")
+                    + " && umoci config --image " + layout + ":v1 --config.cmd /bin/bash"
+                    + " --config.env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+                    + " && rm -rf " + dir.resolve("bundle") + " " + dir.resolve("rootfs.tar")
+                    + " && touch " + dir.resolve("complete"));
+        }
+        return "oci:" + layout + ":v1";
+    }
+
+    /** An image with nothing but one static program (no shell, no libc), which is its entrypoint. */
+    public static String only(Path dir, String program) throws Exception {
+        Path source = Files.writeString(Files.createDirectories(dir.resolve("programs")).resolve("only.c"), program);
+        Path binary = dir.resolve("programs/only");
+        Path layout = dir.resolve("layout");
+        Path bundle = dir.resolve("bundle");
+        sh("gcc -static -Os -o " + binary + " " + source
+                + " && umoci init --layout " + layout + " && umoci new --image " + layout + ":v1"
+                + " && umoci unpack --image " + layout + ":v1 " + bundle
+                + " && install -D -m 755 " + binary + " " + bundle.resolve("rootfs/only")
+                + " && umoci repack --image " + layout + ":v1 " + bundle
+                + " && umoci config --image " + layout + ":v1 --config.entrypoint /only");
+        return "oci:" + layout + ":v1";
     }
 
     /** An image with busybox in /bin whose entrypoint is {@code /bin/sh -c script}; answers its oci: reference. */

@@ -48,7 +48,7 @@ public final class TestServer implements AutoCloseable {
                 // Databases on ports of their own, so that a hearth serve on 7400-7999 and 6432 is left alone.
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
                 // Tests build their images in JUnit's temporary directories.
-                .withLocalImages(List.of(Path.of(System.getProperty("java.io.tmpdir")))));
+                .withLocalImages(List.of(Path.of(System.getProperty("java.io.tmpdir")), TestImages.CACHE)));
         server = HearthServer.start(config);
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }

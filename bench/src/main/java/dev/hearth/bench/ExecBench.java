@@ -1,5 +1,9 @@
 package dev.hearth.bench;
 
+import dev.hearth.server.agent.AgentClient;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentExec;
+import dev.hearth.server.agent.AgentSecrets;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
@@ -13,7 +17,7 @@ import java.util.Map;
 
 /**
  * Where exec's overhead lives: on one sandbox, interleaved, raw {@code runsc exec}, Hearth's runtime
- * driver called directly (no HTTP, in this JVM), and the exec route of {@code hearth serve} running
+ * driver called directly (no HTTP, in this JVM), the computer's agent called directly, and the exec route of {@code hearth serve} running
  * in its own JVM, beside an HTTP round trip that does no work ({@code GET /health}); both HTTP steps
  * with the JDK's HttpClient and with a curl-like blocking client. Needs root and runsc. Arguments:
  * {@code [calls=100] [warm=150]}.
@@ -36,6 +40,10 @@ public final class ExecBench {
             var steps = new LinkedHashMap<String, Step>();
             steps.put("raw runsc exec", () -> ComputerBench.run("runsc", "--root", root, "exec", sandbox, "/bin/true"));
             steps.put("runtime driver exec (no HTTP)", () -> driver.exec(sandbox, request, scratch, 1 << 20, () -> true));
+            // The computer's agent, straight from this JVM (its address is slot 64's, the first).
+            var agentExec = new AgentExec(new AgentClient());
+            var agent = new AgentEndpoint("169.254.1.2", sandbox, new AgentSecrets(dataDir.resolve("agent-key")).of(id));
+            steps.put("agent exec, straight (no API)", () -> agentExec.run(agent, request, 1 << 20, () -> true));
             steps.put("HTTP GET /health (no work), JDK HttpClient", () -> admin.get("/health"));
             steps.put("HTTP exec route, JDK HttpClient", () -> admin.post("/computers/" + id + "/exec",
                     Map.of("command", List.of("/bin/true"))));

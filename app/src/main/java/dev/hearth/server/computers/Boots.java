@@ -2,11 +2,13 @@ package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.images.Image;
+import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,9 +26,11 @@ final class Boots {
     private final Networking networking;
     private final Tools tools;
     private final FormerAddresses formerAddresses;
+    private final Agents agents;
 
     Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
-          Networking networking, Path toolsDir) {
+          Networking networking, Path toolsDir, Agents agents) {
+        this.agents = agents;
         this.records = records;
         this.access = access;
         this.dirs = dirs;
@@ -62,6 +66,12 @@ final class Boots {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        var runtime = access.get();
+        if (runtime.runsProcesses()) {
+            agents.started(computer, () -> running(runtime, computer));
+        } else {
+            agents.noChannel(computer);
+        }
         return records.save(computer.started(image.digest(), records.now()));
     }
 
@@ -86,9 +96,10 @@ final class Boots {
         return disk(computer);
     }
 
-    /** After the computer's memory was saved in {@code imageDir} (a sleep, a checkpoint). */
-    void saved(Computer computer, Path imageDir) {
+    /** After the computer's memory was saved in {@code imageDir} (a sleep, a checkpoint); {@code boot}: its agent's then. */
+    void saved(Computer computer, Optional<String> boot, Path imageDir) {
         formerAddresses.record(computer, imageDir);
+        AgentHolders.record(computer, boot, imageDir);
     }
 
     /** Starts the computer's current incarnation from a checkpoint image (memory and root overlay). */
@@ -100,6 +111,17 @@ final class Boots {
         networking.attach(next);
         var former = formerAddresses.carry(next, imageDir);
         access.get().restore(spec(next, image, dirs.data(next.id()), former), dirs.computer(next.id()), imageDir);
+        var runtime = access.get();
+        if (runtime.runsProcesses()) {
+            agents.restored(next, AgentHolders.of(imageDir), () -> running(runtime, next),
+                    () -> runtime.signalInit(next.sandboxId(), "PWR"));
+        } else {
+            agents.noChannel(next);
+        }
+    }
+
+    private static boolean running(SandboxRuntime runtime, Computer computer) {
+        return runtime.state(computer.sandboxId()).filter("running"::equals).isPresent();
     }
 
     private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former) throws IOException {
@@ -107,10 +129,17 @@ final class Boots {
         long memory = (long) set.resources().memoryMb() << 20;
         return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(),
                 Tools.init(set.launch().restart(), set.launch().argv(image.config())),
-                environments.of(computer, image, Map.of()),
+                withSecret(environments.of(computer, image, Map.of()), computer),
                 workingDir(image), data, tools.dir(), networking.files(computer, dirs.computer(computer.id())),
                 computer.slot(), memory,
                 set.resources().cpus(), set.resources().pids(), former);
+    }
+
+    /** PID 1's environment: the computer's, and the agent's secret, which the agent passes on to nobody. */
+    private Map<String, String> withSecret(Map<String, String> env, Computer computer) {
+        var withSecret = new LinkedHashMap<>(env);
+        withSecret.put(Agents.SECRET_ENV, agents.secret(computer.id()));
+        return withSecret;
     }
 
     static String workingDir(Image image) {

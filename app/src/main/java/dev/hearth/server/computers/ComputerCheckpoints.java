@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
@@ -51,9 +52,11 @@ final class ComputerCheckpoints {
     private final Dirs dirs;
     private final Clock clock;
     private final FormerAddresses formerAddresses;
+    private final Agents agents;
 
     ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
-                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock) {
+                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock, Agents agents) {
+        this.agents = agents;
         this.jdbi = jdbi;
         this.kinds = kinds;
         this.store = kinds.store();
@@ -137,6 +140,10 @@ final class ComputerCheckpoints {
 
     // ---- the work
 
+    private boolean busy(SandboxRuntime runsc, String sandboxId) {
+        return runsc.busy(sandboxId) || agents.busy(sandboxId);
+    }
+
     /**
      * Takes the checkpoint once no exec runs (they could not be restored), with the computer's gate
      * held so nothing else changes it meanwhile. New execs wait only for the pause itself.
@@ -148,7 +155,7 @@ final class ComputerCheckpoints {
         }
         var runsc = runtime.get();
         var made = gates.lockedWhenIdle(checkpoint.source(), EXECS_PATIENCE,
-                () -> runsc.busy(current(checkpoint.source()).sandboxId()),
+                () -> busy(runsc, current(checkpoint.source()).sandboxId()),
                 () -> capture(checkpoint, runsc));
         var result = made.orElseGet(() -> fail(checkpoint, "execs_running", "commands started through exec were still "
                 + "running after " + EXECS_PATIENCE.toSeconds() + " s; a checkpoint waits for them to end because they "
@@ -192,12 +199,14 @@ final class ComputerCheckpoints {
      * paused for the copy and the save together.
      */
     private void captureRunning(Computer computer, SandboxRuntime runsc, Path dir) throws IOException {
+        var boot = agents.boot(computer);
         Path data = dirs.data(computer.id());
         var before = DataFingerprint.ofQuiet(data);
         if (before.isPresent()) {
             Dirs.copy(data, dir.resolve("data"));
             runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
             formerAddresses.record(computer, dir.resolve("image"));
+            AgentHolders.record(computer, boot, dir.resolve("image"));
             if (DataFingerprint.of(data).equals(before.get())) {
                 return;
             }
@@ -205,15 +214,16 @@ final class ComputerCheckpoints {
             Disk.deleteTree(dir.resolve("data"));
             Disk.deleteTree(dir.resolve("image"));
         }
-        captureRunningPaused(computer, runsc, dir);
+        captureRunningPaused(computer, runsc, dir, boot);
     }
 
-    private void captureRunningPaused(Computer computer, SandboxRuntime runsc, Path dir) {
+    private void captureRunningPaused(Computer computer, SandboxRuntime runsc, Path dir, Optional<String> boot) {
         runsc.pause(computer.sandboxId());
         try {
             Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
             runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
             formerAddresses.record(computer, dir.resolve("image"));
+            AgentHolders.record(computer, boot, dir.resolve("image"));
         } finally {
             runsc.resume(computer.sandboxId());
         }

@@ -3,6 +3,7 @@ package dev.hearth.server.computers;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.computers.Computer.Port;
 import dev.hearth.server.computers.ComputerRequests.PortRequest;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
@@ -35,6 +36,9 @@ final class ComputerInput {
         var published = new HashSet<Integer>();
         for (var p : requested == null ? List.<PortRequest>of() : requested) {
             int target = Validate.range("ports.target", Validate.required("ports.target", p.target()), 1, 65535, 0);
+            if (target == AgentEndpoint.PORT) {
+                throw ApiException.invalidField("ports.target", "port " + target + " is Hearth's agent's, in every computer");
+            }
             int pub = Validate.range("ports.published", p.published(), 1, 65535, target);
             String protocol = p.protocol() == null ? "http1" : p.protocol();
             if (!protocol.equals("http1")) {

@@ -1,12 +1,16 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.server.agent.AgentClient;
+import dev.hearth.server.agent.AgentSecrets;
+
 /**
  * The parts computers are made of, built once and shared: the store and clock, the runtime (or why
  * there is none), each computer's gate and activity, its directories, and the rules built on them.
  */
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Restores restores,
-                     Execs execs, RouteTargets routes, ComputerViews views, Networking networking) {
+                     Execs execs, ComputerFiles files, RouteTargets routes, ComputerViews views,
+                     Networking networking) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
@@ -14,17 +18,22 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var gates = new Gates();
         var activity = new Activity();
         var dirs = Dirs.under(in.dataDir());
+        var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")));
         var checkpoints = new ComputerCheckpoints(in.jdbi(), in.checkpointKinds(), in.store(), gates, access::get, dirs,
-                in.clock());
+                in.clock(), agents);
         var environments = new Environments(in.variables());
         var images = new ComputerImages(in.jdbi(), in.images(), in.imageStore(), in.store(), checkpoints::digestsInUse);
         var networking = new Networking(in.network());
-        var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"));
+        var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"),
+                agents);
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
-        var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking);
-        var execs = new Execs(records, access, gates, activity, dirs, environments, images, lifecycle);
+        var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking,
+                agents);
+        var awake = new Awake(records, gates, activity, lifecycle);
+        var execs = new Execs(access, awake, activity, dirs, environments, images, agents);
+        var files = new ComputerFiles(awake, agents, activity);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
-                execs, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
+                execs, files, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
                 networking);
     }
 }

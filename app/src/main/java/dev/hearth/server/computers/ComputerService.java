@@ -290,6 +290,10 @@ public final class ComputerService {
         return parts.execs().prepare(workspace, ref, request);
     }
 
+    public ComputerFiles files() {
+        return parts.files();
+    }
+
     ComputerCheckpoints checkpoints() {
         return parts.checkpoints();
     }

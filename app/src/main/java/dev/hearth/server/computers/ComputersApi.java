@@ -74,18 +74,32 @@ public final class ComputersApi {
     }
 
     /**
-     * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}}),
-     * last {@code {"exit_code", "timed_out", "duration_ms"}}, or {@code {"error": {...}}} if the runtime fails.
+     * NDJSON: one object a line as output arrives ({@code {"stdout": "..."}}, {@code {"stderr": "..."}},
+     * text or base64 as the request's encoding says), last {@code {"exit_code", "timed_out", "duration_ms"}},
+     * or {@code {"error": {...}}} if the runtime fails.
      */
     private static void stream(Execs.PreparedExec exec, OutputStream out, Peer peer, String requestId)
             throws IOException {
         var lock = new Object();
+        var text = new TextChunks[] {new TextChunks(), new TextChunks()};
         try {
-            var result = exec.stream((stderr, text) -> {
+            var result = exec.stream((stderr, bytes) -> {
                 synchronized (lock) {
-                    line(out, Map.of(stderr ? "stderr" : "stdout", text));
+                    String chunk = exec.encoding() == OutputEncoding.BASE64 ? exec.encoding().text(bytes)
+                            : text[stderr ? 1 : 0].next(bytes);
+                    if (!chunk.isEmpty()) {
+                        line(out, Map.of(stderr ? "stderr" : "stdout", chunk));
+                    }
                 }
             }, peer::connected);
+            synchronized (lock) {
+                for (int i = 0; i < 2; i++) {
+                    String rest = text[i].rest();
+                    if (!rest.isEmpty()) {
+                        line(out, Map.of(i == 1 ? "stderr" : "stdout", rest));
+                    }
+                }
+            }
             var end = new LinkedHashMap<String, Object>();
             end.put("exit_code", result.exitCode());
             end.put("timed_out", result.timedOut());

@@ -8,9 +8,12 @@ public final class ExecApi {
     private ExecApi() {
     }
 
-    /** {@code POST /computers/{cmp}/exec}. */
+    /**
+     * {@code POST /computers/{cmp}/exec}. {@code encoding}: "utf-8" (the default) or "base64", which
+     * takes stdin and gives stdout and stderr base64-encoded, for bytes that are not text.
+     */
     public record Request(List<String> command, Map<String, String> env, String cwd, String stdin,
-                          Integer timeoutSeconds) {
+                          Integer timeoutSeconds, String encoding) {
     }
 
     /** The JSON answer. Output beyond the cap is dropped and {@code truncated} set. */

@@ -2,14 +2,15 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.Terminal;
-import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -21,73 +22,73 @@ import java.util.function.Function;
 final class Execs {
     public static final int OUTPUT_CAP = 1 << 20;
 
-    private final ComputerRecords records;
     private final SandboxAccess access;
-    private final Gates gates;
+    private final Awake awake;
     private final Activity activity;
     private final Dirs dirs;
     private final Environments environments;
     private final ComputerImages images;
-    private final Lifecycle lifecycle;
+    private final Agents agents;
 
-    Execs(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-          Environments environments, ComputerImages images, Lifecycle lifecycle) {
-        this.records = records;
+    Execs(SandboxAccess access, Awake awake, Activity activity, Dirs dirs, Environments environments,
+          ComputerImages images, Agents agents) {
+        this.agents = agents;
         this.access = access;
-        this.gates = gates;
+        this.awake = awake;
         this.activity = activity;
         this.dirs = dirs;
         this.environments = environments;
         this.images = images;
-        this.lifecycle = lifecycle;
     }
 
     /** An exec checked and ready to run: run it for a JSON answer, or stream its output. */
     public final class PreparedExec {
-        private final Computer computer;
-        private final long changesAtRead;
+        private final Awake.Read read;
         private final Exec.Request request;
+        private final OutputEncoding encoding;
 
-        private PreparedExec(Computer computer, long changesAtRead, Exec.Request request) {
-            this.computer = computer;
-            this.changesAtRead = changesAtRead;
+        private PreparedExec(Awake.Read read, Exec.Request request, OutputEncoding encoding) {
+            this.read = read;
             this.request = request;
+            this.encoding = encoding;
         }
 
         public ExecApi.Result run(BooleanSupplier callerPresent) {
-            var result = awake(computer, changesAtRead, sandbox -> SandboxAccess.answering(() ->
-                    access.get().exec(sandbox, request, scratch(), OUTPUT_CAP, callerPresent)));
-            return new ExecApi.Result(result.exitCode(), new String(result.stdout(), StandardCharsets.UTF_8),
-                    new String(result.stderr(), StandardCharsets.UTF_8), result.timedOut(), result.truncated(),
-                    result.durationMillis());
+            var result = awake.run(read, c -> either(c, callerPresent,
+                    (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present),
+                    sandbox -> access.get().exec(sandbox, request, scratch(), OUTPUT_CAP, callerPresent)));
+            return new ExecApi.Result(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
+                    result.timedOut(), result.truncated(), result.durationMillis());
         }
 
         public Exec.Result stream(Exec.Sink sink, BooleanSupplier callerPresent) {
-            return awake(computer, changesAtRead, sandbox -> SandboxAccess.answering(() ->
-                    access.get().execStreaming(sandbox, request, scratch(), sink, callerPresent)));
+            return awake.run(read, c -> either(c, callerPresent,
+                    (agent, present) -> agents.exec().stream(agent, request, sink, present),
+                    sandbox -> access.get().execStreaming(sandbox, request, scratch(), sink, callerPresent)));
+        }
+
+        /** How the output is told: UTF-8 text, or base64 (binary output). */
+        public OutputEncoding encoding() {
+            return encoding;
         }
 
         public Terminal terminal(int columns, int rows) {
-            var terminal = awake(computer, changesAtRead, sandbox -> SandboxAccess.answering(() ->
-                    access.get().execTerminal(sandbox, request, scratch(), columns, rows)));
-            used(computer.id());
+            var terminal = awake.run(read, c -> SandboxAccess.answering(() ->
+                    access.get().execTerminal(c.sandboxId(), request, scratch(), columns, rows)));
+            awake.used(read.computer().id());
             return terminal;
         }
 
         private Path scratch() {
-            return dirs.computer(computer.id()).resolve("exec");
+            return dirs.computer(read.computer().id()).resolve("exec");
         }
     }
 
     /** Checks an exec (input, state, missing variables) and resolves its environment, before any output. */
     PreparedExec prepare(Workspace workspace, String ref, ExecApi.Request request) {
         access.get();
-        // Counted before the read; by name, 1 (odd) makes the exec read again under the gate.
-        long changesAtRead = Ids.looksLikeId(ref) ? gates.changes(ref) : 1;
-        var computer = records.find(workspace, ref);
-        if (computer.deleted()) {
-            throw ApiException.conflict("computer " + computer.name() + " is deleted");
-        }
+        var read = awake.find(workspace, ref);
+        var computer = read.computer();
         var command = Validate.required("command", request.command());
         if (command.isEmpty() || command.size() > 4096 || command.stream().anyMatch(a -> a == null)) {
             throw ApiException.invalidField("command", "an array of 1 to 4096 strings: argv[0] and its arguments");
@@ -104,44 +105,41 @@ final class Execs {
         environments.requireVariables(computer);
         var image = SandboxAccess.answering(() -> images.unpacked(computer));
         String dir = cwd != null ? cwd : Boots.workingDir(image);
-        byte[] stdin = request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8);
-        return new PreparedExec(computer, changesAtRead, new Exec.Request(command,
-                environments.of(computer, image, extra), dir, stdin, Duration.ofSeconds(timeout)));
+        var encoding = OutputEncoding.of(request.encoding());
+        byte[] stdin = encoding.bytes("stdin", request.stdin());
+        return new PreparedExec(read, new Exec.Request(command,
+                environments.of(computer, image, extra), dir, stdin, Duration.ofSeconds(timeout)), encoding);
     }
 
     /**
-     * Runs {@code work} on the computer's running sandbox with the gate held shared, so no sleep or
-     * delete starts under it; a sleeping computer is woken first. Marks the computer used.
+     * Runs a command through the computer's agent, tracked so that sleep can end it; through runsc exec
+     * when its init has no channel (nothing listens on the agent's port).
      */
-    private <T> T awake(Computer read, long changesAtRead, Function<String, T> work) {
-        String computerId = read.id();
-        for (int attempt = 0; ; attempt++) {
-            var gate = gates.of(computerId);
-            var shared = gate.lock().readLock();
-            shared.lock();
+    private Exec.Result either(Computer c, BooleanSupplier callerPresent, AgentRun viaAgent,
+                               Function<String, Exec.Result> viaRunsc) {
+        var agent = agents.of(c);
+        if (agent.isPresent()) {
+            var ended = new AtomicBoolean();
+            Runnable untrack = agents.track(c.sandboxId(), () -> ended.set(true));
+            activity.requestBegins(c.id());
             try {
-                boolean unchanged = attempt == 0 && changesAtRead % 2 == 0 && gate.changes().get() == changesAtRead;
-                var c = unchanged ? read : records.current(computerId);
-                if (c.is(ComputerState.READY) && !c.deleted()) {
-                    used(computerId);
-                    try {
-                        return work.apply(c.sandboxId());
-                    } finally {
-                        used(computerId);
-                    }
+                return viaAgent.run(agent.get(), () -> !ended.get() && callerPresent.getAsBoolean());
+            } catch (AgentException e) {
+                if (!e.refused()) {
+                    throw Agents.unavailable(e);
                 }
-                if (!c.allows(Move.WAKE) || c.deleted() || attempt >= 3) {
-                    throw ApiException.conflict("computer " + c.name() + " is " + (c.deleted() ? "deleted"
-                            : c.state()) + ", not ready");
-                }
+                agents.noChannel(c);
             } finally {
-                shared.unlock();
+                activity.requestEnds(c.id());
+                untrack.run();
             }
-            lifecycle.wakeNow(computerId);
         }
+        return SandboxAccess.answering(() -> viaRunsc.apply(c.sandboxId()));
     }
 
-    private void used(String computerId) {
-        activity.used(computerId, records.now());
+    @FunctionalInterface
+    private interface AgentRun {
+        Exec.Result run(AgentEndpoint agent, BooleanSupplier callerPresent);
     }
+
 }

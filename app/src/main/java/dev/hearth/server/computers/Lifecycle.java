@@ -37,8 +37,11 @@ final class Lifecycle {
     // Restarts by computer name since this server started, for operators and the tests that forbid them.
     private final Map<String, Integer> restarted = new ConcurrentHashMap<>();
 
+    private final Agents agents;
+
     Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-              ComputerImages images, Boots boots, Restores restores, Networking networking) {
+              ComputerImages images, Boots boots, Restores restores, Networking networking, Agents agents) {
+        this.agents = agents;
         this.records = records;
         this.access = access;
         this.gates = gates;
@@ -122,11 +125,13 @@ final class Lifecycle {
                 return computer;
             }
             runsc.endExecs(computer.sandboxId(), EXECS_END);
+            agents.endExecs(computer.sandboxId(), EXECS_END);
+            var boot = agents.boot(computer);
             Path image = dirs.sleepImage(computer.id());
             Disk.deleteTree(image);
             try {
                 runsc.checkpoint(computer.sandboxId(), image, false);
-                boots.saved(computer, image);
+                boots.saved(computer, boot, image);
                 Dirs.markComplete(image);
             } catch (RuntimeException | IOException e) {
                 Disk.deleteTree(image);
@@ -181,6 +186,7 @@ final class Lifecycle {
         return gates.lockedEndingExecs(computerId, () -> {
             var c = records.current(computerId);
             access.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
+            agents.endExecs(c.sandboxId(), EXECS_END);
         }, work);
     }
 }

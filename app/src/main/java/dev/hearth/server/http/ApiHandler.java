@@ -106,9 +106,9 @@ public final class ApiHandler extends Handler.Abstract {
         String method = request.getMethod();
         var match = routes.find(method, path.substring(PREFIX.length()));
         checkParams(match.params());
-        byte[] body = readBody(request);
-        var headers = headers(request);
         var route = match.route();
+        byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
+        var headers = headers(request);
         Caller caller = route.scope() instanceof Scope.Public ? null : guard.authenticate(headers.get("authorization"));
         var peer = new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
                 request.getConnectionMetaData().getRemoteSocketAddress());
@@ -123,14 +123,15 @@ public final class ApiHandler extends Handler.Abstract {
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
-        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, caller, authorized, peer);
+        var exchange = new Exchange(requestId, path, match.params(), query, headers, body,
+                route.streamsBody() ? Content.Source.asInputStream(request) : null, caller, authorized, peer);
         if (method.equals("GET") || method.equals("DELETE")) {
             exchange.noBody();
         }
         if (route.keyRequired()) {
             reserve.require();
         }
-        if (route.mutation() && caller != null) {
+        if (route.mutation() && caller != null && !route.streamsBody()) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
         }
         return route.handler().handle(exchange);

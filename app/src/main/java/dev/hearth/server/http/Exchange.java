@@ -15,6 +15,7 @@ import dev.hearth.server.tenancy.Membership;
 import dev.hearth.server.tenancy.Role;
 import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,12 +30,15 @@ public final class Exchange {
     private final Map<String, List<String>> query;
     private final Map<String, String> headers;
     private final byte[] body;
+    private final InputStream bodyStream;
     private final Caller caller;
     private final Membership authorized;
     private final Peer peer;
 
     public Exchange(String requestId, String path, Map<String, String> params, Map<String, List<String>> query,
-                    Map<String, String> headers, byte[] body, Caller caller, Membership authorized, Peer peer) {
+                    Map<String, String> headers, byte[] body, InputStream bodyStream, Caller caller,
+                    Membership authorized, Peer peer) {
+        this.bodyStream = bodyStream;
         this.requestId = requestId;
         this.path = path;
         this.params = params;
@@ -105,6 +109,14 @@ public final class Exchange {
 
     public byte[] rawBody() {
         return body;
+    }
+
+    /** The body as it arrives, on routes that stream theirs (see {@link Route#streamsBody()}). */
+    public InputStream bodyStream() {
+        if (bodyStream == null) {
+            throw new IllegalStateException("this route reads its body whole");
+        }
+        return bodyStream;
     }
 
     /** The page the client asked for: {@code limit} 1..100 (default 50) and an opaque {@code cursor}. */

@@ -8,8 +8,11 @@ import java.util.Optional;
 /**
  * One route: method, path template under /v1 (segments like {ws} bind path parameters), who may
  * call it, and whether an Idempotency-Key is required (creates) or merely honoured (other mutations).
+ * A route that {@code streamsBody} reads its body as it arrives (file uploads, any size) and is
+ * idempotent by itself (a PUT of the same bytes), so keys do not apply to it.
  */
-public record Route(String method, String template, Scope scope, boolean keyRequired, Handler handler) {
+public record Route(String method, String template, Scope scope, boolean keyRequired, boolean streamsBody,
+                    Handler handler) {
 
     @FunctionalInterface
     public interface Handler {

@@ -17,12 +17,17 @@ public final class RouteTable {
     private final List<Route> routes = new ArrayList<>();
 
     public void add(String method, String template, Scope scope, Route.Handler handler) {
-        routes.add(new Route(method, template, scope, false, handler));
+        routes.add(new Route(method, template, scope, false, false, handler));
+    }
+
+    /** A route that reads its body as a stream ({@link Exchange#bodyStream()}), never whole. */
+    public void streaming(String method, String template, Scope scope, Route.Handler handler) {
+        routes.add(new Route(method, template, scope, false, true, handler));
     }
 
     /** A create: the Idempotency-Key header is required. */
     public void create(String template, Scope scope, Route.Handler handler) {
-        routes.add(new Route("POST", template, scope, true, handler));
+        routes.add(new Route("POST", template, scope, true, false, handler));
     }
 
     public List<Route> routes() {

@@ -1,5 +1,6 @@
 package dev.hearth.server.network;
 
+import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.network.Firewall.ComputerRule;
 import dev.hearth.server.network.Firewall.DatabaseRule;
 import dev.hearth.server.sandbox.Slot;
@@ -69,6 +70,8 @@ final class NftText {
                 .append("flush chain ").append(t).append(' ').append(chain).append('\n')
                 .append(rule(chain, "ct state established,related accept"))
                 .append(rule(chain, "meta nfproto ipv6 drop"))
+                // Agents answer hearth serve only: no computer reaches another's.
+                .append(rule(chain, "tcp dport " + AgentEndpoint.PORT + " drop"))
                 .append(rule(chain, "ip daddr @" + members(c.workspace()) + " accept"));
         if (!p.denyOut().isEmpty()) {
             text.append(rule(chain, "ip daddr " + Firewall.set(p.denyOut()) + " drop"));

@@ -14,9 +14,9 @@ public final class Exec {
     public record Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout) {
     }
 
-    /** Receives output as it arrives; throwing IOException means nobody listens any more. */
+    /** Receives output as it arrives, bytes as written; throwing IOException means nobody listens any more. */
     public interface Sink {
-        void output(boolean stderr, String text) throws IOException;
+        void output(boolean stderr, byte[] bytes) throws IOException;
     }
 
     /** The outcome: exit code, captured output (capped), and whether the time limit killed it. */

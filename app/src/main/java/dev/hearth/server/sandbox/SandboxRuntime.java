@@ -28,6 +28,12 @@ public interface SandboxRuntime {
     /** Lets go of the disk on {@code dir} and deletes its image. */
     void removeDisk(Path dir, Path image);
 
+    /**
+     * Whether a sandbox's PID 1 really runs (Hearth's agent, answering on the slot's address): false
+     * for a runtime that only pretends to run sandboxes.
+     */
+    boolean runsProcesses();
+
     /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, Path stateDir);
 
@@ -62,6 +68,9 @@ public interface SandboxRuntime {
     void pause(String sandboxId);
 
     void resume(String sandboxId);
+
+    /** Sends a signal ("TERM", "PWR", ...) to the sandbox's PID 1. */
+    void signalInit(String sandboxId, String signal);
 
     /** Whether a command started through exec (or a terminal) is running in the sandbox. */
     boolean busy(String sandboxId);

@@ -90,7 +90,7 @@ class ComputerLifecycleTest {
         var c = create("lazy", Map.of());
         rig.service.sleep(rig.workspace, c.id());
         var result = rig.service.prepareExec(rig.workspace, c.id(),
-                new ExecApi.Request(List.of("echo", "hi"), null, null, null, null)).run(() -> true);
+                new ExecApi.Request(List.of("echo", "hi"), null, null, null, null, null)).run(() -> true);
         assertEquals(0, result.exitCode());
         assertEquals("echo hi", result.stdout());
         assertEquals(ComputerState.READY, stored(c.id()).state());
@@ -117,7 +117,7 @@ class ComputerLifecycleTest {
         assertEquals("conflict", assertThrows(ApiException.class,
                 () -> rig.service.sleep(rig.workspace, c.id())).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.prepareExec(rig.workspace,
-                c.id(), new ExecApi.Request(List.of("true"), null, null, null, null))).code());
+                c.id(), new ExecApi.Request(List.of("true"), null, null, null, null, null))).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.checkpoints()
                 .create(rig.workspace, c.id(), new CreateCheckpoint("k"))).code());
     }

@@ -3,6 +3,7 @@ package dev.hearth.server.sandbox.runsc;
 import dev.hearth.api.Json;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.store.Ids;
 import java.io.File;
 import java.io.IOException;

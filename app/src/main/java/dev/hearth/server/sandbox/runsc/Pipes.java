@@ -4,9 +4,8 @@ import dev.hearth.server.sandbox.Exec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -86,14 +85,14 @@ final class Pipes {
         return capture;
     }
 
-    /** Passes text to the sink as it arrives; when the sink fails, hangs up (kills the command). */
+    /** Passes output to the sink as it arrives; when the sink fails, hangs up (kills the command). */
     static Future<?> relay(InputStream in, boolean stderr, Exec.Sink sink, Runnable hangUp) {
         return PIPES.submit(() -> {
-            char[] buffer = new char[8192];
-            try (var reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-                for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
+            byte[] buffer = new byte[8192];
+            try (in) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                     try {
-                        sink.output(stderr, new String(buffer, 0, n));
+                        sink.output(stderr, Arrays.copyOf(buffer, n));
                     } catch (IOException clientGone) {
                         hangUp.run();
                     }

@@ -61,6 +61,10 @@ final class Runsc {
         Commands.check(command("pause", sandboxId), QUICK);
     }
 
+    void signalInit(String sandboxId, String signal) {
+        Commands.check(command("kill", sandboxId, signal), QUICK);
+    }
+
     void resume(String sandboxId) {
         Commands.check(command("resume", sandboxId), QUICK);
     }

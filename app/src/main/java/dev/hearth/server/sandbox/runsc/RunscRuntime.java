@@ -3,6 +3,7 @@ package dev.hearth.server.sandbox.runsc;
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.Slot;
@@ -60,6 +61,11 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     @Override
+    public boolean runsProcesses() {
+        return true;
+    }
+
+    @Override
     public void prepareNetwork(Slot slot) {
         networks.prepare(slot);
     }
@@ -97,6 +103,11 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void pause(String sandboxId) {
         cli.pause(sandboxId);
+    }
+
+    @Override
+    public void signalInit(String sandboxId, String signal) {
+        cli.signalInit(sandboxId, signal);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.hearth.server.sandbox.runsc;
+package dev.hearth.server.sandbox;
 
 import dev.hearth.server.process.Commands;
 import java.time.Duration;
@@ -7,14 +7,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The commands running through exec or on a terminal, per sandbox, and ending them all. */
-final class RunningExecs {
+/** The commands running through exec or on a terminal, per sandbox, and ending them all (sleep does). */
+public final class RunningExecs {
     // Commands running through exec, per sandbox, as the way to kill each: sleep and checkpoints
     // must not leave one running (a restore fails on an exec's host descriptors).
     private final Map<String, Set<Runnable>> execs = new ConcurrentHashMap<>();
 
     /** Registers a running exec's killer; the answer unregisters it. */
-    Runnable track(String sandboxId, Runnable killer) {
+    public Runnable track(String sandboxId, Runnable killer) {
         execs.computeIfAbsent(sandboxId, k -> ConcurrentHashMap.newKeySet()).add(killer);
         return () -> execs.computeIfPresent(sandboxId, (k, set) -> {
             set.remove(killer);
@@ -22,12 +22,12 @@ final class RunningExecs {
         });
     }
 
-    boolean busy(String sandboxId) {
+    public boolean busy(String sandboxId) {
         return execs.containsKey(sandboxId);
     }
 
     /** Kills them until none is left, failing after {@code limit}. */
-    void end(String sandboxId, Duration limit) {
+    public void end(String sandboxId, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         for (int round = 0; execs.containsKey(sandboxId); round++) {
             if (System.nanoTime() > deadline) {

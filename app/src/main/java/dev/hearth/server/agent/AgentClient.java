@@ -1,0 +1,146 @@
+package dev.hearth.server.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+
+/**
+ * HTTP to agents, on Jetty's client: requests tagged with their sandbox get a connection pool of
+ * their own (a sandbox started again on the same address never gets its predecessor's connections),
+ * answers stream, and an error answer becomes an {@link AgentException}.
+ */
+public final class AgentClient implements AutoCloseable {
+    // An answer's head comes at once from a live agent; a command's body may take its whole time limit.
+    static final Duration HEAD = Duration.ofSeconds(30);
+    private static final int MAX_ERROR_BYTES = 64 * 1024;
+
+    private final HttpClient http = new HttpClient();
+
+    public AgentClient() {
+        http.setConnectTimeout(2_000);
+        http.setIdleTimeout(60_000);
+        http.setDestinationIdleTimeout(120_000);
+        http.setMaxConnectionsPerDestination(256);
+        http.setUserAgentField(null);
+        http.setFollowRedirects(false);
+        // Daemon threads: the client must never be what keeps a stopping server's JVM alive.
+        var threads = new QueuedThreadPool();
+        threads.setName("agent-client");
+        threads.setDaemon(true);
+        http.setExecutor(threads);
+        http.setScheduler(new ScheduledExecutorScheduler("agent-client-scheduler", true));
+        try {
+            http.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the agent client", e);
+        }
+    }
+
+    Request request(AgentEndpoint agent, String method, String path) {
+        return http.newRequest(agent.url(path)).method(method).tag(agent.sandboxId())
+                .headers(h -> h.put(HttpHeader.AUTHORIZATION, "Bearer " + agent.secret()));
+    }
+
+    /** A streamed answer: its length if known (-1 if not) and its body, which the caller closes. */
+    public record Answer(long length, InputStream body) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
+    }
+
+    /**
+     * Sends and waits for the answer's head (an upload's comes once the body is sent: as long as the
+     * request's own time limit); an error status becomes an AgentException.
+     */
+    Answer open(AgentEndpoint agent, Request request) {
+        var listener = new InputStreamResponseListener();
+        request.send(listener);
+        try {
+            var response = listener.get(Math.max(HEAD.toMillis(), request.getTimeout()), TimeUnit.MILLISECONDS);
+            var body = listener.getInputStream();
+            if (response.getStatus() >= 400) {
+                throw refusal(response.getStatus(), body);
+            }
+            return new Answer(response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH), body);
+        } catch (ExecutionException | TimeoutException e) {
+            request.abort(e);
+            throw AgentException.unreachable(agent, e.getCause() != null ? e.getCause() : e);
+        } catch (InterruptedException e) {
+            request.abort(e);
+            Thread.currentThread().interrupt();
+            throw AgentException.unreachable(agent, e);
+        }
+    }
+
+    /** A request with a small JSON answer (or none: 204 answers null). */
+    JsonNode json(AgentEndpoint agent, Request request) {
+        try (var answer = open(agent, request)) {
+            byte[] bytes = answer.body().readAllBytes();
+            return bytes.length == 0 ? null : Json.mapper().readTree(bytes);
+        } catch (IOException e) {
+            throw AgentException.unreachable(agent, e);
+        }
+    }
+
+    static Request jsonBody(Request request, Object body) {
+        try {
+            return request.body(new BytesRequestContent("application/json", Json.mapper().writeValueAsBytes(body)));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static AgentException refusal(int status, InputStream body) {
+        try (body) {
+            var node = Json.mapper().readTree(body.readNBytes(MAX_ERROR_BYTES));
+            return new AgentException(status, node.path("code").asText("failed"), node.path("message").asText(""));
+        } catch (IOException | RuntimeException e) {
+            return new AgentException(status, "failed", "the agent answered " + status);
+        }
+    }
+
+    /**
+     * The boot id of the agent (one per start of its program) if it answers with this secret; empty
+     * if nothing answers (yet); a refusal (another secret) throws.
+     */
+    public Optional<String> boot(AgentEndpoint agent) {
+        try {
+            var health = json(agent, request(agent, "GET", "/health").timeout(2, TimeUnit.SECONDS));
+            return Optional.of(health == null ? "" : health.path("boot").asText(""));
+        } catch (AgentException e) {
+            if (e.unreachable()) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Gives an agent (reached with the secret it has) the secret it answers to from now on. */
+    public void rekey(AgentEndpoint agent, String secret) {
+        json(agent, jsonBody(request(agent, "POST", "/rekey"), Map.of("secret", secret)));
+    }
+
+    @Override
+    public void close() {
+        try {
+            http.stop();
+        } catch (Exception e) {
+            // stopping on the way out: nothing to do about it
+        }
+    }
+}

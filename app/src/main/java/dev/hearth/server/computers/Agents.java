@@ -1,0 +1,183 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.agent.AgentClient;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentException;
+import dev.hearth.server.agent.AgentExec;
+import dev.hearth.server.agent.AgentFiles;
+import dev.hearth.server.agent.AgentSecrets;
+import dev.hearth.server.sandbox.RunningExecs;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How hearth serve reaches each computer's agent: its address, its sandbox and its secret, which
+ * the agent gets at start (in its environment, which it passes on to nobody) and, in a fork, at the
+ * first contact after the restore. Sandboxes whose init has no channel (computers made before it,
+ * still running or restored from memory saved then) are remembered and use runsc exec.
+ */
+final class Agents {
+    private static final Logger LOG = LoggerFactory.getLogger(Agents.class);
+    static final String SECRET_ENV = "HEARTH_AGENT_SECRET";
+    // A fresh agent answers within milliseconds; this is for a machine under heavy load.
+    private static final long READY_MILLIS = 10_000;
+
+    private final AgentClient client;
+    private final AgentSecrets secrets;
+    private final AgentExec exec;
+    private final AgentFiles files;
+    private final Set<String> withoutChannel = ConcurrentHashMap.newKeySet();
+    private final RunningExecs running = new RunningExecs();
+
+    Agents(AgentClient client, AgentSecrets secrets) {
+        this.client = client;
+        this.secrets = secrets;
+        this.exec = new AgentExec(client);
+        this.files = new AgentFiles(client);
+    }
+
+    AgentExec exec() {
+        return exec;
+    }
+
+    AgentFiles files() {
+        return files;
+    }
+
+    /** Registers a command running through the agent and how to end it; the answer unregisters it. */
+    Runnable track(String sandboxId, Runnable end) {
+        return running.track(sandboxId, end);
+    }
+
+    boolean busy(String sandboxId) {
+        return running.busy(sandboxId);
+    }
+
+    /** Ends every command running through the agent in the sandbox (sleep does), waiting up to {@code limit}. */
+    void endExecs(String sandboxId, Duration limit) {
+        running.end(sandboxId, limit);
+    }
+
+    String secret(String computerId) {
+        return secrets.of(computerId);
+    }
+
+    /** The computer's agent, unless its sandbox is known to have none. */
+    Optional<AgentEndpoint> of(Computer c) {
+        if (c.slot() == null || withoutChannel.contains(c.sandboxId())) {
+            return Optional.empty();
+        }
+        return Optional.of(endpoint(c, c.id()));
+    }
+
+    /** The agent, for what only the agent can do (files): one without a channel is a clear 409. */
+    AgentEndpoint required(Computer c) {
+        if (c.slot() != null && withoutChannel.contains(c.sandboxId()) && client.boot(endpoint(c, c.id())).isPresent()) {
+            withoutChannel.remove(c.sandboxId());
+        }
+        return of(c).orElseThrow(() -> ApiException.conflict("computer " + c.name() + " runs an init from before "
+                + "Hearth's agent; restart it (PATCH or sleep and a fresh start) to use files"));
+    }
+
+    /** Remembers that this sandbox's init does not listen: its commands go through runsc exec. */
+    void noChannel(Computer c) {
+        if (withoutChannel.add(c.sandboxId())) {
+            LOG.info("computer {} (sandbox {}) has no agent channel; its commands use runsc exec", c.id(),
+                    c.sandboxId());
+        }
+    }
+
+    /**
+     * The agent's boot id now, noted before its memory is saved: "" if it does not answer, empty if
+     * its sandbox has no channel (its memory must not be told to renew: an older init dies of it).
+     */
+    Optional<String> boot(Computer c) {
+        return of(c).map(agent -> {
+            try {
+                return client.boot(agent).orElse("");
+            } catch (AgentException refused) {
+                return "";
+            }
+        });
+    }
+
+    /** Waits for the agent of a sandbox just started. */
+    void started(Computer c, BooleanSupplier running) {
+        await(c, endpoint(c, c.id()), null, "", running);
+    }
+
+    /**
+     * After a restore: has the agent renew itself ({@code renew}; its Go runtime came back from the
+     * image with gVisor's deaf epoll, google/gvisor#13920), waits for the renewed one (another boot
+     * id than the saved one's), and gives it this computer's secret if it held another's (a fork).
+     * Memory saved before agents had a channel ({@code holder} empty) keeps using runsc exec.
+     */
+    void restored(Computer c, Optional<AgentHolders.Holder> holder, BooleanSupplier running, Runnable renew) {
+        if (holder.isEmpty()) {
+            noChannel(c);
+            return;
+        }
+        renew.run();
+        var saved = holder.get();
+        var former = saved.computerId().equals(c.id()) ? null : endpoint(c, saved.computerId());
+        await(c, endpoint(c, c.id()), former, saved.boot(), running);
+    }
+
+    private void await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {
+        long started = System.nanoTime();
+        try {
+            for (int tries = 1; !ready(own, former, oldBoot); tries++) {
+                if (tries % 100 == 0 && !running.getAsBoolean()) {
+                    return;
+                }
+                if (System.nanoTime() - started > READY_MILLIS * 1_000_000) {
+                    noChannel(c);
+                    return;
+                }
+                Thread.sleep(2);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the agent answers to {@code own} (given it through {@code former} if need be) from another boot. */
+    private boolean ready(AgentEndpoint own, AgentEndpoint former, String oldBoot) {
+        try {
+            return client.boot(own).filter(boot -> oldBoot.isEmpty() || !boot.equals(oldBoot)).isPresent();
+        } catch (AgentException refused) {
+            if (former == null || refused.unreachable()) {
+                throw unavailable(refused);
+            }
+            if (client.boot(former).filter(boot -> oldBoot.isEmpty() || !boot.equals(oldBoot)).isEmpty()) {
+                return false;
+            }
+            client.rekey(former, own.secret());
+            return client.boot(own).isPresent();
+        }
+    }
+
+    private AgentEndpoint endpoint(Computer c, String secretOf) {
+        return new AgentEndpoint(c.slot().sandboxAddress(), c.sandboxId(), secrets.of(secretOf));
+    }
+
+    /** An agent's refusal as the API's error: what it says about files, or the runtime being unavailable. */
+    static ApiException unavailable(AgentException e) {
+        return switch (e.code()) {
+            case "not_found" -> new ApiException(ErrorCode.NOT_FOUND, e.getMessage());
+            case "exists" -> ApiException.conflict(e.getMessage());
+            case "no_space" -> new ApiException(ErrorCode.INSUFFICIENT_STORAGE, e.getMessage());
+            case "is_dir", "not_dir", "invalid", "failed", "denied" ->
+                    new ApiException(ErrorCode.INVALID_REQUEST, e.getMessage());
+            default -> new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the computer's agent did not answer: "
+                    + e.getMessage());
+        };
+    }
+}

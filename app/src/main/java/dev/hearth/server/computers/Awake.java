@@ -1,0 +1,72 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.server.store.Ids;
+import dev.hearth.server.tenancy.Workspace;
+import java.util.function.Function;
+
+/**
+ * Work on a computer's running sandbox (commands, files) with its gate held shared, so no sleep or
+ * delete starts under it; a sleeping computer is woken first. Marks the computer used.
+ */
+final class Awake {
+    private final ComputerRecords records;
+    private final Gates gates;
+    private final Activity activity;
+    private final Lifecycle lifecycle;
+
+    Awake(ComputerRecords records, Gates gates, Activity activity, Lifecycle lifecycle) {
+        this.records = records;
+        this.gates = gates;
+        this.activity = activity;
+        this.lifecycle = lifecycle;
+    }
+
+    /** A computer as read for work, and the gate's change count before the read (see {@link #run}). */
+    record Read(Computer computer, long changesAtRead) {
+    }
+
+    /** Finds a live computer; counted before the read, by name 1 (odd) makes the work read it again under the gate. */
+    Read find(Workspace workspace, String ref) {
+        long changesAtRead = Ids.looksLikeId(ref) ? gates.changes(ref) : 1;
+        var computer = records.find(workspace, ref);
+        if (computer.deleted()) {
+            throw ApiException.conflict("computer " + computer.name() + " is deleted");
+        }
+        return new Read(computer, changesAtRead);
+    }
+
+    <T> T run(Read read, Function<Computer, T> work) {
+        String computerId = read.computer().id();
+        for (int attempt = 0; ; attempt++) {
+            var gate = gates.of(computerId);
+            var shared = gate.lock().readLock();
+            shared.lock();
+            try {
+                boolean unchanged = attempt == 0 && read.changesAtRead() % 2 == 0
+                        && gate.changes().get() == read.changesAtRead();
+                var c = unchanged ? read.computer() : records.current(computerId);
+                if (c.is(ComputerState.READY) && !c.deleted()) {
+                    used(computerId);
+                    try {
+                        return work.apply(c);
+                    } finally {
+                        used(computerId);
+                    }
+                }
+                if (!c.allows(Move.WAKE) || c.deleted() || attempt >= 3) {
+                    throw ApiException.conflict("computer " + c.name() + " is " + (c.deleted() ? "deleted"
+                            : c.state()) + ", not ready");
+                }
+            } finally {
+                shared.unlock();
+            }
+            lifecycle.wakeNow(computerId);
+        }
+    }
+
+    void used(String computerId) {
+        activity.used(computerId, records.now());
+    }
+}

@@ -1,0 +1,136 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.agent.AgentClient;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentException;
+import dev.hearth.server.agent.FileInfo;
+import dev.hearth.server.tenancy.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Files in computers, through their agents: paths checked first, then the computer woken if it
+ * sleeps, and its gate held shared while the agent answers, so no sleep starts under a request.
+ * A transfer counts as the computer serving a request, so auto-sleep waits for it.
+ */
+public final class ComputerFiles {
+    private final Awake awake;
+    private final Agents agents;
+    private final Activity activity;
+
+    ComputerFiles(Awake awake, Agents agents, Activity activity) {
+        this.awake = awake;
+        this.agents = agents;
+        this.activity = activity;
+    }
+
+    /** Bytes on their way out of a computer (a file, a tar): written once, then closed. */
+    public final class Download implements AutoCloseable {
+        private final String computerId;
+        private final AgentClient.Answer answer;
+        private boolean closed;
+
+        private Download(String computerId, AgentClient.Answer answer) {
+            this.computerId = computerId;
+            this.answer = answer;
+        }
+
+        /** The length, if the agent told it; -1 if not. */
+        public long length() {
+            return answer.length();
+        }
+
+        public void transferTo(OutputStream out) throws IOException {
+            try (this) {
+                answer.body().transferTo(out);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!closed) {
+                closed = true;
+                activity.requestEnds(computerId);
+                answer.close();
+            }
+        }
+    }
+
+    public FileInfo info(Workspace workspace, String ref, String path) {
+        String checked = FilePaths.check("path", path);
+        return on(workspace, ref, agent -> agents.files().info(agent, checked));
+    }
+
+    public List<FileInfo> list(Workspace workspace, String ref, String dir) {
+        String checked = FilePaths.check("path", dir);
+        return on(workspace, ref, agent -> agents.files().list(agent, checked));
+    }
+
+    public FileInfo write(Workspace workspace, String ref, String path, String mode, InputStream body) {
+        String checked = FilePaths.check("path", path);
+        String bits = FilePaths.mode(mode);
+        return on(workspace, ref, agent -> agents.files().write(agent, checked, bits, body));
+    }
+
+    public FileInfo delete(Workspace workspace, String ref, String path, boolean recursive) {
+        String checked = FilePaths.check("path", path);
+        return on(workspace, ref, agent -> agents.files().delete(agent, checked, recursive));
+    }
+
+    public FileInfo move(Workspace workspace, String ref, String from, String to) {
+        String source = FilePaths.check("from", from);
+        String target = FilePaths.check("to", to);
+        return on(workspace, ref, agent -> agents.files().move(agent, source, target));
+    }
+
+    public FileInfo mkdir(Workspace workspace, String ref, String path) {
+        String checked = FilePaths.check("path", path);
+        return on(workspace, ref, agent -> agents.files().mkdir(agent, checked));
+    }
+
+    public FileInfo unarchive(Workspace workspace, String ref, String dir, InputStream tar) {
+        String checked = FilePaths.check("path", dir);
+        return on(workspace, ref, agent -> agents.files().unarchive(agent, checked, tar));
+    }
+
+    /** Opens the file (a missing one fails here, before any byte is sent); the caller writes it out. */
+    public Download read(Workspace workspace, String ref, String path) {
+        String checked = FilePaths.check("path", path);
+        return download(workspace, ref, agent -> agents.files().read(agent, checked));
+    }
+
+    public Download archive(Workspace workspace, String ref, String dir) {
+        String checked = FilePaths.check("path", dir);
+        return download(workspace, ref, agent -> agents.files().archive(agent, checked));
+    }
+
+    private Download download(Workspace workspace, String ref, Function<AgentEndpoint, AgentClient.Answer> open) {
+        return awake.run(awake.find(workspace, ref), c -> {
+            var agent = agents.required(c);
+            activity.requestBegins(c.id());
+            try {
+                return new Download(c.id(), open.apply(agent));
+            } catch (AgentException e) {
+                activity.requestEnds(c.id());
+                throw Agents.unavailable(e);
+            }
+        });
+    }
+
+    private <T> T on(Workspace workspace, String ref, Function<AgentEndpoint, T> work) {
+        return awake.run(awake.find(workspace, ref), c -> {
+            var agent = agents.required(c);
+            activity.requestBegins(c.id());
+            try {
+                return work.apply(agent);
+            } catch (AgentException e) {
+                throw Agents.unavailable(e);
+            } finally {
+                activity.requestEnds(c.id());
+            }
+        });
+    }
+}
