@@ -2,6 +2,7 @@ package dev.hearth.cli;
 
 import static dev.hearth.support.HearthServerExtension.assumeComputers;
 import static dev.hearth.support.HearthServerExtension.assumeDatabases;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -179,6 +180,35 @@ class CliTest {
         var failed = cli(asAdmin(), "operations", "get", bad, "--wait");
         assertEquals(1, failed.code());
         assertTrue(failed.out().contains("asked to fail"), failed.out());
+    }
+
+    @Test
+    void cpCopiesFilesAndDirectoriesBothWays(@TempDir Path tmp) throws Exception {
+        assumeComputers();
+        cli(asAdmin(), "workspaces", "create", "cli-files");
+        assertEquals(0, cli(asAdmin(), "computers", "create", "files", "-w", "cli-files").code());
+        byte[] blob = new byte[300_000];
+        new java.util.Random(3).nextBytes(blob);
+        Files.write(tmp.resolve("blob.bin"), blob);
+        Files.createDirectories(tmp.resolve("site/css"));
+        Files.writeString(tmp.resolve("site/index.html"), "hello");
+        Files.writeString(tmp.resolve("site/css/a.css"), "body {}");
+        var up = cli(asAdmin(), "cp", "-w", "cli-files", tmp.resolve("blob.bin").toString(), "files:/data/blob.bin");
+        assertEquals(0, up.code(), up.err());
+        assertEquals(0, cli(asAdmin(), "cp", "-w", "cli-files", tmp.resolve("site").toString(), "files:/srv/site").code());
+        assertEquals("body {}hello", cli(asAdmin(), "exec", "-w", "cli-files", "files", "--", "sh", "-c",
+                "cat /srv/site/css/a.css /srv/site/index.html").out());
+        var down = cli(asAdmin(), "cp", "-w", "cli-files", "files:/data/blob.bin", tmp.resolve("back.bin").toString());
+        assertEquals(0, down.code(), down.err());
+        assertArrayEquals(blob, Files.readAllBytes(tmp.resolve("back.bin")));
+        Files.createDirectories(tmp.resolve("out"));
+        assertEquals(0, cli(asAdmin(), "cp", "-w", "cli-files", "files:/srv/site", tmp.resolve("out").toString()).code());
+        assertEquals("body {}", Files.readString(tmp.resolve("out/site/css/a.css")), "into an existing directory, by name");
+        var missing = cli(asAdmin(), "cp", "-w", "cli-files", "files:/no/such", tmp.resolve("x").toString());
+        assertEquals(1, missing.code());
+        assertTrue(missing.err().contains("not_found"), missing.err());
+        var neither = cli(asAdmin(), "cp", "-w", "cli-files", "a", "b");
+        assertTrue(neither.err().contains("COMPUTER:/path"), neither.err());
     }
 
     @Test
