@@ -2,6 +2,8 @@ package dev.hearth.server.agent;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.hearth.api.Json;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +46,7 @@ public final class AgentFiles {
         if (mode != null) {
             request.param("mode", mode);
         }
-        return file(agent, transfer(request.body(new InputStreamRequestContent("application/octet-stream", body, CHUNK))));
+        return file(agent, transfer(request.body(new InputStreamRequestContent("application/octet-stream", filled(body), CHUNK))));
     }
 
     public FileInfo delete(AgentEndpoint agent, String path, boolean recursive) {
@@ -69,7 +71,21 @@ public final class AgentFiles {
     /** Unpacks a tar into the directory (made if missing). */
     public FileInfo unarchive(AgentEndpoint agent, String dir, InputStream tar) {
         return file(agent, transfer(client.request(agent, "PUT", "/files/archive").param("path", dir)
-                .body(new InputStreamRequestContent("application/x-tar", tar, CHUNK))));
+                .body(new InputStreamRequestContent("application/x-tar", filled(tar), CHUNK))));
+    }
+
+    /**
+     * Reads that fill the chunk: an upload arrives in network-sized pieces, and sending each on as
+     * a chunk of its own cost three quarters of the throughput.
+     */
+    private static InputStream filled(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = in.readNBytes(b, off, len);
+                return n == 0 && len > 0 ? -1 : n;
+            }
+        };
     }
 
     private FileInfo file(AgentEndpoint agent, Request request) {

@@ -44,8 +44,14 @@ public final class ComputerFiles {
         }
 
         public void transferTo(OutputStream out) throws IOException {
+            // Whole 128 KiB writes: the agent's bytes arrive in network-sized pieces, each of which
+            // would otherwise be a write (and a chunk) of its own.
+            byte[] buffer = new byte[128 * 1024];
             try (this) {
-                answer.body().transferTo(out);
+                for (int n = answer.body().readNBytes(buffer, 0, buffer.length); n > 0;
+                     n = answer.body().readNBytes(buffer, 0, buffer.length)) {
+                    out.write(buffer, 0, n);
+                }
             }
         }
 
