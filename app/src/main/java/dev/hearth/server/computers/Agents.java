@@ -130,6 +130,28 @@ final class Agents {
         await(c, endpoint(c, c.id()), former, saved.boot(), running);
     }
 
+    /**
+     * A running sandbox adopted after hearth serve restarted: a restore cut short before its agent
+     * was renewed leaves it deaf (it accepts and never answers), so one that does not answer is
+     * renewed; one that refuses the connection has no channel.
+     */
+    void adopted(Computer c, BooleanSupplier running, Runnable renew) {
+        var own = endpoint(c, c.id());
+        if (!client.listening(own)) {
+            noChannel(c);
+            return;
+        }
+        try {
+            if (client.boot(own).isPresent()) {
+                return;
+            }
+        } catch (AgentException otherSecret) {
+            return; // it answers, if to another secret: it is not deaf
+        }
+        renew.run();
+        await(c, own, null, "", running);
+    }
+
     private void await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {
         long started = System.nanoTime();
         try {

@@ -116,6 +116,15 @@ final class Lifecycle {
         });
     }
 
+    /** A running sandbox adopted at start: its agent must answer (see {@link Agents#adopted}). */
+    void adopted(Computer c) {
+        var runtime = access.get();
+        if (runtime.runsProcesses()) {
+            agents.adopted(c, () -> runtime.state(c.sandboxId()).filter("running"::equals).isPresent(),
+                    () -> runtime.signalInit(c.sandboxId(), "PWR"));
+        }
+    }
+
     /** Checkpoints the sandbox's memory and overlay to disk and stops it; /data stays where it is. */
     Computer sleepNow(String computerId) {
         var runsc = access.get();

@@ -177,6 +177,7 @@ final class Reconciler {
                 records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
                 Disk.deleteTree(dirs.sleepImage(c.id()));
             }
+            lifecycle.adopted(c);
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
             return;
         }
