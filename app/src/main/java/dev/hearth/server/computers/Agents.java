@@ -131,25 +131,20 @@ final class Agents {
     }
 
     /**
-     * A running sandbox adopted after hearth serve restarted: a restore cut short before its agent
-     * was renewed leaves it deaf (it accepts and never answers), so one that does not answer is
-     * renewed; one that refuses the connection has no channel.
+     * A sandbox a wake or a restore had restored when hearth serve stopped, adopted now: its agent
+     * may not have been renewed yet (deaf: it accepts and never answers), so it is renewed and the
+     * one with another boot id than the saved memory's is awaited; one that refuses connections
+     * has no channel.
      */
-    void adopted(Computer c, BooleanSupplier running, Runnable renew) {
+    void adoptedRestored(Computer c, Optional<AgentHolders.Holder> holder, BooleanSupplier running, Runnable renew) {
         var own = endpoint(c, c.id());
-        if (!client.listening(own)) {
+        if (holder.isEmpty() || !client.listening(own)) {
             noChannel(c);
             return;
         }
-        try {
-            if (client.boot(own).isPresent()) {
-                return;
-            }
-        } catch (AgentException otherSecret) {
-            return; // it answers, if to another secret: it is not deaf
-        }
         renew.run();
-        await(c, own, null, "", running);
+        var former = holder.get().computerId().equals(c.id()) ? null : endpoint(c, holder.get().computerId());
+        await(c, own, former, holder.get().boot(), running);
     }
 
     private void await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {

@@ -116,11 +116,12 @@ final class Lifecycle {
         });
     }
 
-    /** A running sandbox adopted at start: its agent must answer (see {@link Agents#adopted}). */
-    void adopted(Computer c) {
+    /** A sandbox restored from {@code imageDir} by a wake cut short, adopted at start (see {@link Agents#adoptedRestored}). */
+    void adoptedRestored(Computer c, Path imageDir) {
         var runtime = access.get();
         if (runtime.runsProcesses()) {
-            agents.adopted(c, () -> runtime.state(c.sandboxId()).filter("running"::equals).isPresent(),
+            agents.adoptedRestored(c, AgentHolders.of(imageDir),
+                    () -> runtime.state(c.sandboxId()).filter("running"::equals).isPresent(),
                     () -> runtime.signalInit(c.sandboxId(), "PWR"));
         }
     }

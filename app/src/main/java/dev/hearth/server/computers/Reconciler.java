@@ -174,10 +174,12 @@ final class Reconciler {
         if (running) {
             if (c.is(ComputerState.SLEEPING) || c.pending() != null) {
                 // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
+                if (c.is(ComputerState.SLEEPING) && Dirs.complete(dirs.sleepImage(c.id()))) {
+                    lifecycle.adoptedRestored(c, dirs.sleepImage(c.id()));
+                }
                 records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
                 Disk.deleteTree(dirs.sleepImage(c.id()));
             }
-            lifecycle.adopted(c);
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
             return;
         }
