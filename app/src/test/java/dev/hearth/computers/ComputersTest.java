@@ -320,25 +320,6 @@ class ComputersTest {
     }
 
     @Test
-    void aServerKilledWithSigkillLosesNoComputer(@TempDir Path dir) throws Exception {
-        int port = ChildServer.freePort();
-        String id = ChildServer.startAndKill(dir, port, "computer");
-        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
-            var admin2 = restarted.admin();
-            var all = admin2.get("/workspaces/killed/computers").path("computers");
-            assertEquals(1, all.size(), "no computer is lost or duplicated: " + all);
-            assertEquals(id, all.get(0).path("id").asText());
-            assertEquals("ready", all.get(0).path("state").asText());
-            var out = admin2.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "cat /data/f; ps")));
-            assertTrue(out.path("stdout").asText().startsWith("acknowledged\n"), out.toString());
-            assertTrue(out.path("stdout").asText().contains("sleep 100000"), "the sandbox was adopted, not restarted");
-            var sandboxes = new String(new ProcessBuilder("runsc", "--root", dir.resolve("runsc").toString(), "list", "-quiet")
-                    .start().getInputStream().readAllBytes()).strip().split("\\s+");
-            assertEquals(List.of(id + "-0001"), List.of(sandboxes));
-        }
-    }
-
-    @Test
     void aComputerWhoseSandboxDiedIsStartedAgainAndOrphansAreRemoved() throws Exception {
         var c = create("phoenix", Map.of());
         String id = c.path("id").asText();

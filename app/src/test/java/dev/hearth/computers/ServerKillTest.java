@@ -1,0 +1,41 @@
+package dev.hearth.computers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hearth.support.ChildServer;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.TestServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server killed with SIGKILL right after acknowledging a computer. In a class of its own: its
+ * child server allocates network slots from the first, as the class's server does, so no other
+ * computer may be running on this host (slots are per host until nodes make them per instance).
+ */
+@HearthServerTest(computers = true)
+class ServerKillTest {
+    @Test
+    void aServerKilledWithSigkillLosesNoComputer(@TempDir Path dir) throws Exception {
+        int port = ChildServer.freePort();
+        String id = ChildServer.startAndKill(dir, port, "computer");
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin2 = restarted.admin();
+            var all = admin2.get("/workspaces/killed/computers").path("computers");
+            assertEquals(1, all.size(), "no computer is lost or duplicated: " + all);
+            assertEquals(id, all.get(0).path("id").asText());
+            assertEquals("ready", all.get(0).path("state").asText());
+            var out = admin2.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "cat /data/f; ps")));
+            assertTrue(out.path("stdout").asText().startsWith("acknowledged\n"), out.toString());
+            assertTrue(out.path("stdout").asText().contains("sleep 100000"), "the sandbox was adopted, not restarted");
+            var sandboxes = new String(new ProcessBuilder("runsc", "--root", dir.resolve("runsc").toString(), "list", "-quiet")
+                    .start().getInputStream().readAllBytes()).strip().split("\\s+");
+            assertEquals(List.of(id + "-0001"), List.of(sandboxes));
+        }
+    }
+
+}
