@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -23,40 +22,42 @@ func runInit(opts initOptions) int {
 	signals := make(chan os.Signal, 32)
 	signal.Notify(signals, append([]os.Signal{syscall.SIGCHLD, renewSignal}, forwarded...)...)
 	go reapNow(signals)
-	main, renewed := adopted()
-	if main == 0 && (renewed || len(opts.command) == 0) {
+	renewed := takeOver()
+	main := processes.find(mainTag)
+	if renewed && (main == nil || main.ended()) || !renewed && len(opts.command) == 0 {
 		return idle(signals)
 	}
 	if !renewed {
 		var err error
-		if main, err = start(opts.command); err != nil {
+		if main, err = startMain(opts.command); err != nil {
 			fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
 			return 127
 		}
 	}
 	stopping := false
-	for sig := range signals {
-		if sig == renewSignal {
-			renew(main)
-			continue
+	for {
+		select {
+		case sig := <-signals:
+			switch sig {
+			case renewSignal:
+				renew()
+			case syscall.SIGCHLD:
+				children.reap()
+			default:
+				stopping = stopping || sig == syscall.SIGTERM || sig == syscall.SIGINT
+				_ = syscall.Kill(main.Pid, sig.(syscall.Signal))
+			}
+		case <-main.done:
+			code := *main.view().ExitCode
+			if stopping || opts.restart == "always" || (opts.restart == "on-failure" && code != 0) {
+				main.awaitPipes(drainAfterExit, nil)
+				return code
+			}
+			fmt.Fprintf(os.Stderr, "hearth-agent: the main process exited with %d; the computer stays up (restart: %s)\n",
+				code, opts.restart)
+			return idle(signals)
 		}
-		if sig != syscall.SIGCHLD {
-			stopping = stopping || sig == syscall.SIGTERM || sig == syscall.SIGINT
-			_ = syscall.Kill(main, sig.(syscall.Signal))
-			continue
-		}
-		code, ended := children.reap(main)
-		if !ended {
-			continue
-		}
-		if stopping || opts.restart == "always" || (opts.restart == "on-failure" && code != 0) {
-			return code
-		}
-		fmt.Fprintf(os.Stderr, "hearth-agent: the main process exited with %d; the computer stays up (restart: %s)\n",
-			code, opts.restart)
-		return idle(signals)
 	}
-	return 0
 }
 
 // idle is PID 1 of a computer with no main process: it reaps, and ends on SIGTERM or SIGINT.
@@ -64,28 +65,33 @@ func idle(signals chan os.Signal) int {
 	for sig := range signals {
 		switch sig {
 		case syscall.SIGCHLD:
-			children.reap(-1)
+			children.reap()
 		case syscall.SIGTERM, syscall.SIGINT:
 			return 0
 		case renewSignal:
-			renew(0)
+			renew()
 		}
 	}
 	return 0
 }
 
-func start(command []string) (int, error) {
+// startMain starts the main process with the agent's environment and keeps its output.
+func startMain(command []string) (*proc, error) {
 	path := command[0]
 	if !strings.Contains(path, "/") {
 		found, err := lookPath(path, os.Getenv("PATH"))
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		path = found
 	}
+	mine, child, err := openPipes(false)
+	if err != nil {
+		return nil, err
+	}
 	cwd, _ := os.Getwd()
-	attr := &syscall.ProcAttr{Dir: cwd, Env: environ(), Files: []uintptr{0, 1, 2}}
-	return syscall.ForkExec(path, command, attr)
+	attr := &syscall.ProcAttr{Dir: cwd, Env: environ(), Files: child.fds()}
+	return launch(path, command, mainTag, true, attr, mine, child)
 }
 
 // lookPath finds a command in PATH as execvp(3) would.
@@ -105,40 +111,18 @@ func lookPath(name, path string) (string, error) {
 	return "", &os.PathError{Op: "exec", Path: name, Err: syscall.ENOENT}
 }
 
-// renewSignal has PID 1 execute itself anew, keeping its pid, its children and its main process:
-// hearth serve sends it after restoring a checkpoint taken while the computer ran. gVisor (before
-// release 2026-08, google/gvisor#13920 and #14147) restores a Go runtime's epoll instance deaf, so
-// the old agent would accept connections and never answer them; the new one has a fresh runtime.
+// renewSignal has PID 1 execute itself anew, keeping its pid, its children, its main process and
+// the output it kept (see handOver): hearth serve sends it after restoring a checkpoint taken while
+// the computer ran. gVisor (before release 2026-08, google/gvisor#13920 and #14147) restores a Go
+// runtime's epoll instance deaf, so the old agent would accept connections and never answer them;
+// the new one has a fresh runtime.
 const renewSignal = syscall.SIGPWR
 
-// mainEnv tells the renewed agent its main process (0: none, it waits for execs).
-const mainEnv = "HEARTH_AGENT_MAIN"
-
-func renew(main int) {
-	env := append(withoutMain(os.Environ()), fmt.Sprintf("%s=%d", mainEnv, main))
+func renew() {
+	env := handOver(os.Environ())
 	err := syscall.Exec(os.Args[0], os.Args, env)
 	fmt.Fprintf(os.Stderr, "hearth-agent: cannot renew itself: %v\n", err)
-}
-
-// adopted is the main process a renewed agent inherits, and whether it is one.
-func adopted() (int, bool) {
-	text, renewed := os.LookupEnv(mainEnv)
-	if !renewed {
-		return 0, false
-	}
-	_ = os.Unsetenv(mainEnv)
-	main, _ := strconv.Atoi(text)
-	return main, true
-}
-
-func withoutMain(env []string) []string {
-	var kept []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, mainEnv+"=") {
-			kept = append(kept, kv)
-		}
-	}
-	return kept
+	resume()
 }
 
 // reapNow has the loop reap every second too: a SIGCHLD dropped while the channel was full would

@@ -35,7 +35,7 @@ var active atomic.Int64
 // a command's answer waits for its exit status, which only the reaper collects.
 func settle(limit time.Duration) {
 	for deadline := time.Now().Add(limit); active.Load() > 0 && time.Now().Before(deadline); {
-		children.reap(-1)
+		children.reap()
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -54,6 +54,7 @@ func serve(secret string) {
 	mux.HandleFunc("POST /rekey", s.rekey)
 	mux.HandleFunc("POST /exec", execute)
 	fileRoutes(mux)
+	processRoutes(mux)
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", Port))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hearth-agent: cannot listen on %d: %v\n", Port, err)

@@ -28,7 +28,8 @@ import picocli.CommandLine.ScopeType;
         description = "Sandboxed computers and PostgreSQL databases on your own machines.",
         subcommands = {ServeCommand.class, AuthCommand.class, MeCommand.class, WorkspacesCommand.class,
                 AccessCommand.class, VariablesCommand.class, InvitationsCommand.class, OperationsCommand.class,
-                ComputersCommand.class, CheckpointsCommand.class, ExecCommand.class, CpCommand.class, ImagesCommand.class,
+                ComputersCommand.class, CheckpointsCommand.class, ExecCommand.class, CpCommand.class,
+                ProcessesCommands.Ps.class, ProcessesCommands.Logs.class, ProcessesCommands.Kill.class, ImagesCommand.class,
                 DatabasesCommand.class, PsqlCommand.class, AdminCommand.class})
 public final class Cli {
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";

@@ -42,6 +42,13 @@ final class ExecCommand implements Callable<Integer> {
     @Option(names = {"-i", "--interactive"}, description = "keep standard input open (with -t)")
     boolean interactive;
 
+    @Option(names = {"-d", "--detach"}, description = "start it in the background and print its pid "
+            + "(see hearth ps, logs, kill)")
+    boolean detach;
+
+    @Option(names = "--tag", description = "a label for a background process (with -d)")
+    String tag;
+
     @Option(names = {"-t", "--tty"}, description = "run on a terminal: an interactive shell (hearth exec -it box -- sh)")
     boolean tty;
 
@@ -66,6 +73,9 @@ final class ExecCommand implements Callable<Integer> {
         }
         if (timeout != null) {
             body.put("timeout_seconds", timeout);
+        }
+        if (detach) {
+            return detached(body);
         }
         if (stdin) {
             body.put("stdin", new String(cli.context.in().readAllBytes(), StandardCharsets.UTF_8));
@@ -95,5 +105,17 @@ final class ExecCommand implements Callable<Integer> {
             }
         });
         return exit[0];
+    }
+
+    private int detached(Map<String, Object> body) {
+        if (stdin || timeout != null) {
+            throw new IllegalArgumentException("-d starts a background process: it takes neither --stdin nor --timeout");
+        }
+        if (tag != null) {
+            body.put("tag", tag);
+        }
+        var answer = cli.client().post("/computers/" + computer + "/processes?workspace=" + workspace.required(), body);
+        cli.print(answer, () -> cli.out().println(answer.path("process").path("pid").asInt()));
+        return 0;
     }
 }

@@ -100,13 +100,17 @@ public final class HearthClient {
 
     /**
      * Sends a request whose answer is NDJSON and hands each line to {@code lines} as it arrives;
-     * an error answer throws {@link ApiException}.
+     * an error answer throws {@link ApiException}. A null body sends none.
      */
     public void streamLines(String method, String path, Object body, Consumer<JsonNode> lines) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
         tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
-        request.header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
+        }
         try {
             var response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
             try (var stream = response.body()) {

@@ -23,6 +23,7 @@ import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.computers.FilesApi;
+import dev.hearth.server.computers.ProcessesApi;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.databases.DatabaseCheckpoints;
 import dev.hearth.server.databases.DatabaseEngine;
@@ -233,6 +234,7 @@ public final class HearthServer implements AutoCloseable {
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         FilesApi.register(g.routes(), service.files(), store);
+        ProcessesApi.register(g.routes(), service.processes(), store);
         ImagesApi.register(g.routes(), new ImageService(g.jdbi(), imageStore, images, g.operations(), g.clock(),
                 service::digestsInUse));
         return service;

@@ -127,7 +127,8 @@ class RoleMatrixTest {
         }
         if (shared == null) {
             shared = admin.create("/workspaces/" + computerWorkspace + "/computers",
-                    Map.of("name", "shared", "image", "hearth/busybox")).path("computer").path("id").asText();
+                    Map.of("name", "shared", "image", "hearth/busybox", "command", List.of("sleep", "1000000")))
+                    .path("computer").path("id").asText();
         }
         return new Fixture(computerWorkspace, "-", "-", "-", "-", shared);
     }
@@ -171,6 +172,13 @@ class RoleMatrixTest {
         String path = "/computers/" + f.computer() + "/files?path=/tmp/" + TestServer.uniqueName("f");
         assertEquals(200, clients.get(Who.ADMIN).send("PUT", path, "x", Map.of()).status());
         return path;
+    }
+
+    /** A new process in the fixture's computer, started by the admin, that takes input: its route. */
+    private String process(Fixture f) {
+        var started = clients.get(Who.ADMIN).post("/computers/" + f.computer() + "/processes",
+                Map.of("command", List.of("cat"), "stdin", true));
+        return "/computers/" + f.computer() + "/processes/" + started.path("process").path("pid").asInt();
     }
 
     /** A new ready checkpoint of the fixture's computer, made by the admin. */
@@ -272,6 +280,19 @@ class RoleMatrixTest {
                 // An empty body is an empty tar: nothing to unpack.
                 new Case("PUT", "/computers/{cmp}/files/archive", Needs.EDITOR, 200,
                         f -> "/computers/" + f.computer() + "/files/archive?path=/tmp/" + TestServer.uniqueName("a"), f -> ""),
+                new Case("POST", "/computers/{cmp}/processes", Needs.EDITOR, 201,
+                        f -> "/computers/" + f.computer() + "/processes", f -> Map.of("command", List.of("true"))),
+                new Case("GET", "/computers/{cmp}/processes", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/processes", none),
+                new Case("GET", "/computers/{cmp}/processes/{pid}", Needs.VIEWER, 200, this::process, none),
+                new Case("GET", "/computers/{cmp}/processes/{pid}/output", Needs.VIEWER, 200,
+                        f -> process(f) + "/output", none),
+                new Case("POST", "/computers/{cmp}/processes/{pid}/signal", Needs.EDITOR, 200,
+                        f -> process(f) + "/signal", f -> Map.of("signal", "TERM")),
+                new Case("POST", "/computers/{cmp}/processes/{pid}/stdin", Needs.EDITOR, 200,
+                        f -> process(f) + "/stdin", f -> "x"),
+                new Case("GET", "/computers/{cmp}/logs", Needs.VIEWER, 200, f -> "/computers/" + f.computer() + "/logs",
+                        none),
                 new Case("POST", "/computers/{cmp}/sleep", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/sleep",
                         empty),
                 new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",

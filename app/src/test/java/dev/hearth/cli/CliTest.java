@@ -212,6 +212,29 @@ class CliTest {
     }
 
     @Test
+    void backgroundProcessesAreStartedListedFollowedAndKilled() {
+        assumeComputers();
+        cli(asAdmin(), "workspaces", "create", "cli-procs");
+        var made = cli(asAdmin(), "computers", "create", "worker", "-w", "cli-procs", "--", "sh", "-c", "echo booted");
+        assertEquals(0, made.code(), made.err());
+        var started = cli(asAdmin(), "exec", "-d", "--tag", "job", "-w", "cli-procs", "worker", "--", "sh", "-c",
+                "echo working; echo careful >&2; sleep 600");
+        assertEquals(0, started.code(), started.err());
+        String pid = started.out().strip();
+        assertTrue(pid.matches("[0-9]+"), started.out());
+        var ps = cli(asAdmin(), "ps", "-w", "cli-procs", "worker");
+        assertTrue(ps.out().lines().anyMatch(l -> l.startsWith(pid + " ") && l.contains("job") && l.contains("running")),
+                ps.out());
+        var output = cli(asAdmin(), "logs", "-w", "cli-procs", "worker", pid);
+        assertEquals("working\n", output.out());
+        assertEquals("careful\n", output.err());
+        assertEquals(0, cli(asAdmin(), "kill", "-w", "cli-procs", "worker", pid, "-s", "KILL").code());
+        var followed = cli(asAdmin(), "logs", "-f", "-w", "cli-procs", "worker", pid);
+        assertTrue(followed.err().contains("exited with 137"), followed.err());
+        assertTrue(cli(asAdmin(), "logs", "-w", "cli-procs", "worker").out().contains("booted"), "the main process's log");
+    }
+
+    @Test
     void computersAndExec() {
         assumeComputers();
         cli(asAdmin(), "workspaces", "create", "cli-computers");

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.server.sandbox.Exec;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -57,20 +55,10 @@ public final class AgentExec {
         var gone = new AtomicBoolean();
         var watcher = Thread.ofVirtual().start(() -> watch(callerPresent, gone, http));
         try (var answer = client.open(agent, http)) {
-            var frames = new DataInputStream(answer.body());
-            while (true) {
-                int kind = frames.read();
-                byte[] payload = frames.readNBytes(frames.readInt());
-                switch (kind) {
-                    case 'o', 'e' -> deliver(sink, kind == 'e', payload, gone, http);
-                    case 'x' -> {
-                        JsonNode exit = Json.mapper().readTree(payload);
-                        return new End(exit.path("exit_code").asInt(), exit.path("timed_out").asBoolean(),
-                                (System.nanoTime() - t0) / 1_000_000);
-                    }
-                    default -> throw new EOFException("the agent's answer ended before the command's exit");
-                }
-            }
+            JsonNode exit = Frames.read(answer.body(), (stderr, bytes) -> deliver(sink, stderr, bytes, gone, http), true)
+                    .orElseThrow();
+            return new End(exit.path("exit_code").asInt(), exit.path("timed_out").asBoolean(),
+                    (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException | AgentException e) {
             if (gone.get()) {
                 return new End(KILLED, false, (System.nanoTime() - t0) / 1_000_000);

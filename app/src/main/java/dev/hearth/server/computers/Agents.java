@@ -7,6 +7,7 @@ import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.agent.AgentExec;
 import dev.hearth.server.agent.AgentFiles;
+import dev.hearth.server.agent.AgentProcesses;
 import dev.hearth.server.agent.AgentSecrets;
 import dev.hearth.server.sandbox.RunningExecs;
 import java.time.Duration;
@@ -33,14 +34,18 @@ final class Agents {
     private final AgentSecrets secrets;
     private final AgentExec exec;
     private final AgentFiles files;
+    private final AgentProcesses processes;
     private final Set<String> withoutChannel = ConcurrentHashMap.newKeySet();
     private final RunningExecs running = new RunningExecs();
+    // Clients following a process's output: they never hold a sleep or a checkpoint off, and end first.
+    private final RunningExecs followers = new RunningExecs();
 
     Agents(AgentClient client, AgentSecrets secrets) {
         this.client = client;
         this.secrets = secrets;
         this.exec = new AgentExec(client);
         this.files = new AgentFiles(client);
+        this.processes = new AgentProcesses(client);
     }
 
     AgentExec exec() {
@@ -49,6 +54,20 @@ final class Agents {
 
     AgentFiles files() {
         return files;
+    }
+
+    AgentProcesses processes() {
+        return processes;
+    }
+
+    /** Registers a client following output in the sandbox and how to end it; the answer unregisters it. */
+    Runnable follow(String sandboxId, Runnable end) {
+        return followers.track(sandboxId, end);
+    }
+
+    /** Ends the clients following output in the sandbox (its memory is about to be saved or dropped). */
+    void endFollowers(String sandboxId) {
+        followers.end(sandboxId, Duration.ofSeconds(5));
     }
 
     /** Registers a command running through the agent and how to end it; the answer unregisters it. */
@@ -62,6 +81,7 @@ final class Agents {
 
     /** Ends every command running through the agent in the sandbox (sleep does), waiting up to {@code limit}. */
     void endExecs(String sandboxId, Duration limit) {
+        endFollowers(sandboxId);
         running.end(sandboxId, limit);
     }
 
@@ -171,7 +191,7 @@ final class Agents {
             return client.boot(own).filter(boot -> oldBoot.isEmpty() || !boot.equals(oldBoot)).isPresent();
         } catch (AgentException refused) {
             if (former == null || refused.unreachable()) {
-                throw unavailable(refused);
+                throw refusal(refused);
             }
             if (client.boot(former).filter(boot -> oldBoot.isEmpty() || !boot.equals(oldBoot)).isEmpty()) {
                 return false;
@@ -185,13 +205,16 @@ final class Agents {
         return new AgentEndpoint(c.slot().sandboxAddress(), c.sandboxId(), secrets.of(secretOf));
     }
 
-    /** An agent's refusal as the API's error: what it says about files, or the runtime being unavailable. */
-    static ApiException unavailable(AgentException e) {
+    /**
+     * An agent's refusal as the API's error: what it says about files and processes, or the runtime
+     * being unavailable when it did not answer.
+     */
+    static ApiException refusal(AgentException e) {
         return switch (e.code()) {
             case "not_found" -> new ApiException(ErrorCode.NOT_FOUND, e.getMessage());
-            case "exists" -> ApiException.conflict(e.getMessage());
+            case "exists", "no_stdin", "too_many_processes" -> ApiException.conflict(e.getMessage());
             case "no_space" -> new ApiException(ErrorCode.INSUFFICIENT_STORAGE, e.getMessage());
-            case "is_dir", "not_dir", "invalid", "failed", "denied" ->
+            case "is_dir", "not_dir", "invalid", "failed", "denied", "cannot_start" ->
                     new ApiException(ErrorCode.INVALID_REQUEST, e.getMessage());
             default -> new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the computer's agent did not answer: "
                     + e.getMessage());

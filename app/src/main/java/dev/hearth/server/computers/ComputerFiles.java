@@ -121,7 +121,7 @@ public final class ComputerFiles {
                 return new Download(c.id(), open.apply(agent));
             } catch (AgentException e) {
                 activity.requestEnds(c.id());
-                throw Agents.unavailable(e);
+                throw Agents.refusal(e);
             }
         });
     }
@@ -133,7 +133,7 @@ public final class ComputerFiles {
             try {
                 return work.apply(agent);
             } catch (AgentException e) {
-                throw Agents.unavailable(e);
+                throw Agents.refusal(e);
             } finally {
                 activity.requestEnds(c.id());
             }

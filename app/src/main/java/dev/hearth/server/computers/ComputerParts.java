@@ -9,7 +9,7 @@ import dev.hearth.server.agent.AgentSecrets;
  */
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Restores restores,
-                     Execs execs, ComputerFiles files, RouteTargets routes, ComputerViews views,
+                     Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
                      Networking networking) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
@@ -32,8 +32,9 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var awake = new Awake(records, gates, activity, lifecycle);
         var execs = new Execs(access, awake, activity, dirs, environments, images, agents);
         var files = new ComputerFiles(awake, agents, activity);
+        var processes = new ComputerProcesses(awake, agents, activity, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
-                execs, files, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
+                execs, files, processes, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
                 networking);
     }
 }

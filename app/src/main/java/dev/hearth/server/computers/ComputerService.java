@@ -294,6 +294,10 @@ public final class ComputerService {
         return parts.files();
     }
 
+    public ComputerProcesses processes() {
+        return parts.processes();
+    }
+
     ComputerCheckpoints checkpoints() {
         return parts.checkpoints();
     }

@@ -5,7 +5,6 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.http.ErrorEnvelope;
@@ -16,7 +15,6 @@ import dev.hearth.server.http.Scope;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /** HTTP routes of computers: translation only. */
@@ -80,43 +78,16 @@ public final class ComputersApi {
      */
     private static void stream(Execs.PreparedExec exec, OutputStream out, Peer peer, String requestId)
             throws IOException {
-        var lock = new Object();
-        var text = new TextChunks[] {new TextChunks(), new TextChunks()};
+        var lines = new OutputLines(out, exec.encoding());
         try {
-            var result = exec.stream((stderr, bytes) -> {
-                synchronized (lock) {
-                    String chunk = exec.encoding() == OutputEncoding.BASE64 ? exec.encoding().text(bytes)
-                            : text[stderr ? 1 : 0].next(bytes);
-                    if (!chunk.isEmpty()) {
-                        line(out, Map.of(stderr ? "stderr" : "stdout", chunk));
-                    }
-                }
-            }, peer::connected);
-            synchronized (lock) {
-                for (int i = 0; i < 2; i++) {
-                    String rest = text[i].rest();
-                    if (!rest.isEmpty()) {
-                        line(out, Map.of(i == 1 ? "stderr" : "stdout", rest));
-                    }
-                }
-            }
+            var result = exec.stream(lines::output, peer::connected);
             var end = new LinkedHashMap<String, Object>();
             end.put("exit_code", result.exitCode());
             end.put("timed_out", result.timedOut());
             end.put("duration_ms", result.durationMillis());
-            synchronized (lock) {
-                line(out, end);
-            }
+            lines.end(end);
         } catch (ApiException e) {
-            synchronized (lock) {
-                line(out, ErrorEnvelope.of(e, requestId));
-            }
+            lines.line(ErrorEnvelope.of(e, requestId));
         }
-    }
-
-    private static void line(OutputStream out, Object value) throws IOException {
-        out.write(Json.mapper().writeValueAsBytes(value));
-        out.write('\n');
-        out.flush();
     }
 }

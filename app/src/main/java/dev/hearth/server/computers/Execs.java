@@ -67,6 +67,15 @@ final class Execs {
                     sandbox -> access.get().execStreaming(sandbox, request, scratch(), sink, callerPresent)));
         }
 
+        /** The command checked, with its whole environment and working directory. */
+        Exec.Request request() {
+            return request;
+        }
+
+        Awake.Read read() {
+            return read;
+        }
+
         /** How the output is told: UTF-8 text, or base64 (binary output). */
         public OutputEncoding encoding() {
             return encoding;
@@ -126,7 +135,7 @@ final class Execs {
                 return viaAgent.run(agent.get(), () -> !ended.get() && callerPresent.getAsBoolean());
             } catch (AgentException e) {
                 if (!e.refused()) {
-                    throw Agents.unavailable(e);
+                    throw Agents.refusal(e);
                 }
                 agents.noChannel(c);
             } finally {

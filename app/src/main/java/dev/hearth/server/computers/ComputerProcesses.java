@@ -1,0 +1,163 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentException;
+import dev.hearth.server.agent.AgentProcesses;
+import dev.hearth.server.agent.Frames;
+import dev.hearth.server.agent.ProcessInfo;
+import dev.hearth.server.tenancy.Workspace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Processes in computers, kept by their agents: started in the background (checked as an exec is),
+ * listed, signalled, fed, and their output read or followed. The main process is "main" to the
+ * agent; its output is the computer's log. A sleeping computer is woken first.
+ */
+public final class ComputerProcesses {
+    private static final Set<String> SIGNALS = Set.of("TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2", "STOP",
+            "CONT");
+    private static final String MAIN = "main";
+
+    private final Awake awake;
+    private final Agents agents;
+    private final Activity activity;
+    private final Execs execs;
+
+    ComputerProcesses(Awake awake, Agents agents, Activity activity, Execs execs) {
+        this.awake = awake;
+        this.agents = agents;
+        this.activity = activity;
+        this.execs = execs;
+    }
+
+    /** {@code POST .../processes}: {@code stdin} true keeps the process's input open for {@code .../stdin}. */
+    public record StartRequest(List<String> command, Map<String, String> env, String cwd, String tag,
+                               Boolean stdin) {
+    }
+
+    public ProcessInfo start(Workspace workspace, String ref, StartRequest request) {
+        if (request.tag() != null && request.tag().length() > 128) {
+            throw ApiException.invalidField("tag", "at most 128 characters");
+        }
+        var prepared = execs.prepare(workspace, ref, new ExecApi.Request(request.command(), request.env(),
+                request.cwd(), null, null, null));
+        var exec = prepared.request();
+        var start = new AgentProcesses.Start(exec.command(), exec.env(), exec.cwd(), request.tag(),
+                Boolean.TRUE.equals(request.stdin()));
+        return on(prepared.read(), agent -> agents.processes().start(agent, start));
+    }
+
+    public List<ProcessInfo> list(Workspace workspace, String ref) {
+        return on(awake.find(workspace, ref), agent -> agents.processes().list(agent));
+    }
+
+    public ProcessInfo get(Workspace workspace, String ref, String pid) {
+        String selector = pid(pid);
+        return on(awake.find(workspace, ref), agent -> agents.processes().get(agent, selector));
+    }
+
+    public ProcessInfo signal(Workspace workspace, String ref, String pid, String signal) {
+        String selector = pid(pid);
+        String name = signalName(signal);
+        return on(awake.find(workspace, ref), agent -> agents.processes().signal(agent, selector, name));
+    }
+
+    public ProcessInfo stdin(Workspace workspace, String ref, String pid, InputStream bytes, boolean close) {
+        String selector = pid(pid);
+        return on(awake.find(workspace, ref), agent -> agents.processes().stdin(agent, selector, bytes, close));
+    }
+
+    /** A process's output, opened (a missing process fails here, before any byte is sent). */
+    public Output output(Workspace workspace, String ref, String pid, boolean follow) {
+        return open(workspace, ref, pid(pid), follow);
+    }
+
+    /** The main process's output: the computer's log. */
+    public Output log(Workspace workspace, String ref, boolean follow) {
+        try {
+            return open(workspace, ref, MAIN, follow);
+        } catch (ApiException e) {
+            if (e.is(ErrorCode.NOT_FOUND)) {
+                throw new ApiException(ErrorCode.NOT_FOUND, "computer " + ref
+                        + " has no main process (it waits for exec), so no log");
+            }
+            throw e;
+        }
+    }
+
+    /** Output on its way from the agent: relayed once, then closed; sleep ends a follower. */
+    public static final class Output {
+        private final AgentProcesses.Output output;
+        private final Runnable untrack;
+
+        private Output(AgentProcesses.Output output, Runnable untrack) {
+            this.output = output;
+            this.untrack = untrack;
+        }
+
+        /** Hands the output to {@code sink}; answers the exit code if the process ended. */
+        public Optional<Integer> relay(Frames.Output sink) throws IOException {
+            try (output) {
+                return output.relay(sink);
+            } finally {
+                untrack.run();
+            }
+        }
+    }
+
+    private Output open(Workspace workspace, String ref, String selector, boolean follow) {
+        return awake.run(awake.find(workspace, ref), c -> {
+            var agent = agents.required(c);
+            Runnable[] abort = {() -> { }};
+            // Tracked before the gate is let go, so a sleep that follows ends it rather than saving it.
+            Runnable untrack = agents.follow(c.sandboxId(), () -> abort[0].run());
+            try {
+                var output = agents.processes().output(agent, selector, follow);
+                abort[0] = output.abort();
+                return new Output(output, untrack);
+            } catch (AgentException e) {
+                untrack.run();
+                throw Agents.refusal(e);
+            }
+        });
+    }
+
+    private <T> T on(Awake.Read read, Function<AgentEndpoint, T> work) {
+        return awake.run(read, c -> {
+            var agent = agents.required(c);
+            activity.requestBegins(c.id());
+            try {
+                return work.apply(agent);
+            } catch (AgentException e) {
+                throw Agents.refusal(e);
+            } finally {
+                activity.requestEnds(c.id());
+            }
+        });
+    }
+
+    private static String pid(String pid) {
+        if (pid == null || !pid.matches("[1-9][0-9]{0,9}")) {
+            throw ApiException.invalidField("pid", "a process id: a positive integer");
+        }
+        return pid;
+    }
+
+    private static String signalName(String signal) {
+        String name = signal == null ? "" : signal.toUpperCase(Locale.ROOT);
+        name = name.startsWith("SIG") ? name.substring(3) : name;
+        if (!SIGNALS.contains(name)) {
+            throw ApiException.invalidField("signal", "one of TERM, KILL, INT, HUP, QUIT, USR1, USR2, STOP, CONT");
+        }
+        return name;
+    }
+}

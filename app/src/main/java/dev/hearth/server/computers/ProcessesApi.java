@@ -1,0 +1,79 @@
+package dev.hearth.server.computers;
+
+import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
+import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.server.http.ErrorEnvelope;
+import dev.hearth.server.http.Exchange;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.RouteTable;
+import dev.hearth.server.http.Scope;
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * HTTP routes of processes in computers and of a computer's log: translation only. Viewers read
+ * (the list, the output, the log); those who may exec start, signal and feed.
+ */
+public final class ProcessesApi {
+    private ProcessesApi() {
+    }
+
+    /** {@code POST .../processes/{pid}/signal}. */
+    record SignalRequest(String signal) {
+    }
+
+    public static void register(RouteTable routes, ComputerProcesses processes, ComputerStore store) {
+        Scope.Locator locator = store::workspaceOf;
+        var read = Scope.resource("cmp", "computer", locator, COMPUTER_READ);
+        var exec = Scope.resource("cmp", "computer", locator, COMPUTER_EXEC);
+        String base = "/computers/{cmp}/processes";
+        routes.add("POST", base, exec, ex -> Reply.status(201, Reply.one("process",
+                processes.start(ex.workspace(), ex.param("cmp"), ex.body(ComputerProcesses.StartRequest.class)))));
+        routes.add("GET", base, read,
+                ex -> Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp")))));
+        routes.add("GET", base + "/{pid}", read, ex -> Reply.ok(Reply.one("process",
+                processes.get(ex.workspace(), ex.param("cmp"), ex.param("pid")))));
+        routes.add("POST", base + "/{pid}/signal", exec, ex -> Reply.ok(Reply.one("process",
+                processes.signal(ex.workspace(), ex.param("cmp"), ex.param("pid"),
+                        ex.body(SignalRequest.class).signal()))));
+        routes.streaming("POST", base + "/{pid}/stdin", exec, ex -> Reply.ok(Reply.one("process",
+                processes.stdin(ex.workspace(), ex.param("cmp"), ex.param("pid"), ex.bodyStream(),
+                        flag(ex, "close")))));
+        routes.add("GET", base + "/{pid}/output", read, ex -> ndjson(ex,
+                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"))));
+        routes.add("GET", "/computers/{cmp}/logs", read,
+                ex -> ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow"))));
+    }
+
+    private static boolean flag(Exchange ex, String name) {
+        return ex.query(name).map(value -> switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw ApiException.invalidField(name, "true or false");
+        }).orElse(false);
+    }
+
+    /** Checks the request first, then opens the output: a refusal is a plain error answer, not a line. */
+    private static Reply ndjson(Exchange ex, Supplier<ComputerProcesses.Output> open) {
+        var encoding = OutputEncoding.of(ex.query("encoding").orElse(null));
+        flag(ex, "follow");
+        var output = open.get();
+        String requestId = ex.requestId();
+        return Reply.stream("application/x-ndjson", out -> relay(output, new OutputLines(out, encoding), requestId));
+    }
+
+    /** The output as NDJSON lines, then {@code {"exit_code": N}} if the process ended. */
+    private static void relay(ComputerProcesses.Output output, OutputLines lines, String requestId)
+            throws IOException {
+        try {
+            var exit = output.relay(lines::output);
+            lines.end(exit.map(code -> Map.of("exit_code", code)).orElse(null));
+        } catch (ApiException e) {
+            lines.line(ErrorEnvelope.of(e, requestId));
+        }
+    }
+
+}
