@@ -87,13 +87,9 @@ func execute(w http.ResponseWriter, r *http.Request) {
 
 func readSpec(body io.Reader) (execSpec, error) {
 	var spec execSpec
-	var size uint32
-	if err := binary.Read(body, binary.BigEndian, &size); err != nil || size > 64<<20 {
-		return spec, errors.New("the exec head is missing or too large")
-	}
-	head := make([]byte, size)
-	if _, err := io.ReadFull(body, head); err != nil {
-		return spec, errors.New("the exec head is cut short")
+	head, err := readHead(body)
+	if err != nil {
+		return spec, errors.New("the exec head is missing, too large or cut short")
 	}
 	if err := json.Unmarshal(head, &spec); err != nil || len(spec.Command) == 0 || spec.TimeoutMs <= 0 {
 		return spec, errors.New("the exec head needs a command and a timeout")

@@ -33,6 +33,14 @@ func processRoutes(mux *http.ServeMux) {
 		answer(w, map[string]any{"processes": processes.list()})
 	})
 	mux.HandleFunc("GET /processes/{pid}", withProc(func(w http.ResponseWriter, r *http.Request, p *proc) {
+		// wait=exit answers once the process has ended: hearth serve learns of the main process's end.
+		if r.URL.Query().Get("wait") == "exit" {
+			select {
+			case <-p.done:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		answer(w, p.view())
 	}))
 	mux.HandleFunc("GET /processes/{pid}/output", withProc(output))

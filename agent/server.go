@@ -20,6 +20,9 @@ import (
 // firewall keeps other computers off it; the secret keeps everyone else out.
 const Port = 49983
 
+// socketEnv asks the agent to answer on a Unix socket at that path as well.
+const socketEnv = "HEARTH_AGENT_SOCKET"
+
 // secretEnv hands the agent its secret at start; it is taken out of every environment it passes on.
 const secretEnv = "HEARTH_AGENT_SECRET"
 
@@ -53,8 +56,19 @@ func serve(secret string) {
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { answer(w, map[string]string{"boot": bootID}) })
 	mux.HandleFunc("POST /rekey", s.rekey)
 	mux.HandleFunc("POST /exec", execute)
+	mux.HandleFunc("POST /terminal", terminal)
 	fileRoutes(mux)
 	processRoutes(mux)
+	// A Unix socket too, when asked (bench/ChannelBench compares it with TCP: runsc --host-uds=create
+	// lets a socket made in a bind-mounted directory be reached from the host).
+	if path := os.Getenv(socketEnv); path != "" {
+		_ = os.Remove(path) // an earlier self's (see renew)
+		if ln, err := net.Listen("unix", path); err == nil {
+			go http.Serve(ln, s.authenticated(mux))
+		} else {
+			fmt.Fprintf(os.Stderr, "hearth-agent: cannot listen on %s: %v\n", path, err)
+		}
+	}
 	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", Port))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hearth-agent: cannot listen on %d: %v\n", Port, err)

@@ -160,6 +160,8 @@ class ApiReferenceTest {
             conforms("Computer", computer);
             conforms("Exec result", admin.post("/computers/" + computer.path("id").asText() + "/exec",
                     Map.of("command", List.of("true"))));
+            conforms("Process", admin.post("/computers/" + computer.path("id").asText() + "/processes",
+                    Map.of("command", List.of("true"))).path("process"));
             var checkpoint = admin.create("/computers/" + computer.path("id").asText() + "/checkpoints", Map.of());
             conforms("Checkpoint", checkpoint.path("checkpoint"));
             admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");

@@ -191,9 +191,10 @@ class ComputersTest {
         ws.sendBinary(ByteBuffer.wrap("stty size\n".getBytes()), true).join();
         awaitOutput(output, "30 100");
         ws.sendText("{\"resize\": {\"cols\": 120, \"rows\": 40}}", true).join();
-        ws.sendBinary(ByteBuffer.wrap("stty size; echo $TERM\n".getBytes()), true).join();
+        ws.sendBinary(ByteBuffer.wrap("stty size; echo $TERM; echo parent-$PPID\n".getBytes()), true).join();
         awaitOutput(output, "40 120");
         awaitOutput(output, "xterm-256color");
+        awaitOutput(output, "parent-1\r");   // the agent (PID 1) runs it, not runsc exec
         ws.sendBinary(ByteBuffer.wrap("exit 3\n".getBytes()), true).join();
         assertEquals("{\"exit_code\":3}", end.get(20, TimeUnit.SECONDS));
     }

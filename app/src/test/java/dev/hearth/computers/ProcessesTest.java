@@ -156,6 +156,12 @@ class ProcessesTest {
         assertEquals("main", main.path("tag").asText());
         assertEquals("exited", main.path("state").asText());
         assertEquals("hi", TestComputers.run(admin, box, "echo hi"), "the computer stays up for exec");
+        var exit = mainExit(box);
+        assertEquals(3, exit.path("exit_code").asInt(), exit.toString());
+        assertEquals(main.path("ended_at").asText(), exit.path("ended_at").asText());
+        admin.post("/computers/" + box + "/sleep", Map.of());
+        admin.post("/computers/" + box + "/wake", Map.of());
+        assertEquals(3, mainExit(box).path("exit_code").asInt(), "still told after a wake");
         String quiet = computer("no-main", Map.of("command", List.of(), "entrypoint", List.of()));
         assertError(404, "not_found", () -> lines("/computers/" + quiet + "/logs"));
     }
@@ -178,6 +184,17 @@ class ProcessesTest {
     }
 
     // ---- helpers
+
+    /** The computer's main_exit, once hearth serve has heard of it from the agent. */
+    private JsonNode mainExit(String computer) throws InterruptedException {
+        JsonNode exit = null;
+        for (int i = 0; i < 100 && (exit == null || exit.isNull()); i++) {
+            exit = admin.get("/computers/" + computer).path("computer").path("main_exit");
+            Thread.sleep(exit.isNull() ? 100 : 0);
+        }
+        assertFalse(exit.isNull(), "main_exit is told");
+        return exit;
+    }
 
     private String computer(String name, Map<String, Object> extra) {
         return TestComputers.create(admin, ws, TestServer.uniqueName(name), "hearth/busybox", extra).path("id").asText();

@@ -21,6 +21,7 @@ final class RawSandbox {
     private final String ns;
     private final String hostVeth;
     private final String peerVeth;
+    private List<String> runscFlags = List.of();
     final String host;
     final String guest;
 
@@ -39,6 +40,12 @@ final class RawSandbox {
 
     /** Lays out dirs and a bundle from {@code template} (a computer's config.json); nothing runs yet. */
     static RawSandbox prepare(Path workDir, Path template, int index) throws Exception {
+        return prepare(workDir, template, index, spec -> { });
+    }
+
+    /** As {@link #prepare(Path, Path, int)}, with the spec edited by {@code edit} first. */
+    static RawSandbox prepare(Path workDir, Path template, int index, java.util.function.Consumer<ObjectNode> edit)
+            throws Exception {
         String id = String.format("rawbench%04d", index);
         Path dir = Files.createDirectories(workDir.resolve("raw").resolve(id));
         var sandbox = new RawSandbox(workDir.resolve("runsc"), dir, id, index);
@@ -56,9 +63,20 @@ final class RawSandbox {
             }
         }
         ((ObjectNode) spec.path("linux")).put("cgroupsPath", "/hearth-bench/" + id);
+        edit.accept(spec);
         Files.createDirectories(sandbox.bundle);
         Files.writeString(sandbox.bundle.resolve("config.json"), spec.toString());
         return sandbox;
+    }
+
+    /** runsc's global flags for every start of this sandbox (such as {@code --host-uds=create}). */
+    RawSandbox withRunscFlags(List<String> flags) {
+        this.runscFlags = List.copyOf(flags);
+        return this;
+    }
+
+    Path dir() {
+        return dir;
     }
 
     Path data() {
@@ -95,8 +113,9 @@ final class RawSandbox {
 
     private String[] boot(String action, List<String> flags) {
         var command = new ArrayList<>(List.of("unshare", "-m", "sh", "-c",
-                "mount -t tmpfs -o size=4k bench /proc/sys/net && exec \"$@\"", "runsc", "runsc", "--root", root.toString(),
-                "--network=sandbox", "--net-disconnect-ok", "--overlay2=root:dir=" + dir.resolve("overlay"), action,
+                "mount -t tmpfs -o size=4k bench /proc/sys/net && exec \"$@\"", "runsc", "runsc", "--root", root.toString()));
+        command.addAll(runscFlags);
+        command.addAll(List.of("--network=sandbox", "--net-disconnect-ok", "--overlay2=root:dir=" + dir.resolve("overlay"), action,
                 "--detach", "--bundle", bundle.toString()));
         command.addAll(flags);
         command.add(id);

@@ -52,6 +52,12 @@ public final class AgentProcesses {
         return process(agent, client.request(agent, "GET", "/processes/" + selector));
     }
 
+    /** Waits until the process has ended (as long as it takes), then answers it. */
+    public ProcessInfo awaitExit(AgentEndpoint agent, String selector) {
+        return process(agent, client.request(agent, "GET", "/processes/" + selector).param("wait", "exit")
+                .timeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS).idleTimeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS));
+    }
+
     public ProcessInfo signal(AgentEndpoint agent, String selector, String signal) {
         return process(agent, AgentClient.jsonBody(client.request(agent, "POST", "/processes/" + selector + "/signal"),
                 Map.of("signal", signal)));

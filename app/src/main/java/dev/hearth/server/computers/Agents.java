@@ -9,8 +9,12 @@ import dev.hearth.server.agent.AgentExec;
 import dev.hearth.server.agent.AgentFiles;
 import dev.hearth.server.agent.AgentProcesses;
 import dev.hearth.server.agent.AgentSecrets;
+import dev.hearth.server.agent.AgentTerminal;
+import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.sandbox.RunningExecs;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,13 +39,17 @@ final class Agents {
     private final AgentExec exec;
     private final AgentFiles files;
     private final AgentProcesses processes;
+    private final MainExits exits;
     private final Set<String> withoutChannel = ConcurrentHashMap.newKeySet();
+    // Sandboxes whose main process is being waited for.
+    private final Set<String> watched = ConcurrentHashMap.newKeySet();
     private final RunningExecs running = new RunningExecs();
     // Clients following a process's output: they never hold a sleep or a checkpoint off, and end first.
     private final RunningExecs followers = new RunningExecs();
 
-    Agents(AgentClient client, AgentSecrets secrets) {
+    Agents(AgentClient client, AgentSecrets secrets, MainExits exits) {
         this.client = client;
+        this.exits = exits;
         this.secrets = secrets;
         this.exec = new AgentExec(client);
         this.files = new AgentFiles(client);
@@ -68,6 +76,13 @@ final class Agents {
     /** Ends the clients following output in the sandbox (its memory is about to be saved or dropped). */
     void endFollowers(String sandboxId) {
         followers.end(sandboxId, Duration.ofSeconds(5));
+    }
+
+    /** Starts a command on a terminal through the agent, counted as a running command until closed. */
+    Terminal terminal(Computer c, AgentEndpoint agent, Exec.Request request, int columns, int rows) {
+        var terminal = AgentTerminal.open(client, agent, request, columns, rows);
+        terminal.untrackOnClose(track(c.sandboxId(), terminal::kill));
+        return terminal;
     }
 
     /** Registers a command running through the agent and how to end it; the answer unregisters it. */
@@ -180,9 +195,42 @@ final class Agents {
                 }
                 Thread.sleep(2);
             }
+            watchMain(c);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits, on a thread of its own, for the main process of the computer's sandbox to end and notes
+     * it; a wait cut short (the agent renewed, a checkpoint) is taken up again while the sandbox is
+     * the computer's. A sandbox that stops ends it.
+     */
+    void watchMain(Computer c) {
+        if (c.slot() == null || withoutChannel.contains(c.sandboxId()) || !watched.add(c.sandboxId())) {
+            return;
+        }
+        var agent = endpoint(c, c.id());
+        Thread.ofVirtual().name("main-" + c.sandboxId()).start(() -> {
+            try {
+                for (int tries = 0; tries < 100 && exits.current(c); tries++) {
+                    try {
+                        var main = processes.awaitExit(agent, "main");
+                        exits.ended(c, main.exitCode(), Instant.parse(main.endedAt()));
+                        return;
+                    } catch (AgentException e) {
+                        if (!e.unreachable()) {
+                            return; // no main process, or an agent that does not know this wait
+                        }
+                        Thread.sleep(1000);
+                    }
+                }
+            } catch (InterruptedException | RuntimeException e) {
+                LOG.debug("stopped waiting for the main process of {}: {}", c.sandboxId(), e.toString());
+            } finally {
+                watched.remove(c.sandboxId());
+            }
+        });
     }
 
     /** Whether the agent answers to {@code own} (given it through {@code former} if need be) from another boot. */

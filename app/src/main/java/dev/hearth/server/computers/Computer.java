@@ -7,6 +7,7 @@ import dev.hearth.server.sandbox.Slot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A computer as stored, in parts that change for different reasons: what its owner set, where it
@@ -39,8 +40,15 @@ public record Computer(String id, String workspace, String name, Settings settin
         }
     }
 
-    /** Its state, a change under way (null if none), and why it last failed or restarted (null if fine). */
-    public record Status(ComputerState state, Pending pending, Operation.Error error) {
+    /**
+     * Its state, a change under way (null if none), why it last failed or restarted (null if fine),
+     * and how the main process of a sandbox of it last ended (null if none was seen to).
+     */
+    public record Status(ComputerState state, Pending pending, Operation.Error error, MainExit mainExit) {
+    }
+
+    /** The main process of sandbox {@code incarnation} ended with {@code exitCode} (128 + N: signal N). */
+    public record MainExit(int exitCode, Instant endedAt, int incarnation) {
     }
 
     /**
@@ -72,7 +80,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** A computer just asked for: creating, generation and incarnation 1, no slot yet. */
     static Computer draft(String id, String workspace, String name, Settings settings, String imageDigest,
                           Lineage lineage, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null),
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null, null),
                 new Instance(imageDigest, 1, 1, null), lineage, new Times(now, now, null, null, null));
     }
 
@@ -125,25 +133,34 @@ public record Computer(String id, String workspace, String name, Settings settin
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */
+    /** How the main process of its current sandbox ended; empty while it runs (or none ran). */
+    public Optional<MainExit> mainExit() {
+        var exit = status.mainExit();
+        return exit != null && exit.incarnation() == instance.incarnation() ? Optional.of(exit) : Optional.empty();
+    }
+
     public String sandboxId() {
         return id + "-" + String.format("%04d", instance.incarnation());
     }
 
     public Computer withStatus(ComputerState state, Pending pending, Operation.Error error, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(state, pending, error), instance, lineage,
+        return new Computer(id, workspace, name, settings, new Status(state, pending, error, status.mainExit()),
+                instance, lineage,
                 times.updated(now));
     }
 
     /** Its sandbox runs the image {@code digest} from now on; error cleared. */
     public Computer started(String digest, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(ComputerState.READY, pending(), null),
+        return new Computer(id, workspace, name, settings,
+                new Status(ComputerState.READY, pending(), null, status.mainExit()),
                 new Instance(digest, generation(), instance.incarnation(), slot()), lineage,
                 new Times(times.createdAt(), now, now, times.lastActiveAt(), deletedAt()));
     }
 
     /** A sandbox of it was found running: ready, its error and start time kept. */
     public Computer adopted(String digest, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(ComputerState.READY, pending(), error()),
+        return new Computer(id, workspace, name, settings,
+                new Status(ComputerState.READY, pending(), error(), status.mainExit()),
                 new Instance(digest, generation(), instance.incarnation(), slot()), lineage, times.updated(now));
     }
 
@@ -175,7 +192,8 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
         var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network(), settings.launch());
-        return new Computer(id, workspace, name, unprotected, new Status(state(), null, error()), instance, lineage,
+        return new Computer(id, workspace, name, unprotected, new Status(state(), null, error(), status.mainExit()),
+                instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }
 }

@@ -18,7 +18,8 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var gates = new Gates();
         var activity = new Activity();
         var dirs = Dirs.under(in.dataDir());
-        var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")));
+        var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")),
+                new MainExits(records));
         var checkpoints = new ComputerCheckpoints(in.jdbi(), in.checkpointKinds(), in.store(), gates, access::get, dirs,
                 in.clock(), agents);
         var environments = new Environments(in.variables());

@@ -57,6 +57,11 @@ final class ComputerRecords {
         return c;
     }
 
+    /** Notes how the main process of sandbox {@code exit.incarnation()} ended, if the computer still runs it. */
+    void noteMainExit(String computerId, Computer.MainExit exit) {
+        jdbi.useTransaction(h -> store.noteMainExit(h, computerId, exit));
+    }
+
     Computer fail(Computer computer, String code, String message) {
         return save(computer.failed(new Operation.Error(code, message), now()));
     }

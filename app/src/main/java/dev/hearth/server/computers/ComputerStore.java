@@ -106,6 +106,12 @@ public final class ComputerStore {
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
     }
 
+    /** Notes how a sandbox's main process ended, unless the computer runs another sandbox by now. */
+    public void noteMainExit(Handle h, String id, Computer.MainExit exit) {
+        h.createUpdate("UPDATE computers SET main_exit = :exit WHERE id = :id AND incarnation = :incarnation")
+                .bind("id", id).bind("exit", StoredJson.text(exit)).bind("incarnation", exit.incarnation()).execute();
+    }
+
     public void touch(Handle h, String id, Instant at) {
         h.createUpdate("UPDATE computers SET last_active_at = :at WHERE id = :id").bind("id", id).bind("at", millis(at)).execute();
     }
@@ -152,7 +158,8 @@ public final class ComputerStore {
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
                 rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs));
         var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
-                StoredJson.read(rs, "error", Operation.Error.class));
+                StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",
+                Computer.MainExit.class));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),
                 rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
         var lineage = new Computer.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"));

@@ -12,12 +12,16 @@ public record ComputerView(String id, String workspace, String name, ComputerSta
                            List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
                            NetworkPolicy.View network, List<String> entrypoint, List<String> command,
-                           Launch.Restart restart, String parent, String fromCheckpoint,
+                           Launch.Restart restart, MainExitView mainExit, String parent, String fromCheckpoint,
                            Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 
     public record PortView(int published, int target, String protocol,
                            @JsonProperty("private") boolean privateAccess, String url) {
+    }
+
+    /** How the main process of the running sandbox ended; the field is null while it runs. */
+    public record MainExitView(int exitCode, Instant endedAt) {
     }
 
     /** How an environment variable is set: {@code literal} or {@code secret}, and whether its variable is missing. */

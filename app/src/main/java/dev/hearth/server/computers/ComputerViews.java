@@ -38,7 +38,8 @@ final class ComputerViews {
                 ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
-                set.launch().restart(), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
+                set.launch().restart(), c.mainExit().map(e -> new ComputerView.MainExitView(e.exitCode(), e.endedAt()))
+                        .orElse(null), c.lineage().parent(), c.fromCheckpoint(), c.error(), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

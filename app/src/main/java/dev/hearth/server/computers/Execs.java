@@ -81,9 +81,23 @@ final class Execs {
             return encoding;
         }
 
+        /** A command on a terminal: through the agent, or runsc exec when the computer's init has no channel. */
         public Terminal terminal(int columns, int rows) {
-            var terminal = awake.run(read, c -> SandboxAccess.answering(() ->
-                    access.get().execTerminal(c.sandboxId(), request, scratch(), columns, rows)));
+            var terminal = awake.run(read, c -> {
+                var agent = agents.of(c);
+                if (agent.isPresent()) {
+                    try {
+                        return agents.terminal(c, agent.get(), request, columns, rows);
+                    } catch (AgentException e) {
+                        if (!e.refused()) {
+                            throw Agents.refusal(e);
+                        }
+                        agents.noChannel(c);
+                    }
+                }
+                return SandboxAccess.answering(() ->
+                        access.get().execTerminal(c.sandboxId(), request, scratch(), columns, rows));
+            });
             awake.used(read.computer().id());
             return terminal;
         }

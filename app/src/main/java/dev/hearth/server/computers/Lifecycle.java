@@ -107,13 +107,22 @@ final class Lifecycle {
             restarted.merge(c.name(), 1, Integer::sum);
             try {
                 var started = boots.start(c, images.ofRunning(c), false);
-                records.save(started.noted(new Operation.Error("restarted", "the main process exited; restarted at "
-                        + records.now() + " (restart " + count + ")"), records.now()));
+                String how = c.mainExit().map(e -> "exited with " + e.exitCode() + " at " + e.endedAt())
+                        .orElse("exited");
+                records.save(started.noted(new Operation.Error("restarted", "the main process " + how
+                        + "; restarted at " + records.now() + " (restart " + count + ")"), records.now()));
             } catch (RuntimeException e) {
                 LOG.warn("restarting computer {} failed; will retry", computerId, e);
             }
             return true;
         });
+    }
+
+    /** A running sandbox adopted at start: its main process is waited for again. */
+    void adoptedRunning(Computer c) {
+        if (access.get().runsProcesses()) {
+            agents.watchMain(c);
+        }
     }
 
     /** A sandbox restored from {@code imageDir} by a wake cut short, adopted at start (see {@link Agents#adoptedRestored}). */

@@ -181,6 +181,7 @@ final class Reconciler {
                 Disk.deleteTree(dirs.sleepImage(c.id()));
             }
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
+            lifecycle.adoptedRunning(c);
             return;
         }
         state.ifPresent(s -> runsc.delete(c.sandboxId()));
