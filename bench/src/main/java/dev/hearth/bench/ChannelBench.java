@@ -28,6 +28,7 @@ import java.util.Map;
  */
 public final class ChannelBench {
     private static final String SOCKET_DIR = "/run/hearth-channel";
+    private static final int MIB = 1 << 20;
 
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
@@ -67,6 +68,18 @@ public final class ChannelBench {
             System.out.println("|---|---|---|");
             times.forEach((step, values) -> System.out.printf("| %s | %.3f | %.3f |%n", step,
                     percentile(values, 50), percentile(values, 99)));
+            // Bulk: the same file out over each channel (from /data, a host directory, so the disk is the same).
+            Files.write(raw.data().resolve("blob.bin"), new byte[MIB * 100]);
+            System.out.println();
+            System.out.println("| GET /files of 100 MiB | MiB/s, best of 3 |");
+            System.out.println("|---|---|");
+            for (var way : Map.of("TCP", tcp, "Unix socket (--host-uds=create)", uds).entrySet()) {
+                double best = 0;
+                for (int round = 0; round < 3; round++) {
+                    best = Math.max(best, download(way.getValue(), secret, "/data/blob.bin"));
+                }
+                System.out.printf("| %s | %.0f |%n", way.getKey(), best);
+            }
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } finally {
             if (raw != null) {
@@ -99,6 +112,35 @@ public final class ChannelBench {
                 Thread.sleep(20);
             }
         }
+    }
+
+    /** Reads a file through the agent's files route; answers MiB/s. */
+    private static double download(SocketAddress address, String secret, String path) throws IOException {
+        long t0 = System.nanoTime();
+        long body = 0;
+        try (var channel = SocketChannel.open(address)) {
+            channel.write(ByteBuffer.wrap(("GET /files?path=" + path + " HTTP/1.1\r\nHost: agent\r\nAuthorization: Bearer "
+                    + secret + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
+            var buffer = ByteBuffer.allocate(256 * 1024);
+            int headEnd = -1;
+            while (channel.read(buffer) >= 0) {
+                if (headEnd < 0) {
+                    String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.ISO_8859_1);
+                    headEnd = text.indexOf("\r\n\r\n");
+                    if (headEnd >= 0) {
+                        body += buffer.position() - headEnd - 4;
+                        buffer.clear();
+                    }
+                } else {
+                    body += buffer.position();
+                    buffer.clear();
+                }
+            }
+        }
+        if (body < 100L * MIB) {
+            throw new IOException("the file came short: " + body + " bytes");
+        }
+        return body / (double) MIB / ((System.nanoTime() - t0) / 1e9);
     }
 
     private static double percentile(List<Double> values, int p) {
