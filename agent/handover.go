@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -114,6 +115,10 @@ func memfd(content []byte) (int, error) {
 // takeOver reads what an earlier self of the agent handed over, if it did, and keeps its
 // processes as if started here; it answers whether the agent is a renewed one.
 func takeOver() bool {
+	if legacy, ok := os.LookupEnv(legacyMainEnv); ok {
+		adoptLegacy(legacy)
+		return true
+	}
 	text, renewed := os.LookupEnv(stateEnv)
 	if !renewed {
 		return false
@@ -134,6 +139,24 @@ func takeOver() bool {
 		adopt(h)
 	}
 	return true
+}
+
+// legacyMainEnv is how an agent from before the hand-over told its renewed self its main process
+// (0: none). Such an agent, still in the memory of a computer asleep across an upgrade, renews
+// into this binary on its wake: its main process is adopted (its output so far was never kept),
+// never started a second time.
+const legacyMainEnv = "HEARTH_AGENT_MAIN"
+
+func adoptLegacy(text string) {
+	_ = os.Unsetenv(legacyMainEnv)
+	if pid, err := strconv.Atoi(text); err == nil && pid > 0 {
+		command := []string{}
+		if argv, err := os.ReadFile("/proc/" + text + "/cmdline"); err == nil && len(argv) > 0 {
+			command = strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")
+		}
+		adopt(handed{Pid: pid, Tag: mainTag, Command: command, StartedAt: time.Now().UTC(), Main: true,
+			Fds: [3]int{-1, -1, -1}})
+	}
 }
 
 func adopt(h handed) {
