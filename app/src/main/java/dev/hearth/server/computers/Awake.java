@@ -1,6 +1,8 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
@@ -15,12 +17,14 @@ final class Awake {
     private final Gates gates;
     private final Activity activity;
     private final Lifecycle lifecycle;
+    private final Agents agents;
 
-    Awake(ComputerRecords records, Gates gates, Activity activity, Lifecycle lifecycle) {
+    Awake(ComputerRecords records, Gates gates, Activity activity, Lifecycle lifecycle, Agents agents) {
         this.records = records;
         this.gates = gates;
         this.activity = activity;
         this.lifecycle = lifecycle;
+        this.agents = agents;
     }
 
     /** A computer as read for work, and the gate's change count before the read (see {@link #run}). */
@@ -64,6 +68,24 @@ final class Awake {
             }
             lifecycle.wakeNow(computerId);
         }
+    }
+
+    /**
+     * Work through the computer's agent (one without a channel is a clear 409), counted as a request
+     * the computer serves, so auto-sleep waits for it; the agent's refusals become the API's errors.
+     */
+    <T> T onAgent(Read read, Function<AgentEndpoint, T> work) {
+        return run(read, c -> {
+            var agent = agents.required(c);
+            activity.requestBegins(c.id());
+            try {
+                return work.apply(agent);
+            } catch (AgentException e) {
+                throw Agents.refusal(e);
+            } finally {
+                activity.requestEnds(c.id());
+            }
+        });
     }
 
     void used(String computerId) {

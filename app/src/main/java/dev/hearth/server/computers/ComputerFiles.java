@@ -127,16 +127,6 @@ public final class ComputerFiles {
     }
 
     private <T> T on(Workspace workspace, String ref, Function<AgentEndpoint, T> work) {
-        return awake.run(awake.find(workspace, ref), c -> {
-            var agent = agents.required(c);
-            activity.requestBegins(c.id());
-            try {
-                return work.apply(agent);
-            } catch (AgentException e) {
-                throw Agents.refusal(e);
-            } finally {
-                activity.requestEnds(c.id());
-            }
-        });
+        return awake.onAgent(awake.find(workspace, ref), work);
     }
 }

@@ -30,10 +30,10 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
         var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking,
                 agents);
-        var awake = new Awake(records, gates, activity, lifecycle);
+        var awake = new Awake(records, gates, activity, lifecycle, agents);
         var execs = new Execs(access, awake, activity, dirs, environments, images, agents);
         var files = new ComputerFiles(awake, agents, activity);
-        var processes = new ComputerProcesses(awake, agents, activity, execs);
+        var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
                 execs, files, processes, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
                 networking);

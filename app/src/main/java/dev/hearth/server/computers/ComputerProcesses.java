@@ -29,13 +29,11 @@ public final class ComputerProcesses {
 
     private final Awake awake;
     private final Agents agents;
-    private final Activity activity;
     private final Execs execs;
 
-    ComputerProcesses(Awake awake, Agents agents, Activity activity, Execs execs) {
+    ComputerProcesses(Awake awake, Agents agents, Execs execs) {
         this.awake = awake;
         this.agents = agents;
-        this.activity = activity;
         this.execs = execs;
     }
 
@@ -132,17 +130,7 @@ public final class ComputerProcesses {
     }
 
     private <T> T on(Awake.Read read, Function<AgentEndpoint, T> work) {
-        return awake.run(read, c -> {
-            var agent = agents.required(c);
-            activity.requestBegins(c.id());
-            try {
-                return work.apply(agent);
-            } catch (AgentException e) {
-                throw Agents.refusal(e);
-            } finally {
-                activity.requestEnds(c.id());
-            }
-        });
+        return awake.onAgent(read, work);
     }
 
     private static String pid(String pid) {
