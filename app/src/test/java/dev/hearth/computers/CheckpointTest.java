@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.ApiException;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -337,6 +339,21 @@ class CheckpointTest {
     }
 
     // ---- helpers
+
+    /**
+     * Every computer of this class logs every 20 ms: a dozen left running want more CPU than the two
+     * cores of CI have, and the rest of the class crawls (a checkpoint then takes a minute).
+     */
+    @AfterEach
+    void deleteComputers() {
+        for (var c : admin.get("/workspaces/" + ws + "/computers?limit=100").path("computers")) {
+            try {
+                admin.delete("/computers/" + c.path("id").asText());
+            } catch (ApiException leftAlone) {
+                // a protected one, or one a test already removed: nothing to stop here
+            }
+        }
+    }
 
     private JsonNode create(String name, Map<String, Object> extra) {
         return TestComputers.create(admin, ws, name, image, extra);
