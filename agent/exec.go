@@ -61,16 +61,18 @@ func execute(w http.ResponseWriter, r *http.Request) {
 	relays.Add(2)
 	go relay(proc.stdout, frameStdout, out, &relays)
 	go relay(proc.stderr, frameStderr, out, &relays)
+	relayed := make(chan struct{})
+	go func() { relays.Wait(); close(relayed) }()
 	timedOut := false
 	var status syscall.WaitStatus
 	select {
 	case status = <-proc.ended:
-		proc.drain()
+		proc.drain(relayed)
 	case <-timeout.C:
 		timedOut = true
 		killTree(proc.pid)
 		status = <-proc.ended
-		proc.drain()
+		proc.drain(relayed)
 	case <-r.Context().Done():
 		killTree(proc.pid)
 		<-proc.ended
@@ -195,11 +197,11 @@ func feed(to *os.File, from io.Reader, fed chan<- struct{}) {
 	}
 }
 
-// drain gives output still buffered (or held open by a child left behind) a moment, then stops reading.
-func (c *command) drain() {
-	deadline := time.Now().Add(drainAfterExit)
-	_ = c.stdout.SetReadDeadline(deadline)
-	_ = c.stderr.SetReadDeadline(deadline)
+// drain gives output still buffered (or held open by a child left behind) a moment, then stops
+// reading. It never stops while a pipe still holds bytes: under load the relays may not have run
+// yet, and a deadline alone would drop output the command did write.
+func (c *command) drain(relayed <-chan struct{}) {
+	drainPipes(relayed, drainAfterExit, c.stdout, c.stderr)
 }
 
 // stop ends the reads at once.

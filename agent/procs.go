@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // Bounds of the process table: what one process's output keeps (the oldest output goes first),
@@ -282,4 +283,31 @@ func (p *proc) feed(from io.Reader, close bool) error {
 		in.Close()
 	}
 	return err
+}
+
+// drainPipes waits until {@code relayed} closes (the readers hit the end), or {@code limit} has
+// passed and no pipe holds unread bytes; then it ends the reads with a deadline.
+func drainPipes(relayed <-chan struct{}, limit time.Duration, pipes ...*os.File) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) || unread(pipes) {
+		select {
+		case <-relayed:
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	for _, f := range pipes {
+		_ = f.SetReadDeadline(time.Now())
+	}
+}
+
+// unread says whether any of the pipes holds bytes not read yet (FIONREAD).
+func unread(pipes []*os.File) bool {
+	for _, f := range pipes {
+		var n int32
+		if ioctl(f, syscall.TIOCINQ, unsafe.Pointer(&n)) == nil && n > 0 {
+			return true
+		}
+	}
+	return false
 }

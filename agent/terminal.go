@@ -71,7 +71,7 @@ func terminal(w http.ResponseWriter, r *http.Request) {
 	var status syscall.WaitStatus
 	select {
 	case status = <-ended:
-		_ = master.SetReadDeadline(time.Now().Add(drainAfterExit))
+		drainPipes(relayed, drainAfterExit, master)
 		<-relayed
 		out.exit(exitCode(status), false)
 	case <-r.Context().Done():
