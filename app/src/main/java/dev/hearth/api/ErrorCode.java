@@ -8,6 +8,7 @@ import java.util.Optional;
  * and the client, which turns an error response back into a typed error.
  */
 public enum ErrorCode {
+    HTTPS_REQUIRED(308),
     INVALID_REQUEST(400),
     IDEMPOTENCY_KEY_REQUIRED(400),
     INVALID_GRANT(400),

@@ -9,6 +9,7 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.SessionTokens;
 import dev.hearth.client.TokenSource;
+import dev.hearth.client.Trust;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,6 +48,9 @@ public final class Cli {
 
     @Option(names = "--url", scope = ScopeType.INHERIT, description = "API base URL (default: $HEARTH_URL, config file, " + DEFAULT_URL + ")")
     String url;
+
+    @Option(names = "--ca-file", scope = ScopeType.INHERIT, paramLabel = "FILE", description = "PEM CA that the server's certificate must chain to (default: $HEARTH_CA_FILE, else the system's CAs)")
+    Path caFile;
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "print the API's JSON instead of a table")
     boolean json;
@@ -119,11 +124,18 @@ public final class Cli {
     HearthClient client() {
         var tokens = credentials().orElseThrow(() -> new IllegalArgumentException(
                 "not signed in: set HEARTH_KEY_FILE to a key file, or run hearth auth login --email you@example.com"));
-        return new HearthClient(baseUrl(), tokens);
+        return new HearthClient(baseUrl(), tokens, trust());
     }
 
     HearthClient anonymous() {
-        return new HearthClient(baseUrl(), TokenSource.none());
+        return new HearthClient(baseUrl(), TokenSource.none(), trust());
+    }
+
+    /** The CA to verify the server with: --ca-file, else $HEARTH_CA_FILE, else the JDK's own. */
+    private Optional<SSLContext> trust() {
+        Path file = caFile != null ? caFile
+                : context.env().containsKey("HEARTH_CA_FILE") ? Path.of(context.env().get("HEARTH_CA_FILE")) : null;
+        return Optional.ofNullable(file).map(Trust::of);
     }
 
     /** Reads every page of a list route and answers {@code {noun: [all items]}}, as one list. */

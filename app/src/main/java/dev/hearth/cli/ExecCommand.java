@@ -60,7 +60,7 @@ final class ExecCommand implements Callable<Integer> {
         if (tty) {
             var client = cli.client();
             String token = cli.credentials().orElseThrow().token(client).orElseThrow();
-            return new TerminalSession(cli.out(), cli.context.in()).run(client.baseUrl(), token, computer,
+            return new TerminalSession(cli.out(), cli.context.in()).run(client.http(), client.baseUrl(), token, computer,
                     workspace.required(), command);
         }
         var body = new LinkedHashMap<String, Object>(Map.of("command", command));

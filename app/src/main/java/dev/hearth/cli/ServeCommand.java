@@ -7,6 +7,8 @@ import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkSettings;
 import dev.hearth.server.router.RouterSettings;
+import dev.hearth.server.tls.TlsFiles;
+import dev.hearth.server.tls.TlsSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +32,27 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--router-public-port", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_PORT}", description = "port computer URLs name, when a front proxy listens elsewhere (default: the router's)")
     Integer routerPublicPort;
+
+    @Option(names = "--router-public-scheme", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_SCHEME}", description = "http or https: the scheme computer URLs name, when a front proxy serves them (default: https if the router has a certificate)")
+    String routerPublicScheme;
+
+    @Option(names = "--tls-cert", defaultValue = "${env:HEARTH_TLS_CERT}", paramLabel = "FILE", description = "PEM certificate (chain after it) of the API; with --tls-key the API speaks HTTPS only; reloaded when the file changes")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", defaultValue = "${env:HEARTH_TLS_KEY}", paramLabel = "FILE", description = "PEM private key of --tls-cert")
+    Path tlsKey;
+
+    @Option(names = "--router-tls-cert", defaultValue = "${env:HEARTH_ROUTER_TLS_CERT}", paramLabel = "FILE", description = "PEM certificate of the router, usually a wildcard *.DOMAIN (may be the API's)")
+    Path routerTlsCert;
+
+    @Option(names = "--router-tls-key", defaultValue = "${env:HEARTH_ROUTER_TLS_KEY}", paramLabel = "FILE", description = "PEM private key of --router-tls-cert")
+    Path routerTlsKey;
+
+    @Option(names = "--tls-self-signed", defaultValue = "${env:HEARTH_TLS_SELF_SIGNED:-false}", description = "serve HTTPS with a CA made in {data_dir}/tls (clients pass --ca-file {data_dir}/tls/ca.pem) where no certificate is given")
+    boolean tlsSelfSigned;
+
+    @Option(names = "--redirect-http", defaultValue = "${env:HEARTH_REDIRECT_HTTP}", paramLabel = "HOST:PORT", description = "also listen for plain HTTP here and redirect it to HTTPS (e.g. 0.0.0.0:80)")
+    String redirectHttp;
 
     @Option(names = "--database-host", defaultValue = "${env:HEARTH_DATABASE_HOST:-127.0.0.1}", description = "host name database connections name; also put in their TLS certificate (default ${DEFAULT-VALUE})")
     String databaseHost;
@@ -101,6 +124,24 @@ final class ServeCommand implements Callable<Integer> {
                 cidrs("--computer-allow-out-private", allowOutPrivate), upstreams);
     }
 
+    private TlsSettings tlsSettings() {
+        var settings = new TlsSettings(pair("--tls-cert", tlsCert, "--tls-key", tlsKey),
+                pair("--router-tls-cert", routerTlsCert, "--router-tls-key", routerTlsKey), tlsSelfSigned,
+                Optional.ofNullable(redirectHttp));
+        if (redirectHttp != null && (!settings.any() || redirectHttp.lastIndexOf(':') < 0)) {
+            throw new IllegalArgumentException("--redirect-http must be host:port and needs a certificate "
+                    + "(--tls-cert, --router-tls-cert or --tls-self-signed)");
+        }
+        return settings;
+    }
+
+    private static Optional<TlsFiles> pair(String certOption, Path cert, String keyOption, Path key) {
+        if ((cert == null) != (key == null)) {
+            throw new IllegalArgumentException(certOption + " and " + keyOption + " go together");
+        }
+        return cert == null ? Optional.empty() : Optional.of(new TlsFiles(cert, key));
+    }
+
     private static List<Cidr> cidrs(String option, List<String> values) {
         return values == null ? List.of() : values.stream().filter(v -> !v.isBlank()).map(v -> Cidr.parse(v)
                 .orElseThrow(() -> new IllegalArgumentException(option + ": " + v + " is not an IPv4 network"))).toList();
@@ -129,7 +170,11 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--router-listen must be host:port, e.g. 127.0.0.1:7301");
         }
         config = config.withRouter(new RouterSettings(routerListen.substring(0, routerColon),
-                Integer.parseInt(routerListen.substring(routerColon + 1)), routerDomain, Optional.ofNullable(routerPublicPort)));
+                Integer.parseInt(routerListen.substring(routerColon + 1)), routerDomain, Optional.ofNullable(routerPublicPort))
+                .withPublicScheme(Optional.ofNullable(routerPublicScheme)));
+        if (routerPublicScheme != null && !routerPublicScheme.matches("https?")) {
+            throw new IllegalArgumentException("--router-public-scheme must be http or https");
+        }
         var range = databasePorts.split("-");
         if (range.length != 2) {
             throw new IllegalArgumentException("--database-ports must be FIRST-LAST, e.g. 7400-7999");
@@ -139,6 +184,7 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withNetwork(networkSettings());
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
                 .withAuthFailures(signInFailures).withReserve(diskReserveMb));
+        config = config.withTls(tlsSettings());
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

@@ -1,6 +1,7 @@
 package dev.hearth.cli;
 
 import dev.hearth.api.Json;
+import dev.hearth.client.Trust;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -31,12 +33,18 @@ final class TerminalSession {
         this.in = in;
     }
 
-    int run(String baseUrl, String token, String computer, String workspace, List<String> command) throws Exception {
+    int run(HttpClient http, String baseUrl, String token, String computer, String workspace, List<String> command)
+            throws Exception {
         String saved = stty("-g");
         int[] size = size();
         var uri = URI.create(baseUrl.replaceFirst("^http", "ws") + "/computers/" + computer + "/exec?workspace=" + workspace);
-        var ws = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
-                .buildAsync(uri, new Listener()).join();
+        WebSocket ws;
+        try {
+            ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                    .buildAsync(uri, new Listener()).join();
+        } catch (CompletionException e) {
+            throw Trust.unreachable(baseUrl, e.getCause());
+        }
         try {
             if (saved != null) {
                 stty("raw", "-echo");

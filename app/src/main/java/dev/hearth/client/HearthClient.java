@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /**
  * A small client of the Hearth API over HTTP: what the CLI uses and what the tests use, so both see
@@ -37,10 +38,20 @@ public final class HearthClient {
     private final TokenSource tokens;
 
     public HearthClient(String baseUrl, TokenSource tokens) {
+        this(baseUrl, tokens, Optional.empty());
+    }
+
+    /** {@code trust}: the SSL context that verifies the server (default: the JDK's CAs). */
+    public HearthClient(String baseUrl, TokenSource tokens, Optional<SSLContext> trust) {
+        this(http(trust), baseUrl, tokens);
+    }
+
+    private static HttpClient http(Optional<SSLContext> trust) {
         // HTTP/1.1 is all the server speaks; the JDK's default (HTTP/2) would ask each new connection
         // to upgrade to h2c first.
-        this(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-                .build(), baseUrl, tokens);
+        var builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
+        trust.ifPresent(builder::sslContext);
+        return builder.build();
     }
 
     public HearthClient(HttpClient http, String baseUrl, TokenSource tokens) {
@@ -51,6 +62,11 @@ public final class HearthClient {
 
     public String baseUrl() {
         return baseUrl;
+    }
+
+    /** The HTTP client, with its trust, for what this class does not do itself (WebSockets). */
+    public HttpClient http() {
+        return http;
     }
 
     public HearthClient withTokens(TokenSource other) {
@@ -78,8 +94,9 @@ public final class HearthClient {
         return ok(send("DELETE", path, null, Map.of()));
     }
 
+    // A redirect is an answer too: plain HTTP to an HTTPS server gets 308 https_required.
     private static JsonNode ok(Response response) {
-        if (response.status() >= 400) {
+        if (response.status() >= 300) {
             throw ApiException.fromResponse(response.status(), response.body());
         }
         return response.body();
@@ -114,14 +131,14 @@ public final class HearthClient {
         try {
             var response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
             try (var stream = response.body()) {
-                if (response.statusCode() >= 400) {
+                if (response.statusCode() >= 300) {
                     String text = String.join("\n", stream.toList());
                     throw ApiException.fromResponse(response.statusCode(), text.isEmpty() ? null : parse(text.getBytes()));
                 }
                 stream.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+            throw Trust.unreachable(baseUrl, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -134,10 +151,7 @@ public final class HearthClient {
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(body));
         tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         var response = exchange(request.build());
-        if (response.status() >= 400) {
-            throw ApiException.fromResponse(response.status(), response.body());
-        }
-        return response.body();
+        return ok(response);
     }
 
     /** Opens a raw answer (a file's bytes, a tar) to read as it arrives; an error answer throws {@link ApiException}. */
@@ -146,7 +160,7 @@ public final class HearthClient {
         tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         try {
             var response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-            if (response.statusCode() >= 400) {
+            if (response.statusCode() >= 300) {
                 try (var in = response.body()) {
                     byte[] raw = in.readAllBytes();
                     throw ApiException.fromResponse(response.statusCode(), raw.length == 0 ? null : parse(raw));
@@ -154,7 +168,7 @@ public final class HearthClient {
             }
             return response.body();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+            throw Trust.unreachable(baseUrl, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -169,7 +183,7 @@ public final class HearthClient {
             JsonNode json = raw.length == 0 ? null : parse(raw);
             return new Response(response.statusCode(), json, response.headers());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot reach " + baseUrl + ": " + e.getMessage(), e);
+            throw Trust.unreachable(request.uri().toString(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -7,6 +7,7 @@ import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.NetworkSettings;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.router.RouterSettings;
+import dev.hearth.server.tls.TlsSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * Everything {@code hearth serve} can be told. Start from {@link #defaults} and change what differs.
  * {@code publicUrl} is the {base_url} clients use (it names the token audience); when absent it is
- * http://{host}:{port}/v1. {@code operationKinds} are the kinds of long work this server runs.
+ * http://{host}:{port}/v1 (https:// when the API has a certificate). {@code operationKinds} are the kinds of long work this server runs.
  */
 public record Config(String host, int port, Path dataDir, String store, Optional<String> publicUrl,
                      Duration accessTokenLifetime, Duration sessionLifetime, Duration signingKeyRotation,
@@ -25,14 +26,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
-                     IdempotencySettings idempotency) {
+                     IdempotencySettings idempotency, TlsSettings tls) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
-                IdempotencySettings.DEFAULT);
+                IdempotencySettings.DEFAULT, TlsSettings.NONE);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -115,6 +116,10 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.idempotency = i);
     }
 
+    public Config withTls(TlsSettings t) {
+        return with(b -> b.tls = t);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -145,6 +150,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         List<Path> localImages;
         Limits limits;
         IdempotencySettings idempotency;
+        TlsSettings tls;
 
         Builder(Config c) {
             host = c.host;
@@ -169,13 +175,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             localImages = c.localImages;
             limits = c.limits;
             idempotency = c.idempotency;
+            tls = c.tls;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency);
+                    idempotency, tls);
         }
     }
 }

@@ -1,8 +1,10 @@
 package dev.hearth.server;
 
 import dev.hearth.server.computers.RouteTargets;
+import dev.hearth.server.computers.RouterAddress;
 import dev.hearth.server.http.ApiHandler;
 import dev.hearth.server.http.Guard;
+import dev.hearth.server.http.HttpsRedirect;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.JsonErrorHandler;
 import dev.hearth.server.http.RouteTable;
@@ -12,15 +14,22 @@ import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Workspace;
+import dev.hearth.server.tls.ServerTls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import org.eclipse.jetty.server.DetectorConnectionFactory;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
@@ -31,28 +40,41 @@ import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
  * that the URLs they name are known before anything is built.
  */
 final class Listeners implements AutoCloseable {
+    // HSTS: browsers keep to HTTPS for a year once they saw it (not for subdomains: other services may live there).
+    private static final Duration HSTS = Duration.ofDays(365);
     private final Server api;
     private final Server router;
     private final String baseUrl;
-    private final String routerHost;
+    private final RouterAddress routerAddress;
+    private final ListenerTls tls;
+    private Optional<Server> redirect = Optional.empty();
 
-    private Listeners(Server api, Server router, String baseUrl, String routerHost) {
+    private Listeners(Server api, Server router, String baseUrl, RouterAddress routerAddress, ListenerTls tls) {
         this.api = api;
         this.router = router;
         this.baseUrl = baseUrl;
-        this.routerHost = routerHost;
+        this.routerAddress = routerAddress;
+        this.tls = tls;
     }
 
     static Listeners open(Config config) throws IOException {
+        var tls = ListenerTls.of(config);
         var api = new Server(threads("hearth", "api-"));
-        var apiConnector = connector(api, config.host(), config.port());
+        var apiConnector = connector(api, config.host(), config.port(), tls.api());
         var router = new Server(threads("router", "router-"));
         RouterSettings settings = config.router();
-        var routerConnector = connector(router, settings.host(), settings.port());
+        var routerConnector = connector(router, settings.host(), settings.port(), tls.router());
         int routerPort = settings.publicPort().orElse(routerConnector.getLocalPort());
-        String baseUrl = config.publicUrl().orElse("http://" + config.host() + ":" + apiConnector.getLocalPort()
-                + ApiHandler.PREFIX);
-        return new Listeners(api, router, baseUrl, settings.domain() + (routerPort == 80 ? "" : ":" + routerPort));
+        String apiScheme = tls.api().isPresent() ? "https" : "http";
+        String routerScheme = settings.publicScheme().orElse(tls.router().isPresent() ? "https" : "http");
+        String baseUrl = config.publicUrl().orElse(apiScheme + "://" + config.host() + ":"
+                + apiConnector.getLocalPort() + ApiHandler.PREFIX);
+        int defaultPort = routerScheme.equals("https") ? 443 : 80;
+        var routerAddress = new RouterAddress(routerScheme,
+                settings.domain() + (routerPort == defaultPort ? "" : ":" + routerPort));
+        var listeners = new Listeners(api, router, baseUrl, routerAddress, tls);
+        config.tls().redirectHttp().ifPresent(address -> listeners.redirectHttp(address, settings.domain()));
+        return listeners;
     }
 
     /** The {base_url} clients use. */
@@ -60,16 +82,40 @@ final class Listeners implements AutoCloseable {
         return baseUrl;
     }
 
-    /** The router's domain and port as computer URLs name them ("localhost:7301"). */
-    String routerHost() {
-        return routerHost;
+    /** The router's scheme, domain and port as computer URLs name them. */
+    RouterAddress routerAddress() {
+        return routerAddress;
+    }
+
+    /**
+     * {@code --redirect-http}: a plain listener that answers every request with a redirect, to the
+     * router for hosts under its domain and to the API for the rest.
+     */
+    private void redirectHttp(String address, String routerDomain) {
+        int colon = address.lastIndexOf(':');
+        var server = new Server(threads("redirect", "redirect-"));
+        try {
+            connector(server, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)),
+                    Optional.empty());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on --redirect-http " + address, e);
+        }
+        String apiOrigin = URI.create(baseUrl).resolve("/").toString().replaceAll("/$", "");
+        server.setHandler(new HttpsRedirect(null, host -> {
+            String name = host.replaceAll(":\\d+$", "");
+            return name.endsWith("." + routerDomain)
+                    ? routerAddress.scheme() + "://" + name + routerAddress.host().substring(routerDomain.length())
+                    : apiOrigin;
+        }));
+        redirect = Optional.of(server);
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
                   long maxBodyBytes) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets));
+        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets),
+                tls.api()));
         api.setErrorHandler(new JsonErrorHandler());
     }
 
@@ -78,15 +124,24 @@ final class Listeners implements AutoCloseable {
                      RouterSettings settings) {
         var webSocketClient = new WebSocketClient();
         router.addBean(webSocketClient);
-        router.setHandler(new ComputerProxy(targets, workspaceByName,
+        router.setHandler(secured(new ComputerProxy(targets, workspaceByName,
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization), workspace.id(),
                         Action.COMPUTER_READ),
-                settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient));
+                settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient),
+                tls.router()));
+    }
+
+    /** On a TLS listener, plain HTTP (which the port also detects) is redirected to the same host over HTTPS. */
+    private static Handler secured(Handler handler, Optional<ServerTls> tls) {
+        return tls.isEmpty() ? handler : new HttpsRedirect(handler, host -> "https://" + host);
     }
 
     void start() throws Exception {
         api.start();
         router.start();
+        if (redirect.isPresent()) {
+            redirect.get().start();
+        }
     }
 
     void join() throws InterruptedException {
@@ -97,6 +152,9 @@ final class Listeners implements AutoCloseable {
     public void close() throws Exception {
         api.stop();
         router.stop();
+        if (redirect.isPresent()) {
+            redirect.get().stop();
+        }
     }
 
     private static QueuedThreadPool threads(String name, String virtualPrefix) {
@@ -107,11 +165,25 @@ final class Listeners implements AutoCloseable {
         return threads;
     }
 
-    private static ServerConnector connector(Server jetty, String host, int port) throws IOException {
+    /**
+     * A listener; with TLS it detects each connection's first bytes, so that plain HTTP sent to it
+     * gets a redirect rather than a reset, and every TLS answer carries HSTS.
+     */
+    private static ServerConnector connector(Server jetty, String host, int port, Optional<ServerTls> tls)
+            throws IOException {
         var http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendDateHeader(true);
-        var connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        var plain = new HttpConnectionFactory(http);
+        ServerConnector connector;
+        if (tls.isPresent()) {
+            http.addCustomizer(new SecureRequestCustomizer(false, HSTS.toSeconds(), false));
+            var ssl = new SslConnectionFactory(tls.get().factory(), plain.getProtocol());
+            connector = new ServerConnector(jetty, new DetectorConnectionFactory(ssl), plain);
+            jetty.addBean(tls.get());
+        } else {
+            connector = new ServerConnector(jetty, plain);
+        }
         connector.setHost(host);
         connector.setPort(port);
         jetty.addConnector(connector);

@@ -12,13 +12,13 @@ import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
+import dev.hearth.support.TypedInput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
-import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -252,22 +252,7 @@ class CliTest {
         assertEquals(1_500_000, big.out().length(), "the CLI streams, so nothing is capped");
         // Typed a moment after start, as a person would: busybox sh drops input that arrives while it
         // sets up its line editor (noted; a real terminal types after the prompt).
-        var typed = new SequenceInputStream(new InputStream() {
-            private boolean waited;
-
-            @Override
-            public int read() {
-                if (!waited) {
-                    waited = true;
-                    try {
-                        Thread.sleep(1000);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                return -1;
-            }
-        }, new ByteArrayInputStream("echo tty-$((6*7)); exit 5\n".getBytes(StandardCharsets.UTF_8)));
+        var typed = TypedInput.afterASecond("echo tty-$((6*7)); exit 5\n");
         var shell = cli(asAdmin(), typed, "exec", "-it", "-w", "cli-computers", "box", "--", "/bin/sh");
         assertEquals(5, shell.code(), shell.err());
         assertTrue(shell.out().contains("tty-42"), shell.out());

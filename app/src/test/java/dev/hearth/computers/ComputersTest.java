@@ -11,7 +11,6 @@ import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
-import dev.hearth.support.ChildServer;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.Registry;

@@ -8,13 +8,11 @@ import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
+import dev.hearth.support.RawWebSocket;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -185,19 +183,16 @@ class RouterTest {
         try (var socket = new Socket("127.0.0.1", url.getPort())) {
             socket.setSoTimeout(10_000);
             var out = socket.getOutputStream();
-            out.write(("GET /chat HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort() + "\r\nUpgrade: websocket\r\n"
-                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            RawWebSocket.upgrade(out, url.getHost() + ":" + url.getPort(), "/chat");
             var in = new DataInputStream(socket.getInputStream());
-            String head = readHead(in);
-            assertTrue(head.startsWith("HTTP/1.1 101"), () -> head + new String(readAvailable(in), StandardCharsets.UTF_8));
-            assertTrue(head.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), head);
-            assertEquals("hello", readText(in));
-            sendText(out, "hi there");
-            assertEquals("echo:hi there", readText(in));
-            sendText(out, "again");
-            assertEquals("echo:again", readText(in));
+            String head = RawWebSocket.readHead(in);
+            assertTrue(head.startsWith("HTTP/1.1 101"), () -> head + new String(RawWebSocket.readAvailable(in), StandardCharsets.UTF_8));
+            assertTrue(head.contains(RawWebSocket.ACCEPT), head);
+            assertEquals("hello", RawWebSocket.readText(in));
+            RawWebSocket.sendText(out, "hi there");
+            assertEquals("echo:hi there", RawWebSocket.readText(in));
+            RawWebSocket.sendText(out, "again");
+            assertEquals("echo:again", RawWebSocket.readText(in));
         }
     }
 
@@ -268,42 +263,5 @@ class RouterTest {
 
     private static String error(Answer answer) throws Exception {
         return Json.mapper().readTree(answer.body()).path("error").path("code").asText();
-    }
-
-    private static String readHead(DataInputStream in) throws Exception {
-        var head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-            head.write(in.readUnsignedByte());
-        }
-        return head.toString(StandardCharsets.US_ASCII);
-    }
-
-    private static byte[] readAvailable(DataInputStream in) {
-        try {
-            return in.readNBytes(Math.max(0, in.available()));
-        } catch (IOException e) {
-            return new byte[0];
-        }
-    }
-
-    private static String readText(DataInputStream in) throws Exception {
-        int first = in.readUnsignedByte();
-        assertEquals(0x81, first, "a whole text frame");
-        int length = in.readUnsignedByte() & 0x7f;
-        byte[] payload = new byte[length];
-        in.readFully(payload);
-        return new String(payload, StandardCharsets.UTF_8);
-    }
-
-    private static void sendText(OutputStream out, String text) throws Exception {
-        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-        byte[] mask = {1, 2, 3, 4};
-        out.write(0x81);
-        out.write(0x80 | payload.length);
-        out.write(mask);
-        for (int i = 0; i < payload.length; i++) {
-            out.write(payload[i] ^ mask[i % 4]);
-        }
-        out.flush();
     }
 }

@@ -6,6 +6,7 @@ import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.ComputerService;
 import dev.hearth.server.computers.ComputerStore;
+import dev.hearth.server.computers.RouterAddress;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.ImageStore;
@@ -51,7 +52,7 @@ public final class ComputerRig implements AutoCloseable {
         var images = new Images(builtinImage(dataDir.resolve("images")), List.of());
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
-                Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> "localhost:7301"), operations);
+                Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301")), operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

@@ -58,7 +58,7 @@ public final class ComputerService {
     /** What the parts are made from: everything outside this package that computers use. */
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
                   Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
-                  CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<String> routerHost) {
+                  CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost) {
     }
 
     private final ComputerParts parts;

@@ -7,15 +7,15 @@ import java.util.function.Supplier;
 
 /**
  * Computers as the API shows them: secrets named but never shown, each port's URL on the router
- * ({@code http://{computer}--{workspace}.{domain}:{port}}, the published port added to the first
+ * ({@code http[s]://{computer}--{workspace}.{domain}:{port}}, the published port added to the first
  * label when it is not 80).
  */
 final class ComputerViews {
     private final Environments environments;
-    // The router's domain and port as its URLs name them ("localhost:7301"); known once it listens.
-    private final Supplier<String> routerHost;
+    // Known once the router listens.
+    private final Supplier<RouterAddress> routerHost;
 
-    ComputerViews(Environments environments, Supplier<String> routerHost) {
+    ComputerViews(Environments environments, Supplier<RouterAddress> routerHost) {
         this.environments = environments;
         this.routerHost = routerHost;
     }
@@ -28,14 +28,14 @@ final class ComputerViews {
             case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
         }));
         String host = HostLabels.of(c.name(), workspace.name());
-        String router = routerHost.get();
+        RouterAddress router = routerHost.get();
         var ports = c.settings().ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(),
-                p.protocol(), p.privateAccess(), "http://" + HostLabels.of(c.name(), p.published(), workspace.name())
-                        + "." + router)).toList();
+                p.protocol(), p.privateAccess(), router.url(HostLabels.of(c.name(), p.published(), workspace.name()))))
+                .toList();
         var set = c.settings();
         var times = c.times();
         return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
-                ports, "http://" + host + "." + router, List.copyOf(set.env().keySet()), envVars,
+                ports, router.url(host), List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
                 set.launch().restart(), c.mainExit().map(e -> new ComputerView.MainExitView(e.exitCode(), e.endedAt()))
