@@ -34,17 +34,17 @@ final class AccessCommand {
     }
 
     @Command(name = "get", description = "Show one principal's access.")
-    int get(@Parameters(paramLabel = "PRINCIPAL") String principal) {
+    int get(@Parameters(paramLabel = "PRINCIPAL", description = "the principal's id") String principal) {
         show(cli.client().get(base() + "/" + principal));
         return 0;
     }
 
     @Command(name = "grant", description = "Give a person (--email) or a new private-key principal (--key NAME) a role.")
-    int grant(@Option(names = "--email") String email,
+    int grant(@Option(names = "--email", paramLabel = "EMAIL", description = "give a person, by email address, the role") String email,
               @Option(names = "--key", paramLabel = "NAME", description = "create a private-key principal with this name") String keyName,
-              @Option(names = "--description") String description,
+              @Option(names = "--description", paramLabel = "DESCRIPTION", description = "what the key principal is for") String description,
               @Option(names = "--public-key", paramLabel = "FILE", description = "bring your own public key (PEM or JWK)") Path publicKey,
-              @Option(names = "--role", required = true, description = "admin, editor or viewer") String role,
+              @Option(names = "--role", paramLabel = "ROLE", required = true, description = "admin, editor or viewer") String role,
               @Option(names = "--key-file-out", paramLabel = "FILE", description = "write the key file here (mode 0600)") Path keyFileOut) throws IOException {
         var body = new LinkedHashMap<String, Object>();
         body.put("role", role);
@@ -66,8 +66,8 @@ final class AccessCommand {
     }
 
     @Command(name = "update", description = "Change a role, or a key principal's name or description.")
-    int update(@Parameters(paramLabel = "PRINCIPAL") String principal, @Option(names = "--role") String role,
-               @Option(names = "--name") String name, @Option(names = "--description") String description) {
+    int update(@Parameters(paramLabel = "PRINCIPAL", description = "the principal's id") String principal, @Option(names = "--role", paramLabel = "ROLE", description = "admin, editor or viewer") String role,
+               @Option(names = "--name", paramLabel = "NAME", description = "a key principal's new name") String name, @Option(names = "--description", paramLabel = "DESCRIPTION", description = "what the key principal is for") String description) {
         var body = new LinkedHashMap<String, Object>();
         if (role != null) {
             body.put("role", role);
@@ -83,22 +83,22 @@ final class AccessCommand {
     }
 
     @Command(name = "revoke", description = "Remove a principal's access to the workspace.")
-    int revoke(@Parameters(paramLabel = "PRINCIPAL") String principal) {
+    int revoke(@Parameters(paramLabel = "PRINCIPAL", description = "the principal's id") String principal) {
         show(cli.client().delete(base() + "/" + principal));
         return 0;
     }
 
     @Command(name = "rotate-key", description = "Issue a new key for a key principal and revoke the old one.")
-    int rotateKey(@Parameters(paramLabel = "PRINCIPAL") String principal,
-                  @Option(names = "--public-key", paramLabel = "FILE") Path publicKey,
-                  @Option(names = "--key-file-out", paramLabel = "FILE") Path keyFileOut) throws IOException {
+    int rotateKey(@Parameters(paramLabel = "PRINCIPAL", description = "the principal's id") String principal,
+                  @Option(names = "--public-key", paramLabel = "FILE", description = "bring your own public key (PEM or JWK)") Path publicKey,
+                  @Option(names = "--key-file-out", paramLabel = "FILE", description = "write the new key file here (mode 0600)") Path keyFileOut) throws IOException {
         Map<String, Object> body = publicKey == null ? Map.of() : Map.of("public_key", Files.readString(publicKey));
         keyFile(cli.client().post(base() + "/" + principal + "/rotate_key", body), keyFileOut);
         return 0;
     }
 
     @Command(name = "revoke-key", description = "Revoke a key principal's key; its tokens stop working at once.")
-    int revokeKey(@Parameters(paramLabel = "PRINCIPAL") String principal) {
+    int revokeKey(@Parameters(paramLabel = "PRINCIPAL", description = "the principal's id") String principal) {
         show(cli.client().post(base() + "/" + principal + "/revoke_key", Map.of()));
         return 0;
     }

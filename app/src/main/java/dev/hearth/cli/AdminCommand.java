@@ -18,9 +18,9 @@ final class AdminCommand {
     @Command(name = "rotate-encryption-key",
             description = "Seal every secret with a new key and drop keys no longer used. Safe while hearth serve runs.")
     int rotateEncryptionKey(
-            @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}") Path dataDir,
-            @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}") String store,
-            @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}") Path keys) {
+            @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})") Path dataDir,
+            @Option(names = "--store", paramLabel = "STORE", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db of a shared store (default: SQLite in the data directory)") String store,
+            @Option(names = "--encryption-keys", paramLabel = "ENCRYPTION_KEYS", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}", description = "AES key file for secrets at rest (default: {data_dir}/encryption-keys.json)") Path keys) {
         var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(Optional.ofNullable(keys));
         try (var opened = Store.open(config.store(), dataDir)) {
             var result = KeyRotation.rotate(config.encryptionKeyFile(), opened.jdbi());

@@ -27,8 +27,8 @@ final class AuthCommand {
     }
 
     @Command(name = "login", description = "Sign in by email: the server mails a one-time code, which you type here.")
-    int login(@Option(names = "--email", required = true) String email,
-              @Option(names = "--code", description = "the code, if you have it already") String code) throws IOException {
+    int login(@Option(names = "--email", paramLabel = "EMAIL", required = true, description = "your email address; a sign-in code is mailed to it") String email,
+              @Option(names = "--code", paramLabel = "CODE", description = "the code, if you have it already") String code) throws IOException {
         var client = cli.anonymous();
         client.post("/auth/email/start", Map.of("email", email));
         if (code == null) {

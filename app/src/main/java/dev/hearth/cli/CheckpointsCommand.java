@@ -22,25 +22,25 @@ final class CheckpointsCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Checkpoint a computer (it pauses for the checkpoint only); waits unless --no-wait.")
-    int create(@Parameters(paramLabel = "COMPUTER") String computer,
-               @Option(names = "--name", description = "a name to restore it by (default: the time, UTC)") String name,
-               @Option(names = "--no-wait") boolean noWait) {
+    int create(@Parameters(paramLabel = "COMPUTER", description = "the computer's name or id") String computer,
+               @Option(names = "--name", paramLabel = "NAME", description = "a name to restore it by (default: the time, UTC)") String name,
+               @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
         return create(cli, at(computer), name, noWait);
     }
 
     @Command(name = "list", description = "List a computer's checkpoints, newest first.")
-    int list(@Parameters(paramLabel = "COMPUTER") String computer) {
+    int list(@Parameters(paramLabel = "COMPUTER", description = "the computer's name or id") String computer) {
         return list(cli, at(computer));
     }
 
     @Command(name = "get", description = "Show a checkpoint (by id or name).")
-    int get(@Parameters(paramLabel = "COMPUTER") String computer, @Parameters(paramLabel = "CHECKPOINT") String checkpoint) {
+    int get(@Parameters(paramLabel = "COMPUTER", description = "the computer's name or id") String computer, @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's name or id") String checkpoint) {
         return get(cli, at(computer), checkpoint);
     }
 
     @Command(name = "delete", description = "Delete a checkpoint and its files; waits unless --no-wait.")
-    int delete(@Parameters(paramLabel = "COMPUTER") String computer, @Parameters(paramLabel = "CHECKPOINT") String checkpoint,
-               @Option(names = "--no-wait") boolean noWait) {
+    int delete(@Parameters(paramLabel = "COMPUTER", description = "the computer's name or id") String computer, @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's name or id") String checkpoint,
+               @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
         return delete(cli, at(computer), checkpoint, noWait);
     }
 

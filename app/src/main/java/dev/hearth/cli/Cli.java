@@ -8,6 +8,7 @@ import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.SessionTokens;
+import dev.hearth.client.TokenCache;
 import dev.hearth.client.TokenSource;
 import dev.hearth.client.Trust;
 import java.io.IOException;
@@ -17,8 +18,12 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,13 +32,17 @@ import picocli.CommandLine.ScopeType;
 
 /** The root of the command line: global options, and how every client command reaches the server. */
 @Command(name = "hearth", mixinStandardHelpOptions = true, version = "hearth 0.1.0",
-        description = "Sandboxed computers and PostgreSQL databases on your own machines.",
-        subcommands = {ServeCommand.class, AuthCommand.class, MeCommand.class, WorkspacesCommand.class,
-                AccessCommand.class, VariablesCommand.class, InvitationsCommand.class, OperationsCommand.class,
-                ComputersCommand.class, CheckpointsCommand.class, ExecCommand.class, CpCommand.class,
-                ProcessesCommands.Ps.class, ProcessesCommands.Logs.class, ProcessesCommands.Kill.class, ImagesCommand.class,
-                DatabasesCommand.class, PsqlCommand.class, AdminCommand.class})
+        description = "Sandboxed computers and PostgreSQL databases on your own machines.")
 public final class Cli {
+    // Every subcommand, in help order. Only the one a command line names is built (picocli reflects
+    // over each class it is given, and the CLI answers faster without the rest); help builds them all.
+    private static final Map<String, Class<?>> COMMANDS = commands(ServeCommand.class, AuthCommand.class,
+            MeCommand.class, WorkspacesCommand.class, AccessCommand.class, VariablesCommand.class,
+            InvitationsCommand.class, OperationsCommand.class, ComputersCommand.class, CheckpointsCommand.class,
+            ExecCommand.class, CpCommand.class, ProcessesCommands.Ps.class, ProcessesCommands.Logs.class,
+            ProcessesCommands.Kill.class, ImagesCommand.class, DatabasesCommand.class, PsqlCommand.class,
+            AdminCommand.class, CompletionCommand.class);
+
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
 
     /** What a command may touch of the outside world; tests pass their own. */
@@ -46,7 +55,7 @@ public final class Cli {
         }
     }
 
-    @Option(names = "--url", scope = ScopeType.INHERIT, description = "API base URL (default: $HEARTH_URL, config file, " + DEFAULT_URL + ")")
+    @Option(names = "--url", paramLabel = "URL", scope = ScopeType.INHERIT, description = "API base URL (default: $HEARTH_URL, config file, " + DEFAULT_URL + ")")
     String url;
 
     @Option(names = "--ca-file", scope = ScopeType.INHERIT, paramLabel = "FILE", description = "PEM CA that the server's certificate must chain to (default: $HEARTH_CA_FILE, else the system's CAs)")
@@ -62,11 +71,44 @@ public final class Cli {
     }
 
     public static int run(String[] args, Context context) {
-        var cli = new CommandLine(new Cli(context), new Factory(context));
+        var cli = commandLine(context, firstCommand(args));
         cli.setOut(new PrintWriter(context.out(), true));
         cli.setErr(new PrintWriter(context.err(), true));
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, context.err()));
         return cli.execute(args);
+    }
+
+    /** The command tree with only {@code first}'s subcommand, or with all when {@code first} names none. */
+    static CommandLine commandLine(Context context, String first) {
+        var factory = new Factory(context);
+        var cli = new CommandLine(new Cli(context), factory);
+        var wanted = COMMANDS.containsKey(first) ? Set.of(COMMANDS.get(first)) : new LinkedHashSet<>(COMMANDS.values());
+        wanted.forEach(type -> cli.addSubcommand(new CommandLine(type, factory)));
+        return cli;
+    }
+
+    /** The subcommand a command line names: its first word that is neither an option nor an option's value. */
+    private static String firstCommand(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--url") || args[i].equals("--ca-file")) {
+                i++;
+            } else if (!args[i].startsWith("-")) {
+                return args[i];
+            }
+        }
+        return null;
+    }
+
+    private static Map<String, Class<?>> commands(Class<?>... types) {
+        var all = new LinkedHashMap<String, Class<?>>();
+        for (var type : types) {
+            var command = type.getAnnotation(Command.class);
+            all.put(command.name(), type);
+            for (var alias : command.aliases()) {
+                all.put(alias, type);
+            }
+        }
+        return Collections.unmodifiableMap(all);
     }
 
     private static int report(Exception e, PrintStream err) {
@@ -113,7 +155,8 @@ public final class Cli {
             return Optional.of(TokenSource.of(env.get("HEARTH_TOKEN")));
         }
         if (env.containsKey("HEARTH_KEY_FILE")) {
-            return Optional.of(KeyFileTokens.read(Path.of(env.get("HEARTH_KEY_FILE"))));
+            return Optional.of(KeyFileTokens.read(Path.of(env.get("HEARTH_KEY_FILE")))
+                    .cachedIn(new TokenCache(context.configDir().resolve("tokens.json"))));
         }
         if (SessionTokens.exists(sessionFile())) {
             return Optional.of(new SessionTokens(sessionFile()));

@@ -23,19 +23,19 @@ final class ComputersCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Create a computer; waits until it is ready unless --no-wait.")
-    int create(@Parameters(paramLabel = "NAME") String name,
-               @Option(names = "--image", description = "image reference (default hearth/busybox)") String image,
+    int create(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name,
+               @Option(names = "--image", paramLabel = "IMAGE", description = "image reference (default hearth/busybox)") String image,
                @Option(names = "--from-checkpoint", paramLabel = "ID|COMPUTER/NAME",
                        description = "start from a checkpoint: its memory, overlay and /data") String fromCheckpoint,
-               @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
+               @Option(names = "--env", paramLabel = "NAME=VALUE", description = "an environment variable of the computer") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
-               @Option(names = "--port", paramLabel = "TARGET[:PUBLISHED]") List<String> ports,
+               @Option(names = "--port", paramLabel = "TARGET[:PUBLISHED]", description = "serve the computer's TARGET port on the router, published as PUBLISHED (default 80, then TARGET)") List<String> ports,
                @Mixin ResourceOptions resources,
-               @Option(names = "--protected") boolean protect,
+               @Option(names = "--protected", description = "refuse deletes until unprotected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
                @Mixin NetworkOptions network,
                @Mixin LaunchOptions launch,
-               @Option(names = "--no-wait") boolean noWait,
+               @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait,
                @Parameters(index = "1..*", paramLabel = "COMMAND", description = "after --: the main process, instead of the image's cmd") List<String> command) {
         var client = cli.client();
         // Only what was given: a computer made from a checkpoint takes the rest from its source.
@@ -78,18 +78,18 @@ final class ComputersCommand {
     }
 
     @Command(name = "get", description = "Show a computer.")
-    int get(@Parameters(paramLabel = "NAME") String name) {
+    int get(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name) {
         show(cli.client().get(path(name)));
         return 0;
     }
 
     @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, network (at once) or resources, command, entrypoint and restart (from its next start).")
-    int update(@Parameters(paramLabel = "NAME") String name,
-               @Option(names = "--env", paramLabel = "NAME=VALUE") List<String> env,
-               @Option(names = "--secret", paramLabel = "NAME=VARIABLE") List<String> secrets,
+    int update(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name,
+               @Option(names = "--env", paramLabel = "NAME=VALUE", description = "an environment variable of the computer") List<String> env,
+               @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
                @Option(names = "--unset", paramLabel = "NAME", description = "remove an env var") List<String> unset,
-               @Option(names = "--rename", paramLabel = "NEW_NAME") String rename,
-               @Option(names = "--protected", negatable = true) Boolean protect,
+               @Option(names = "--rename", paramLabel = "NEW_NAME", description = "the computer's new name") String rename,
+               @Option(names = "--protected", negatable = true, description = "refuse deletes until unprotected") Boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep,
                @Mixin NetworkOptions network,
                @Mixin ResourceOptions resources,
@@ -120,7 +120,7 @@ final class ComputersCommand {
     }
 
     @Command(name = "sleep", description = "Put a computer to sleep (memory kept on disk); waits unless --no-wait.")
-    int sleep(@Parameters(paramLabel = "NAME") String name, @Option(names = "--no-wait") boolean noWait) {
+    int sleep(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name, @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
         var client = cli.client();
         var answer = client.post("/computers/" + name + "/sleep?workspace=" + workspace.required(), Map.of());
         if (!noWait && answer.path("operations").size() > 0) {
@@ -132,13 +132,13 @@ final class ComputersCommand {
     }
 
     @Command(name = "wake", description = "Wake a sleeping computer (exec wakes it too).")
-    int wake(@Parameters(paramLabel = "NAME") String name) {
+    int wake(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name) {
         show(cli.client().post("/computers/" + name + "/wake?workspace=" + workspace.required(), Map.of()));
         return 0;
     }
 
     @Command(name = "restore", description = "Roll a computer back to one of its checkpoints (memory, overlay and /data).")
-    int restore(@Parameters(paramLabel = "NAME") String name,
+    int restore(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name,
                 @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's id or name") String checkpoint) {
         show(cli.client().post("/computers/" + name + "/restore?workspace=" + workspace.required(),
                 Map.of("checkpoint", checkpoint)));
@@ -156,7 +156,7 @@ final class ComputersCommand {
     }
 
     @Command(name = "delete", description = "Delete a computer, its /data included.")
-    int delete(@Parameters(paramLabel = "NAME") String name) {
+    int delete(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name) {
         show(cli.client().delete(path(name)));
         return 0;
     }

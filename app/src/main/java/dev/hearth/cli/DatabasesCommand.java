@@ -22,13 +22,13 @@ final class DatabasesCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Create a database (it starts asleep and wakes on the first connection).")
-    int create(@Parameters(paramLabel = "NAME") String name,
-               @Option(names = "--version", description = "PostgreSQL major version (default: the newest installed)") String version,
+    int create(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
+               @Option(names = "--version", paramLabel = "VERSION", description = "PostgreSQL major version (default: the newest installed)") String version,
                @Option(names = "--from-checkpoint", paramLabel = "ID|DATABASE/NAME",
                        description = "a branch: the checkpoint's data with new credentials") String fromCheckpoint,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long without connections (0: never)") Integer autoSleep,
                @Option(names = "--disk-mb", paramLabel = "MB", description = "disk for the database's files (default 10240, a branch: its source's)") Integer diskMb,
-               @Option(names = "--protected") boolean protect) {
+               @Option(names = "--protected", description = "refuse deletes until unprotected") boolean protect) {
         var body = new LinkedHashMap<String, Object>(Map.of("name", name));
         if (version != null) {
             body.put("version", version);
@@ -57,15 +57,15 @@ final class DatabasesCommand {
     }
 
     @Command(name = "get", description = "Show a database (never wakes it).")
-    int get(@Parameters(paramLabel = "NAME") String name) {
+    int get(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         show(cli.client().get(path(name, "")));
         return 0;
     }
 
     @Command(name = "update", description = "Change a database's settings.")
-    int update(@Parameters(paramLabel = "NAME") String name,
-               @Option(names = "--protected", arity = "1", paramLabel = "true|false") Boolean protect,
-               @Option(names = "--auto-sleep", paramLabel = "SECONDS") Integer autoSleep,
+    int update(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
+               @Option(names = "--protected", arity = "1", paramLabel = "true|false", description = "refuse deletes until unprotected (true or false)") Boolean protect,
+               @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this many seconds idle") Integer autoSleep,
                @Option(names = "--disk-mb", paramLabel = "MB", description = "a bigger disk, from the cluster's next start") Integer diskMb) {
         var body = new LinkedHashMap<String, Object>();
         if (protect != null) {
@@ -82,32 +82,32 @@ final class DatabasesCommand {
     }
 
     @Command(name = "delete", description = "Delete a database, its cluster and its checkpoints.")
-    int delete(@Parameters(paramLabel = "NAME") String name) {
+    int delete(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         show(cli.client().delete(path(name, "")));
         return 0;
     }
 
     @Command(name = "sleep", description = "Stop the database's cluster; the next connection wakes it.")
-    int sleep(@Parameters(paramLabel = "NAME") String name) {
+    int sleep(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         show(cli.client().post(path(name, "/sleep"), Map.of()));
         return 0;
     }
 
     @Command(name = "wake", description = "Start the database's cluster now.")
-    int wake(@Parameters(paramLabel = "NAME") String name) {
+    int wake(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         show(cli.client().post(path(name, "/wake"), Map.of()));
         return 0;
     }
 
     @Command(name = "connection", description = "Show how to connect (the password for editors and admins).")
-    int connection(@Parameters(paramLabel = "NAME") String name) {
+    int connection(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         var answer = cli.client().get(path(name, "/connection"));
         cli.print(answer, () -> connectionTable(answer.path("connection")));
         return 0;
     }
 
     @Command(name = "reset-credentials", description = "Set a new password; every earlier one stops working.")
-    int resetCredentials(@Parameters(paramLabel = "NAME") String name) {
+    int resetCredentials(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         var answer = cli.client().post(path(name, "/reset_credentials"), Map.of());
         cli.print(answer, () -> connectionTable(answer.path("connection")));
         return 0;
@@ -152,25 +152,25 @@ final class DatabasesCommand {
         DatabasesCommand databases;
 
         @Command(name = "create", description = "Checkpoint a database (awake: an online backup); waits unless --no-wait.")
-        int create(@Parameters(paramLabel = "DATABASE") String database,
-                   @Option(names = "--name", description = "a name to branch from (default: the time, UTC)") String name,
-                   @Option(names = "--no-wait") boolean noWait) {
+        int create(@Parameters(paramLabel = "DATABASE", description = "the database's name or id") String database,
+                   @Option(names = "--name", paramLabel = "NAME", description = "a name to branch from (default: the time, UTC)") String name,
+                   @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
             return CheckpointsCommand.create(databases.cli, at(database), name, noWait);
         }
 
         @Command(name = "list", description = "List a database's checkpoints, newest first.")
-        int list(@Parameters(paramLabel = "DATABASE") String database) {
+        int list(@Parameters(paramLabel = "DATABASE", description = "the database's name or id") String database) {
             return CheckpointsCommand.list(databases.cli, at(database));
         }
 
         @Command(name = "get", description = "Show a checkpoint (by id or name).")
-        int get(@Parameters(paramLabel = "DATABASE") String database, @Parameters(paramLabel = "CHECKPOINT") String checkpoint) {
+        int get(@Parameters(paramLabel = "DATABASE", description = "the database's name or id") String database, @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's name or id") String checkpoint) {
             return CheckpointsCommand.get(databases.cli, at(database), checkpoint);
         }
 
         @Command(name = "delete", description = "Delete a checkpoint and its files; waits unless --no-wait.")
-        int delete(@Parameters(paramLabel = "DATABASE") String database,
-                   @Parameters(paramLabel = "CHECKPOINT") String checkpoint, @Option(names = "--no-wait") boolean noWait) {
+        int delete(@Parameters(paramLabel = "DATABASE", description = "the database's name or id") String database,
+                   @Parameters(paramLabel = "CHECKPOINT", description = "the checkpoint's name or id") String checkpoint, @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
             return CheckpointsCommand.delete(databases.cli, at(database), checkpoint, noWait);
         }
 

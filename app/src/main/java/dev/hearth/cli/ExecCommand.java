@@ -21,19 +21,19 @@ final class ExecCommand implements Callable<Integer> {
     @Mixin
     WorkspaceOption workspace;
 
-    @Parameters(index = "0", paramLabel = "COMPUTER")
+    @Parameters(index = "0", paramLabel = "COMPUTER", description = "the computer's name or id")
     String computer;
 
     @Parameters(index = "1..*", paramLabel = "COMMAND", description = "the command and its arguments (after --)")
     List<String> command;
 
-    @Option(names = "--env", paramLabel = "NAME=VALUE")
+    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "an environment variable of the command")
     List<String> env;
 
-    @Option(names = "--cwd")
+    @Option(names = "--cwd", paramLabel = "CWD", description = "working directory of the command (default: the image's)")
     String cwd;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS")
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "kill the command and everything it started after this many seconds")
     Integer timeout;
 
     @Option(names = "--stdin", description = "send standard input to the command")
@@ -46,7 +46,7 @@ final class ExecCommand implements Callable<Integer> {
             + "(see hearth ps, logs, kill)")
     boolean detach;
 
-    @Option(names = "--tag", description = "a label for a background process (with -d)")
+    @Option(names = "--tag", paramLabel = "TAG", description = "a label for a background process (with -d)")
     String tag;
 
     @Option(names = {"-t", "--tty"}, description = "run on a terminal: an interactive shell (hearth exec -it box -- sh)")

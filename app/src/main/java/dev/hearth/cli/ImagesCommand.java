@@ -20,7 +20,7 @@ final class ImagesCommand {
     WorkspaceOption workspace;
 
     @Command(name = "pull", description = "Pull an image so computers of it start at once; waits unless --no-wait.")
-    int pull(@Parameters(paramLabel = "REFERENCE") String reference, @Option(names = "--no-wait") boolean noWait) {
+    int pull(@Parameters(paramLabel = "REFERENCE", description = "an image reference, e.g. hearth/busybox or docker.io/library/debian:12") String reference, @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
         var client = cli.client();
         var answer = client.create("/workspaces/" + workspace.required() + "/images", Map.of("reference", reference));
         if (!noWait) {
@@ -46,7 +46,7 @@ final class ImagesCommand {
     }
 
     @Command(name = "rm", description = "Forget an image; its files go once no computer uses it.")
-    int rm(@Parameters(paramLabel = "REFERENCE") String reference) {
+    int rm(@Parameters(paramLabel = "REFERENCE", description = "an image reference, e.g. hearth/busybox or docker.io/library/debian:12") String reference) {
         var answer = cli.client().delete("/workspaces/" + workspace.required() + "/images/" + idOf(reference));
         cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("image"))));
         return 0;

@@ -19,14 +19,14 @@ final class InvitationsCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Invite an address to a role; the invitation is mailed.")
-    int create(@Parameters(paramLabel = "EMAIL") String email,
-               @Option(names = "--role", required = true, description = "admin, editor or viewer") String role) {
+    int create(@Parameters(paramLabel = "EMAIL", description = "the email address to invite") String email,
+               @Option(names = "--role", paramLabel = "ROLE", required = true, description = "admin, editor or viewer") String role) {
         show(cli.client().create("/workspaces/" + workspace.required() + "/invitations", Map.of("email", email, "role", role)));
         return 0;
     }
 
     @Command(name = "list", description = "List invitations.")
-    int list(@Option(names = "--state", defaultValue = "pending", description = "pending, expired or all (default ${DEFAULT-VALUE})") String state) {
+    int list(@Option(names = "--state", paramLabel = "STATE", defaultValue = "pending", description = "pending, expired or all (default ${DEFAULT-VALUE})") String state) {
         var answer = Cli.everyPage(cli.client(), "/workspaces/" + workspace.required() + "/invitations?state=" + state,
                 "invitations");
         cli.print(answer, () -> table(answer.path("invitations")));
@@ -34,25 +34,25 @@ final class InvitationsCommand {
     }
 
     @Command(name = "get", description = "Show an invitation.")
-    int get(@Parameters(paramLabel = "ID") String id) {
+    int get(@Parameters(paramLabel = "ID", description = "the invitation's id") String id) {
         show(cli.client().get("/invitations/" + id));
         return 0;
     }
 
     @Command(name = "resend", description = "Mail an invitation again, with a new expiry.")
-    int resend(@Parameters(paramLabel = "ID") String id) {
+    int resend(@Parameters(paramLabel = "ID", description = "the invitation's id") String id) {
         show(cli.client().post("/invitations/" + id + "/resend", Map.of()));
         return 0;
     }
 
     @Command(name = "revoke", description = "Withdraw an invitation.")
-    int revoke(@Parameters(paramLabel = "ID") String id) {
+    int revoke(@Parameters(paramLabel = "ID", description = "the invitation's id") String id) {
         show(cli.client().delete("/invitations/" + id));
         return 0;
     }
 
     @Command(name = "accept", description = "Accept an invitation sent to the address you are signed in with.")
-    int accept(@Parameters(paramLabel = "ID") String id) {
+    int accept(@Parameters(paramLabel = "ID", description = "the invitation's id") String id) {
         show(cli.client().post("/invitations/" + id + "/accept", Map.of()));
         return 0;
     }

@@ -16,7 +16,7 @@ final class OperationsCommand {
     Cli cli;
 
     @Command(name = "get", description = "Show an operation; with --wait, follow it until it finishes.")
-    int get(@Parameters(paramLabel = "OP") String id, @Option(names = "--wait") boolean wait) {
+    int get(@Parameters(paramLabel = "OP", description = "the operation's id") String id, @Option(names = "--wait", description = "wait until the operation succeeds or fails") boolean wait) {
         var client = cli.client();
         var operation = wait ? follow(client, id, cli.context.err()) : client.get("/operations/" + id);
         cli.print(operation, () -> {

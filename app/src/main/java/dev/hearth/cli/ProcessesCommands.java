@@ -29,7 +29,7 @@ final class ProcessesCommands {
         @Mixin
         WorkspaceOption workspace;
 
-        @Parameters(index = "0", paramLabel = "COMPUTER")
+        @Parameters(index = "0", paramLabel = "COMPUTER", description = "the computer's name or id")
         String computer;
 
         @Override
@@ -73,7 +73,7 @@ final class ProcessesCommands {
         @Mixin
         WorkspaceOption workspace;
 
-        @Parameters(index = "0", paramLabel = "COMPUTER")
+        @Parameters(index = "0", paramLabel = "COMPUTER", description = "the computer's name or id")
         String computer;
 
         @Parameters(index = "1", arity = "0..1", paramLabel = "PID", description = "a process (default: the main process)")
@@ -113,10 +113,10 @@ final class ProcessesCommands {
         @Mixin
         WorkspaceOption workspace;
 
-        @Parameters(index = "0", paramLabel = "COMPUTER")
+        @Parameters(index = "0", paramLabel = "COMPUTER", description = "the computer's name or id")
         String computer;
 
-        @Parameters(index = "1", paramLabel = "PID")
+        @Parameters(index = "1", paramLabel = "PID", description = "the process's id in the computer")
         int pid;
 
         @Option(names = {"-s", "--signal"}, paramLabel = "SIGNAL",

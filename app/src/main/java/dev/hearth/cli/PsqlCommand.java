@@ -25,7 +25,7 @@ final class PsqlCommand implements Callable<Integer> {
     @Mixin
     WorkspaceOption workspace;
 
-    @Parameters(index = "0", paramLabel = "DATABASE")
+    @Parameters(index = "0", paramLabel = "DATABASE", description = "the database's name or id")
     String database;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "more psql arguments (after --), e.g. -c 'select 1'")

@@ -21,19 +21,19 @@ import picocli.CommandLine.Option;
 /** {@code hearth serve}: runs the service until interrupted. */
 @Command(name = "serve", description = "Run the Hearth service.")
 final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--listen", defaultValue = "${env:HEARTH_LISTEN:-127.0.0.1:7300}", description = "host:port to listen on (default ${DEFAULT-VALUE})")
+    @Option(names = "--listen", paramLabel = "LISTEN", defaultValue = "${env:HEARTH_LISTEN:-127.0.0.1:7300}", description = "host:port to listen on (default ${DEFAULT-VALUE})")
     String listen;
 
-    @Option(names = "--router-listen", defaultValue = "${env:HEARTH_ROUTER_LISTEN:-127.0.0.1:7301}", description = "host:port of the computer router (default ${DEFAULT-VALUE})")
+    @Option(names = "--router-listen", paramLabel = "ROUTER_LISTEN", defaultValue = "${env:HEARTH_ROUTER_LISTEN:-127.0.0.1:7301}", description = "host:port of the computer router (default ${DEFAULT-VALUE})")
     String routerListen;
 
-    @Option(names = "--router-domain", defaultValue = "${env:HEARTH_ROUTER_DOMAIN:-localhost}", description = "domain of computer URLs: {computer}--{workspace}.DOMAIN (default ${DEFAULT-VALUE})")
+    @Option(names = "--router-domain", paramLabel = "ROUTER_DOMAIN", defaultValue = "${env:HEARTH_ROUTER_DOMAIN:-localhost}", description = "domain of computer URLs: {computer}--{workspace}.DOMAIN (default ${DEFAULT-VALUE})")
     String routerDomain;
 
-    @Option(names = "--router-public-port", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_PORT}", description = "port computer URLs name, when a front proxy listens elsewhere (default: the router's)")
+    @Option(names = "--router-public-port", paramLabel = "ROUTER_PUBLIC_PORT", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_PORT}", description = "port computer URLs name, when a front proxy listens elsewhere (default: the router's)")
     Integer routerPublicPort;
 
-    @Option(names = "--router-public-scheme", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_SCHEME}", description = "http or https: the scheme computer URLs name, when a front proxy serves them (default: https if the router has a certificate)")
+    @Option(names = "--router-public-scheme", paramLabel = "ROUTER_PUBLIC_SCHEME", defaultValue = "${env:HEARTH_ROUTER_PUBLIC_SCHEME}", description = "http or https: the scheme computer URLs name, when a front proxy serves them (default: https if the router has a certificate)")
     String routerPublicScheme;
 
     @Option(names = "--tls-cert", defaultValue = "${env:HEARTH_TLS_CERT}", paramLabel = "FILE", description = "PEM certificate (chain after it) of the API; with --tls-key the API speaks HTTPS only; reloaded when the file changes")
@@ -54,16 +54,16 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--redirect-http", defaultValue = "${env:HEARTH_REDIRECT_HTTP}", paramLabel = "HOST:PORT", description = "also listen for plain HTTP here and redirect it to HTTPS (e.g. 0.0.0.0:80)")
     String redirectHttp;
 
-    @Option(names = "--database-host", defaultValue = "${env:HEARTH_DATABASE_HOST:-127.0.0.1}", description = "host name database connections name; also put in their TLS certificate (default ${DEFAULT-VALUE})")
+    @Option(names = "--database-host", paramLabel = "DATABASE_HOST", defaultValue = "${env:HEARTH_DATABASE_HOST:-127.0.0.1}", description = "host name database connections name; also put in their TLS certificate (default ${DEFAULT-VALUE})")
     String databaseHost;
 
-    @Option(names = "--database-listen", defaultValue = "${env:HEARTH_DATABASE_LISTEN:-127.0.0.1}", description = "address database ports and the pooler listen on (default ${DEFAULT-VALUE})")
+    @Option(names = "--database-listen", paramLabel = "DATABASE_LISTEN", defaultValue = "${env:HEARTH_DATABASE_LISTEN:-127.0.0.1}", description = "address database ports and the pooler listen on (default ${DEFAULT-VALUE})")
     String databaseListen;
 
-    @Option(names = "--database-ports", defaultValue = "${env:HEARTH_DATABASE_PORTS:-7400-7999}", description = "range each database's own port comes from (default ${DEFAULT-VALUE})")
+    @Option(names = "--database-ports", paramLabel = "DATABASE_PORTS", defaultValue = "${env:HEARTH_DATABASE_PORTS:-7400-7999}", description = "range each database's own port comes from (default ${DEFAULT-VALUE})")
     String databasePorts;
 
-    @Option(names = "--pooler-port", defaultValue = "${env:HEARTH_POOLER_PORT:-6432}", description = "pgbouncer's port, in front of every database (default ${DEFAULT-VALUE}; 0: any free one)")
+    @Option(names = "--pooler-port", paramLabel = "POOLER_PORT", defaultValue = "${env:HEARTH_POOLER_PORT:-6432}", description = "pgbouncer's port, in front of every database (default ${DEFAULT-VALUE}; 0: any free one)")
     int poolerPort;
 
     @Option(names = "--computer-allow-private", split = ",", paramLabel = "CIDR", defaultValue = "${env:HEARTH_COMPUTER_ALLOW_PRIVATE}", description = "private networks every computer may reach, as if they were the internet (default: none)")
@@ -78,43 +78,43 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--local-images", split = ",", paramLabel = "DIR", defaultValue = "${env:HEARTH_LOCAL_IMAGES}", description = "directories whose OCI layouts and archives images may name as oci:, oci-archive: or docker-archive: (default: none; users name registry images)")
     List<Path> localImages;
 
-    @Option(names = "--rate-limit", defaultValue = "${env:HEARTH_RATE_LIMIT:-100}", description = "requests a second each principal may make, in bursts of ten times that (default ${DEFAULT-VALUE})")
+    @Option(names = "--rate-limit", paramLabel = "RATE_LIMIT", defaultValue = "${env:HEARTH_RATE_LIMIT:-100}", description = "requests a second each principal may make, in bursts of ten times that (default ${DEFAULT-VALUE})")
     double rateLimit;
 
-    @Option(names = "--sign-in-failures", defaultValue = "${env:HEARTH_SIGN_IN_FAILURES:-30}", description = "failed token requests and sign-in codes a minute from one client address (default ${DEFAULT-VALUE})")
+    @Option(names = "--sign-in-failures", paramLabel = "SIGN_IN_FAILURES", defaultValue = "${env:HEARTH_SIGN_IN_FAILURES:-30}", description = "failed token requests and sign-in codes a minute from one client address (default ${DEFAULT-VALUE})")
     int signInFailures;
 
-    @Option(names = "--disk-reserve-mb", defaultValue = "${env:HEARTH_DISK_RESERVE_MB:-1024}", description = "free space the data directory keeps; below it creates answer 507 (default ${DEFAULT-VALUE})")
+    @Option(names = "--disk-reserve-mb", paramLabel = "DISK_RESERVE_MB", defaultValue = "${env:HEARTH_DISK_RESERVE_MB:-1024}", description = "free space the data directory keeps; below it creates answer 507 (default ${DEFAULT-VALUE})")
     long diskReserveMb;
 
-    @Option(names = "--data-dir", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
+    @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
-    @Option(names = "--store", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db for a shared store (default: SQLite in the data directory)")
+    @Option(names = "--store", paramLabel = "STORE", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db for a shared store (default: SQLite in the data directory)")
     String store;
 
-    @Option(names = "--public-url", defaultValue = "${env:HEARTH_PUBLIC_URL}", description = "the {base_url} clients use, e.g. https://hearth.example.com/v1")
+    @Option(names = "--public-url", paramLabel = "PUBLIC_URL", defaultValue = "${env:HEARTH_PUBLIC_URL}", description = "the {base_url} clients use, e.g. https://hearth.example.com/v1")
     String publicUrl;
 
-    @Option(names = "--smtp-host", defaultValue = "${env:HEARTH_SMTP_HOST}", description = "SMTP server; without it mail goes to {data_dir}/outbox")
+    @Option(names = "--smtp-host", paramLabel = "SMTP_HOST", defaultValue = "${env:HEARTH_SMTP_HOST}", description = "SMTP server; without it mail goes to {data_dir}/outbox")
     String smtpHost;
 
-    @Option(names = "--smtp-port", defaultValue = "${env:HEARTH_SMTP_PORT:-587}")
+    @Option(names = "--smtp-port", paramLabel = "SMTP_PORT", defaultValue = "${env:HEARTH_SMTP_PORT:-587}", description = "SMTP server port (default ${DEFAULT-VALUE})")
     int smtpPort;
 
-    @Option(names = "--smtp-security", defaultValue = "${env:HEARTH_SMTP_SECURITY:-starttls}", description = "starttls, tls or none (default ${DEFAULT-VALUE})")
+    @Option(names = "--smtp-security", paramLabel = "SMTP_SECURITY", defaultValue = "${env:HEARTH_SMTP_SECURITY:-starttls}", description = "starttls, tls or none (default ${DEFAULT-VALUE})")
     String smtpSecurity;
 
-    @Option(names = "--smtp-user", defaultValue = "${env:HEARTH_SMTP_USER}")
+    @Option(names = "--smtp-user", paramLabel = "SMTP_USER", defaultValue = "${env:HEARTH_SMTP_USER}", description = "SMTP user; the password comes from HEARTH_SMTP_PASSWORD")
     String smtpUser;
 
-    @Option(names = "--mail-from", defaultValue = "${env:HEARTH_MAIL_FROM:-hearth@localhost}")
+    @Option(names = "--mail-from", paramLabel = "MAIL_FROM", defaultValue = "${env:HEARTH_MAIL_FROM:-hearth@localhost}", description = "sender of sign-in and invitation mail (default ${DEFAULT-VALUE})")
     String mailFrom;
 
-    @Option(names = "--encryption-keys", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}", description = "AES key file for secrets at rest (default: {data_dir}/encryption-keys.json)")
+    @Option(names = "--encryption-keys", paramLabel = "ENCRYPTION_KEYS", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}", description = "AES key file for secrets at rest (default: {data_dir}/encryption-keys.json)")
     Path encryptionKeys;
 
-    @Option(names = "--invitation-days", defaultValue = "${env:HEARTH_INVITATION_DAYS:-7}", description = "days an invitation stays open (default ${DEFAULT-VALUE})")
+    @Option(names = "--invitation-days", paramLabel = "INVITATION_DAYS", defaultValue = "${env:HEARTH_INVITATION_DAYS:-7}", description = "days an invitation stays open (default ${DEFAULT-VALUE})")
     int invitationDays;
 
     private NetworkSettings networkSettings() {

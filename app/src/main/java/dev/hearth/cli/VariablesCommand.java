@@ -30,9 +30,9 @@ final class VariablesCommand {
     CommandSpec spec;
 
     @Command(name = "set", description = "Create a variable, or change its value (from VALUE, --from-file or --stdin).")
-    int set(@Parameters(index = "0", paramLabel = "NAME") String name,
-            @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE") String given,
-            @Option(names = "--from-file", paramLabel = "FILE") Path file,
+    int set(@Parameters(index = "0", paramLabel = "NAME", description = "the variable's name") String name,
+            @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "the value (else --from-file or --stdin)") String given,
+            @Option(names = "--from-file", paramLabel = "FILE", description = "read the value from this file") Path file,
             @Option(names = "--stdin", description = "read the value from standard input") boolean stdin)
             throws IOException {
         int sources = (given != null ? 1 : 0) + (file != null ? 1 : 0) + (stdin ? 1 : 0);
@@ -64,7 +64,7 @@ final class VariablesCommand {
     }
 
     @Command(name = "get", description = "Print a variable's value (editors and admins).")
-    int get(@Parameters(paramLabel = "NAME") String name) {
+    int get(@Parameters(paramLabel = "NAME", description = "the variable's name") String name) {
         var answer = cli.client().get("/variables/" + name + "?workspace=" + workspace.required());
         cli.print(answer, () -> {
             var value = answer.path("variable").path("value");
@@ -77,7 +77,7 @@ final class VariablesCommand {
     }
 
     @Command(name = "delete", description = "Delete a variable; computers referencing it cannot exec until it is set again.")
-    int delete(@Parameters(paramLabel = "NAME") String name) {
+    int delete(@Parameters(paramLabel = "NAME", description = "the variable's name") String name) {
         show(cli.client().delete("/variables/" + name + "?workspace=" + workspace.required()));
         return 0;
     }

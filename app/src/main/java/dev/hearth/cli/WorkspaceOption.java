@@ -5,7 +5,7 @@ import picocli.CommandLine.ScopeType;
 
 /** The {@code --workspace} option of commands that act inside one workspace. */
 final class WorkspaceOption {
-    @Option(names = {"-w", "--workspace"}, scope = ScopeType.INHERIT, defaultValue = "${env:HEARTH_WORKSPACE}",
+    @Option(names = {"-w", "--workspace"}, paramLabel = "WORKSPACE", scope = ScopeType.INHERIT, defaultValue = "${env:HEARTH_WORKSPACE}",
             description = "workspace name or id (default: $HEARTH_WORKSPACE)")
     String workspace;
 

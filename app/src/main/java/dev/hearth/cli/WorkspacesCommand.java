@@ -13,7 +13,7 @@ final class WorkspacesCommand {
     Cli cli;
 
     @Command(name = "create", description = "Create a workspace; you become its admin.")
-    int create(@Parameters(paramLabel = "NAME") String name) {
+    int create(@Parameters(paramLabel = "NAME", description = "the new workspace's name") String name) {
         show(cli.client().create("/workspaces", Map.of("name", name)));
         return 0;
     }
@@ -31,19 +31,19 @@ final class WorkspacesCommand {
     }
 
     @Command(name = "get", description = "Show a workspace (by name or id).")
-    int get(@Parameters(paramLabel = "WORKSPACE") String workspace) {
+    int get(@Parameters(paramLabel = "WORKSPACE", description = "the workspace's name or id") String workspace) {
         show(cli.client().get("/workspaces/" + workspace));
         return 0;
     }
 
     @Command(name = "rename", description = "Rename a workspace.")
-    int rename(@Parameters(paramLabel = "WORKSPACE") String workspace, @Parameters(paramLabel = "NEW_NAME") String name) {
+    int rename(@Parameters(paramLabel = "WORKSPACE", description = "the workspace's name or id") String workspace, @Parameters(paramLabel = "NEW_NAME", description = "the new name") String name) {
         show(cli.client().patch("/workspaces/" + workspace, Map.of("name", name)));
         return 0;
     }
 
     @Command(name = "delete", description = "Delete an empty workspace.")
-    int delete(@Parameters(paramLabel = "WORKSPACE") String workspace) {
+    int delete(@Parameters(paramLabel = "WORKSPACE", description = "the workspace's name or id") String workspace) {
         show(cli.client().delete("/workspaces/" + workspace));
         return 0;
     }

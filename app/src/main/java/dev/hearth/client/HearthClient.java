@@ -105,14 +105,49 @@ public final class HearthClient {
     /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
     public Response send(String method, String path, Object body, Map<String, String> headers) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
-        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
         headers.forEach(request::setHeader);
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
-        return exchange(request.build());
+        return json(request, path);
+    }
+
+    /** Sends with the caller's token and reads the answer as JSON. */
+    private Response json(HttpRequest.Builder request, String path) {
+        try {
+            var response = authorized(request, HttpResponse.BodyHandlers.ofByteArray());
+            byte[] raw = response.body();
+            return new Response(response.statusCode(), raw.length == 0 ? null : parse(raw), response.headers());
+        } catch (IOException e) {
+            throw Trust.unreachable(baseUrl + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Sends with the caller's token. A token the server refuses (401) that came from a cache (the
+     * server was reset, the key rotated) is dropped and the request sent once more with a fresh one.
+     */
+    private <T> HttpResponse<T> authorized(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        tokens.token(this).ifPresent(t -> request.setHeader("Authorization", "Bearer " + t));
+        var response = http.send(request.build(), handler);
+        if (response.statusCode() == 401 && tokens.invalidate()) {
+            if (response.body() instanceof AutoCloseable body) {
+                try {
+                    body.close();
+                } catch (Exception ignored) {
+                    // only freeing the refused answer
+                }
+            }
+            tokens.token(this).ifPresent(t -> request.setHeader("Authorization", "Bearer " + t));
+            response = http.send(request.build(), handler);
+        }
+        return response;
     }
 
     /**
@@ -121,7 +156,6 @@ public final class HearthClient {
      */
     public void streamLines(String method, String path, Object body, Consumer<JsonNode> lines) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
-        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         if (body == null) {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
@@ -129,7 +163,7 @@ public final class HearthClient {
                     .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
         }
         try {
-            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+            var response = authorized(request, HttpResponse.BodyHandlers.ofLines());
             try (var stream = response.body()) {
                 if (response.statusCode() >= 300) {
                     String text = String.join("\n", stream.toList());
@@ -149,17 +183,14 @@ public final class HearthClient {
     public JsonNode upload(String path, String contentType, Supplier<InputStream> body) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", contentType)
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(body));
-        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
-        var response = exchange(request.build());
-        return ok(response);
+        return ok(json(request, path));
     }
 
     /** Opens a raw answer (a file's bytes, a tar) to read as it arrives; an error answer throws {@link ApiException}. */
     public InputStream download(String path) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
-        tokens.token(this).ifPresent(t -> request.header("Authorization", "Bearer " + t));
         try {
-            var response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            var response = authorized(request, HttpResponse.BodyHandlers.ofInputStream());
             if (response.statusCode() >= 300) {
                 try (var in = response.body()) {
                     byte[] raw = in.readAllBytes();

@@ -37,11 +37,23 @@ import java.util.UUID;
  */
 public final class KeyFileTokens implements TokenSource {
     private final JsonNode keyFile;
+    private final Optional<TokenCache> cache;
     private String accessToken;
     private Instant expiresAt = Instant.EPOCH;
+    private boolean fromCache;
 
     public KeyFileTokens(JsonNode keyFile) {
+        this(keyFile, Optional.empty());
+    }
+
+    private KeyFileTokens(JsonNode keyFile, Optional<TokenCache> cache) {
         this.keyFile = keyFile;
+        this.cache = cache;
+    }
+
+    /** The same key file, its tokens kept in {@code cache} between runs (the CLI's). */
+    public KeyFileTokens cachedIn(TokenCache tokenCache) {
+        return new KeyFileTokens(keyFile, Optional.of(tokenCache));
     }
 
     public static KeyFileTokens read(Path file) {
@@ -55,9 +67,25 @@ public final class KeyFileTokens implements TokenSource {
     @Override
     public synchronized Optional<String> token(HearthClient client) {
         if (accessToken == null || Instant.now().plusSeconds(60).isAfter(expiresAt)) {
-            fetch(client);
+            var cached = cache.flatMap(c -> c.get(TokenCache.keyOf(keyFile)));
+            if (cached.isPresent()) {
+                accessToken = cached.get().accessToken();
+                expiresAt = cached.get().expiresAt();
+                fromCache = true;
+            } else {
+                fetch(client);
+            }
         }
         return Optional.of(accessToken);
+    }
+
+    @Override
+    public synchronized boolean invalidate() {
+        boolean retry = fromCache;
+        cache.ifPresent(c -> c.remove(TokenCache.keyOf(keyFile)));
+        accessToken = null;
+        fromCache = false;
+        return retry;
     }
 
     private void fetch(HearthClient client) {
@@ -71,6 +99,8 @@ public final class KeyFileTokens implements TokenSource {
         }
         accessToken = response.body().path("access_token").asText();
         expiresAt = Instant.now().plusSeconds(response.body().path("expires_in").asLong());
+        fromCache = false;
+        cache.ifPresent(c -> c.put(TokenCache.keyOf(keyFile), accessToken, expiresAt));
     }
 
     /** A fresh assertion: iss = sub = subject, aud = audience, one minute of life, a unique jti. */

@@ -8,6 +8,14 @@ public sealed interface TokenSource permits TokenSource.None, TokenSource.Fixed,
     /** The token to send, fetching or refreshing it through {@code client} when needed. */
     Optional<String> token(HearthClient client);
 
+    /**
+     * Forgets a token the server refused; true when a fresh one may be accepted (it came from a
+     * cache), so the request is worth sending once more.
+     */
+    default boolean invalidate() {
+        return false;
+    }
+
     record None() implements TokenSource {
         @Override
         public Optional<String> token(HearthClient client) {

@@ -4,8 +4,10 @@ import static dev.hearth.support.HearthServerExtension.assumeComputers;
 import static dev.hearth.support.HearthServerExtension.assumeDatabases;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.server.Config;
 import dev.hearth.support.HearthServerTest;
@@ -98,6 +100,28 @@ class CliTest {
         assertTrue(me.out().lines().anyMatch(l -> l.startsWith("cli-keys") && l.endsWith("editor")), me.out());
         var access = cli(asAdmin(), "access", "list", "-w", "cli-keys");
         assertTrue(access.out().lines().anyMatch(l -> l.contains(" ci ") && l.contains("editor")), access.out());
+    }
+
+    @Test
+    void aKeyFilesTokenIsKeptPrivatelyBetweenRunsAndRenewedWhenRefused() throws Exception {
+        assertEquals(0, cli(asAdmin(), "me").code());
+        Path cache = config.resolve("tokens.json");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+        String kept = Files.readString(cache);
+        assertFalse(kept.contains(server.baseUrl()) || kept.contains("admin"), "entries name no server or key: " + kept);
+        assertEquals(0, cli(asAdmin(), "me").code());
+        assertEquals(kept, Files.readString(cache), "the second run used the kept token");
+
+        var entries = (ObjectNode) Json.mapper().readTree(kept);
+        entries.properties().forEach(e -> ((ObjectNode) e.getValue()).put("access_token", "refused.by.server"));
+        Files.writeString(cache, entries.toString());
+        var renewed = cli(asAdmin(), "me");
+        assertEquals(0, renewed.code(), renewed.err());
+        assertTrue(renewed.out().startsWith("admin (key)"), renewed.out());
+        assertFalse(Files.readString(cache).contains("refused.by.server"), "a refused token is replaced");
+
+        Files.writeString(cache, "not json");
+        assertEquals(0, cli(asAdmin(), "me").code(), "a damaged cache is ignored");
     }
 
     @Test
