@@ -41,7 +41,7 @@ public final class Cli {
             InvitationsCommand.class, OperationsCommand.class, ComputersCommand.class, CheckpointsCommand.class,
             ExecCommand.class, CpCommand.class, ProcessesCommands.Ps.class, ProcessesCommands.Logs.class,
             ProcessesCommands.Kill.class, ImagesCommand.class, DatabasesCommand.class, PsqlCommand.class,
-            AdminCommand.class, CompletionCommand.class);
+            AdminCommand.class, CompletionCommand.class, AotTraining.class);
 
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
 

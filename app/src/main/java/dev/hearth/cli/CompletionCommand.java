@@ -60,7 +60,8 @@ final class CompletionCommand implements Callable<Integer> {
     }
 
     private static List<CommandSpec> distinct(CommandSpec spec) {
-        return spec.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct().toList();
+        return spec.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct()
+                .filter(sub -> !sub.usageMessage().hidden()).toList();
     }
 
     private static void options(CommandSpec spec, String condition, List<String> lines) {
