@@ -54,6 +54,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--redirect-http", defaultValue = "${env:HEARTH_REDIRECT_HTTP}", paramLabel = "HOST:PORT", description = "also listen for plain HTTP here and redirect it to HTTPS (e.g. 0.0.0.0:80)")
     String redirectHttp;
 
+    @Option(names = "--metrics-listen", defaultValue = "${env:HEARTH_METRICS_LISTEN}", paramLabel = "HOST:PORT", description = "serve Prometheus metrics at GET /metrics here, for operators (default: off)")
+    String metricsListen;
+
     @Option(names = "--database-host", paramLabel = "DATABASE_HOST", defaultValue = "${env:HEARTH_DATABASE_HOST:-127.0.0.1}", description = "host name database connections name; also put in their TLS certificate (default ${DEFAULT-VALUE})")
     String databaseHost;
 
@@ -185,6 +188,10 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
                 .withAuthFailures(signInFailures).withReserve(diskReserveMb));
         config = config.withTls(tlsSettings());
+        if (metricsListen != null && metricsListen.lastIndexOf(':') < 0) {
+            throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
+        }
+        config = config.withMetricsListen(Optional.ofNullable(metricsListen));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

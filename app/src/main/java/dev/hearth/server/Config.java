@@ -26,14 +26,15 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      Duration invitationLifetime, Duration mailRetry, Duration operationLease,
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
-                     IdempotencySettings idempotency, TlsSettings tls) {
+                     IdempotencySettings idempotency, TlsSettings tls,
+                     Optional<String> metricsListen) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
-                IdempotencySettings.DEFAULT, TlsSettings.NONE);
+                IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty());
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -116,6 +117,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.idempotency = i);
     }
 
+    /** host:port of the operator listener that serves GET /metrics (absent: no metrics). */
+    public Config withMetricsListen(Optional<String> address) {
+        return with(b -> b.metricsListen = address);
+    }
+
     public Config withTls(TlsSettings t) {
         return with(b -> b.tls = t);
     }
@@ -151,6 +157,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         Limits limits;
         IdempotencySettings idempotency;
         TlsSettings tls;
+        Optional<String> metricsListen;
 
         Builder(Config c) {
             host = c.host;
@@ -176,13 +183,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             limits = c.limits;
             idempotency = c.idempotency;
             tls = c.tls;
+            metricsListen = c.metricsListen;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls);
+                    idempotency, tls, metricsListen);
         }
     }
 }

@@ -20,6 +20,7 @@ import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.CheckpointsApi;
 import dev.hearth.server.computers.ComputerService;
+import dev.hearth.server.computers.ComputerState;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.computers.FilesApi;
@@ -28,12 +29,15 @@ import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.databases.DatabaseCheckpoints;
 import dev.hearth.server.databases.DatabaseEngine;
 import dev.hearth.server.databases.DatabaseService;
+import dev.hearth.server.databases.DatabaseState;
+import dev.hearth.server.databases.DatabaseState;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
 import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.images.ImageService;
@@ -49,6 +53,8 @@ import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.mail.Mailer;
 import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
+import dev.hearth.server.metrics.MetricsHandler;
+import dev.hearth.server.metrics.ServerMetrics;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
@@ -72,6 +78,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +125,7 @@ public final class HearthServer implements AutoCloseable {
     private final Idempotency idempotency;
     private final InvitationMail invitationMail;
     private final Optional<Path> adminKeyFile;
+    private final Optional<ServerMetrics> metrics;
     private final ScheduledExecutorService maintenance =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
 
@@ -145,8 +153,15 @@ public final class HearthServer implements AutoCloseable {
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
         adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
+        metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, store::poolStats,
+                Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList(),
+                Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList()));
+        if (metrics.isPresent()) {
+            listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get()));
+        }
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
-                new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes());
+                new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
+                metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router());
         listeners.start();
@@ -355,6 +370,7 @@ public final class HearthServer implements AutoCloseable {
         databases.close();
         invitationMail.close();
         operations.close();
+        metrics.ifPresent(ServerMetrics::close);
         store.close();
     }
 }

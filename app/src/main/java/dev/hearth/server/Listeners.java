@@ -7,6 +7,7 @@ import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.HttpsRedirect;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.JsonErrorHandler;
+import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
@@ -19,6 +20,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -47,7 +50,8 @@ final class Listeners implements AutoCloseable {
     private final String baseUrl;
     private final RouterAddress routerAddress;
     private final ListenerTls tls;
-    private Optional<Server> redirect = Optional.empty();
+    // --redirect-http and --metrics-listen: servers of their own, started and stopped with the rest.
+    private final List<Server> extras = new ArrayList<>();
 
     private Listeners(Server api, Server router, String baseUrl, RouterAddress routerAddress, ListenerTls tls) {
         this.api = api;
@@ -107,14 +111,14 @@ final class Listeners implements AutoCloseable {
                     ? routerAddress.scheme() + "://" + name + routerAddress.host().substring(routerDomain.length())
                     : apiOrigin;
         }));
-        redirect = Optional.of(server);
+        extras.add(server);
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                  long maxBodyBytes) {
+                  long maxBodyBytes, RequestObserver observer) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets),
+        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets, observer),
                 tls.api()));
         api.setErrorHandler(new JsonErrorHandler());
     }
@@ -131,6 +135,15 @@ final class Listeners implements AutoCloseable {
                 tls.router()));
     }
 
+    /** {@code --metrics-listen}: the operator's listener, plain HTTP (keep it on a private address). */
+    void serveMetrics(String address, Handler metrics) throws IOException {
+        int colon = address.lastIndexOf(':');
+        var server = new Server(threads("metrics", "metrics-"));
+        connector(server, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)), Optional.empty());
+        server.setHandler(metrics);
+        extras.add(server);
+    }
+
     /** On a TLS listener, plain HTTP (which the port also detects) is redirected to the same host over HTTPS. */
     private static Handler secured(Handler handler, Optional<ServerTls> tls) {
         return tls.isEmpty() ? handler : new HttpsRedirect(handler, host -> "https://" + host);
@@ -139,8 +152,8 @@ final class Listeners implements AutoCloseable {
     void start() throws Exception {
         api.start();
         router.start();
-        if (redirect.isPresent()) {
-            redirect.get().start();
+        for (var extra : extras) {
+            extra.start();
         }
     }
 
@@ -152,8 +165,8 @@ final class Listeners implements AutoCloseable {
     public void close() throws Exception {
         api.stop();
         router.stop();
-        if (redirect.isPresent()) {
-            redirect.get().stop();
+        for (var extra : extras) {
+            extra.stop();
         }
     }
 

@@ -42,6 +42,7 @@ public final class ApiHandler extends Handler.Abstract {
     public static final String PREFIX = "/v1";
     private static final String HEALTH = PREFIX + "/health";
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+    private static final String ROUTE = "hearth.route";
     private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
     private final RouteTable routes;
@@ -51,9 +52,11 @@ public final class ApiHandler extends Handler.Abstract {
     private final DiskReserve reserve;
     private final long maxBodyBytes;
     private final ServerWebSocketContainer webSockets;
+    private final RequestObserver observer;
 
     public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                      long maxBodyBytes, ServerWebSocketContainer webSockets) {
+                      long maxBodyBytes, ServerWebSocketContainer webSockets, RequestObserver observer) {
+        this.observer = observer;
         this.rates = rates;
         this.reserve = reserve;
         this.webSockets = webSockets;
@@ -65,6 +68,7 @@ public final class ApiHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
         String requestId = Ids.next();
         Reply reply;
         try {
@@ -77,13 +81,22 @@ public final class ApiHandler extends Handler.Abstract {
         if (reply.body() instanceof Reply.Upgrade upgrade) {
             response.getHeaders().put("X-Request-Id", requestId);
             if (webSockets.upgrade(upgrade.creator(), request, response, callback)) {
+                observe(request, 101, start);
                 return true;
             }
             reply = errorReply(new ApiException(ErrorCode.INVALID_REQUEST,
                     "this route is a WebSocket: connect with Upgrade: websocket (or POST for a command's output)"), requestId);
         }
         write(response, callback, reply, requestId);
+        observe(request, reply.status(), start);
         return true;
+    }
+
+    /** Requests no route matched count under "unmatched", so that made-up paths never become labels. */
+    private void observe(Request request, int status, long start) {
+        Object route = request.getAttribute(ROUTE);
+        observer.observe(request.getMethod(), route == null ? "unmatched" : PREFIX + route, status,
+                System.nanoTime() - start);
     }
 
     /** A fault (500, logged with its stack) or a store too busy to answer now (503, come back in a second). */
@@ -107,6 +120,7 @@ public final class ApiHandler extends Handler.Abstract {
         var match = routes.find(method, path.substring(PREFIX.length()));
         checkParams(match.params());
         var route = match.route();
+        request.setAttribute(ROUTE, route.template());
         byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
         var headers = headers(request);
         Caller caller = route.scope() instanceof Scope.Public ? null : guard.authenticate(headers.get("authorization"));

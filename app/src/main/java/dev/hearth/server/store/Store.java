@@ -2,6 +2,7 @@ package dev.hearth.server.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -92,6 +93,11 @@ public final class Store implements AutoCloseable {
 
     public Jdbi jdbi() {
         return jdbi;
+    }
+
+    /** The connection pool's live numbers (for metrics). */
+    public HikariPoolMXBean poolStats() {
+        return pool.getHikariPoolMXBean();
     }
 
     public Dialect dialect() {

@@ -1,0 +1,91 @@
+package dev.hearth.server.metrics;
+
+import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.hearth.server.http.RequestObserver;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Supplier;
+import jdk.jfr.consumer.RecordingStream;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The registry {@code /metrics} shows. Requests are labelled by route template ({@code
+ * /computers/{cmp}/exec}), never by path, so that no id or name of a workspace becomes a label;
+ * resources are counted by state from the store at each scrape.
+ */
+public final class ServerMetrics implements RequestObserver, AutoCloseable {
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Histogram requests;
+    private final RecordingStream pinning;
+
+    /** {@code computerStates} and {@code databaseStates}: every state, so that each series exists from the start, at 0. */
+    public ServerMetrics(Jdbi jdbi, Supplier<HikariPoolMXBean> pool, List<String> computerStates,
+                         List<String> databaseStates) {
+        JvmMetrics.builder().register(registry);
+        requests = Histogram.builder().name("hearth_http_request_duration_seconds")
+                .help("API requests by method, route template and status").classicOnly()
+                .labelNames("method", "route", "status").register(registry);
+        var counts = new StateCounts(jdbi);
+        byState("hearth_computers", "Computers by state", computerStates, counts::computers);
+        byState("hearth_databases", "Databases by state", databaseStates, counts::databases);
+        GaugeWithCallback.builder().name("hearth_operations").help("Operations by kind and state, since the store began")
+                .labelNames("kind", "state")
+                .callback(cb -> counts.operations().forEach(r -> cb.call(r.count(), r.first(), r.second())))
+                .register(registry);
+        GaugeWithCallback.builder().name("hearth_store_connections").help("The store's connection pool")
+                .labelNames("state").callback(cb -> {
+                    var bean = pool.get();
+                    cb.call(bean.getActiveConnections(), "active");
+                    cb.call(bean.getIdleConnections(), "idle");
+                    cb.call(bean.getThreadsAwaitingConnection(), "waiting");
+                }).register(registry);
+        pinning = pinningCounter();
+    }
+
+    private void byState(String name, String help, List<String> states, Supplier<List<StateCounts.Row>> rows) {
+        GaugeWithCallback.builder().name(name).help(help).labelNames("state").callback(cb -> {
+            var counts = new LinkedHashMap<String, Long>();
+            states.forEach(state -> counts.put(state, 0L));
+            rows.get().forEach(r -> counts.put(r.first(), r.count()));
+            counts.forEach((state, n) -> cb.call(n, state));
+        }).register(registry);
+    }
+
+    /** Virtual threads pinned to their carrier (JFR's jdk.VirtualThreadPinned: blocked 20 ms or more while pinned). */
+    private RecordingStream pinningCounter() {
+        var pinned = Counter.builder().name("hearth_virtual_thread_pinned")
+                .help("Virtual threads that blocked while pinned to a carrier thread").register(registry);
+        var stream = new RecordingStream();
+        stream.enable("jdk.VirtualThreadPinned");
+        stream.onEvent("jdk.VirtualThreadPinned", event -> pinned.inc());
+        stream.startAsync();
+        return stream;
+    }
+
+    @Override
+    public void observe(String method, String route, int status, long nanos) {
+        requests.labelValues(method, route, Integer.toString(status)).observe(nanos / 1e9);
+    }
+
+    /** Writes every metric in Prometheus' text format. */
+    public void scrape(OutputStream out) throws IOException {
+        PrometheusTextFormatWriter.create().write(out, registry.scrape());
+    }
+
+    public String contentType() {
+        return PrometheusTextFormatWriter.create().getContentType();
+    }
+
+    @Override
+    public void close() {
+        pinning.close();
+    }
+}

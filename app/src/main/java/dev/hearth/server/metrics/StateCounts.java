@@ -1,0 +1,41 @@
+package dev.hearth.server.metrics;
+
+import java.util.List;
+import java.util.Locale;
+import org.jdbi.v3.core.Jdbi;
+
+/** Counts of live resources by state, read from the store at each scrape. */
+final class StateCounts {
+    /** One row of a count: the label values and how many. */
+    record Row(String first, String second, long count) {
+    }
+
+    private final Jdbi jdbi;
+
+    StateCounts(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    List<Row> computers() {
+        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM computers WHERE deleted_at IS NULL GROUP BY state");
+    }
+
+    List<Row> databases() {
+        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL GROUP BY state");
+    }
+
+    /** Operations by kind and state (running, succeeded, failed), over the store's whole history. */
+    List<Row> operations() {
+        return byState("SELECT kind, state, COUNT(*) AS n FROM operations GROUP BY kind, state");
+    }
+
+    private List<Row> byState(String sql) {
+        return jdbi.withHandle(h -> h.createQuery(sql)
+                .map((rs, ctx) -> new Row(wire(rs.getString(1)), wire(rs.getString(2)), rs.getLong(3))).list());
+    }
+
+    // Operations keep their state as the enum's name (SUCCEEDED); labels use the API's lowercase form.
+    private static String wire(String value) {
+        return value.toLowerCase(Locale.ROOT);
+    }
+}
