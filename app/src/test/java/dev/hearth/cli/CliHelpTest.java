@@ -80,6 +80,16 @@ class CliHelpTest {
     }
 
     @Test
+    void theStartUpCacheTrainingRunsEverydayCommandsAgainstAStandIn() {
+        var out = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run(new String[] {"aot-training"}, context(out)));
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "its commands print nowhere");
+        var help = new ByteArrayOutputStream();
+        Cli.run(new String[] {"--help"}, context(help));
+        assertTrue(!help.toString(StandardCharsets.UTF_8).contains("aot-training"), "hidden from help");
+    }
+
+    @Test
     void zshAndFishGetScriptsToo() {
         var zsh = new ByteArrayOutputStream();
         assertEquals(0, Cli.run(new String[] {"completion", "zsh"}, context(zsh)));
