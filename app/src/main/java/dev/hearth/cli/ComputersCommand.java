@@ -145,6 +145,24 @@ final class ComputersCommand {
         return 0;
     }
 
+    @Command(name = "metrics", description = "Show the CPU, memory and disk a computer uses now.")
+    int metrics(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name) {
+        var answer = cli.client().get("/computers/" + name + "/metrics?workspace=" + workspace.required());
+        cli.print(answer, () -> {
+            var m = answer.path("metrics");
+            var table = new Table("STATE", "CPU_SECONDS", "MEMORY_MB", "DISK_USED_MB", "DISK_MB");
+            table.row(m.path("state").asText(), m.path("cpu_seconds").isNull() ? "-"
+                            : String.format("%.2f", m.path("cpu_seconds").asDouble()),
+                    megabytes(m.path("memory_bytes")), megabytes(m.path("disk_used_bytes")), megabytes(m.path("disk_size_bytes")));
+            table.print(cli.out());
+        });
+        return 0;
+    }
+
+    private static String megabytes(JsonNode bytes) {
+        return bytes.isNull() || bytes.isMissingNode() ? "-" : Long.toString(bytes.asLong() >> 20);
+    }
+
     /** A checkpoint id as given, or looked up from COMPUTER/NAME. */
     private String checkpointId(HearthClient client, String ref) {
         int slash = ref.indexOf('/');

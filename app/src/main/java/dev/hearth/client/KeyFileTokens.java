@@ -81,11 +81,15 @@ public final class KeyFileTokens implements TokenSource {
 
     @Override
     public synchronized boolean invalidate() {
-        boolean retry = fromCache;
+        // A token fetched in this run that the server refuses (a key revoked since) stays: the caller
+        // sees the server's 401, not a token request failing in its place.
+        if (!fromCache) {
+            return false;
+        }
         cache.ifPresent(c -> c.remove(TokenCache.keyOf(keyFile)));
         accessToken = null;
         fromCache = false;
-        return retry;
+        return true;
     }
 
     private void fetch(HearthClient client) {

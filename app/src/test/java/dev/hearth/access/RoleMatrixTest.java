@@ -293,6 +293,8 @@ class RoleMatrixTest {
                         f -> process(f) + "/stdin", f -> "x"),
                 new Case("GET", "/computers/{cmp}/logs", Needs.VIEWER, 200, f -> "/computers/" + f.computer() + "/logs",
                         none),
+                new Case("GET", "/computers/{cmp}/metrics", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/metrics", none),
                 new Case("POST", "/computers/{cmp}/sleep", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/sleep",
                         empty),
                 new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",

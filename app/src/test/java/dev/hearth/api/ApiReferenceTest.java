@@ -162,6 +162,7 @@ class ApiReferenceTest {
                     Map.of("command", List.of("true"))));
             conforms("Process", admin.post("/computers/" + computer.path("id").asText() + "/processes",
                     Map.of("command", List.of("true"))).path("process"));
+            conforms("Computer metrics", admin.get("/computers/" + computer.path("id").asText() + "/metrics").path("metrics"));
             var checkpoint = admin.create("/computers/" + computer.path("id").asText() + "/checkpoints", Map.of());
             conforms("Checkpoint", checkpoint.path("checkpoint"));
             admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");
@@ -198,6 +199,7 @@ class ApiReferenceTest {
                 case "string" -> assertTrue(v.isTextual(), where);
                 case "timestamp" -> assertTrue(v.isTextual() && Instant.parse(v.asText()) != null, where);
                 case "integer" -> assertTrue(v.isIntegralNumber(), where);
+                case "number" -> assertTrue(v.isNumber(), where);
                 case "boolean" -> assertTrue(v.isBoolean(), where);
                 case "object" -> assertTrue(v.isObject(), where);
                 case "array" -> assertTrue(v.isArray(), where);

@@ -281,6 +281,10 @@ class CliTest {
         assertEquals(5, shell.code(), shell.err());
         assertTrue(shell.out().contains("tty-42"), shell.out());
         assertTrue(cli(asAdmin(), "computers", "list", "-w", "cli-computers").out().contains("box"));
+        var usage = cli(asAdmin(), "computers", "metrics", "box", "-w", "cli-computers");
+        assertEquals(0, usage.code(), usage.err());
+        assertTrue(usage.out().startsWith("STATE") && usage.out().lines().skip(1).findFirst().orElse("").startsWith("ready"),
+                usage.out());
         var asleep = cli(asAdmin(), "computers", "sleep", "box", "-w", "cli-computers");
         assertEquals(0, asleep.code(), asleep.err());
         assertTrue(asleep.out().contains("sleeping"), asleep.out());

@@ -8,6 +8,7 @@ import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.Trust;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tls.TlsFiles;
@@ -85,12 +86,7 @@ class TlsComputersTest {
     @AfterAll
     void removeCertificates() throws Exception {
         admin.delete("/computers/" + web.path("id").asText());
-        try (var all = Files.list(certs)) {
-            for (var f : all.toList()) {
-                Files.delete(f);
-            }
-        }
-        Files.delete(certs);
+        Disk.deleteTree(certs);
     }
 
     @Test

@@ -62,11 +62,13 @@ public final class ComputerService {
     }
 
     private final ComputerParts parts;
+    private final ComputerUsage usage;
     private final Operations operations;
     private final Optional<ComputerSupervisor> supervisor;
 
     public ComputerService(Inputs inputs, Operations operations) {
         this.parts = ComputerParts.assemble(inputs);
+        this.usage = new ComputerUsage(parts.access(), parts.dirs(), inputs.clock());
         this.operations = operations;
         // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is
         // not: reconcile settles a computer whose sleep was cut short.
@@ -153,6 +155,10 @@ public final class ComputerService {
 
     public ComputerView get(Workspace workspace, String ref) {
         return view(parts.records().find(workspace, ref), workspace);
+    }
+
+    public ComputerMetrics metrics(Workspace workspace, String ref) {
+        return usage.of(live(workspace, ref));
     }
 
     // ---- update and delete

@@ -33,6 +33,8 @@ public final class ComputersApi {
                 ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))));
         routes.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))));
+        routes.add("GET", "/computers/{cmp}/metrics", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+                ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("cmp")))));
         routes.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.update(ex.workspace(), ex.param("cmp"),
                         ex.body(UpdateComputer.class)))));

@@ -35,6 +35,11 @@ public interface SandboxRuntime {
     boolean runsProcesses();
 
     /** Starts a sandbox detached; returns when its main process runs. */
+    /** CPU and memory of a running sandbox, from its cgroup; empty when it is not running or has none. */
+    default Optional<SandboxUsage> usage(String sandboxId) {
+        return Optional.empty();
+    }
+
     void start(SandboxSpec spec, Path stateDir);
 
     /**

@@ -1,9 +1,11 @@
 package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.server.crypto.Secrets;
+import dev.hearth.server.sandbox.SandboxUsage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,35 @@ final class Cgroups {
     /** The cgroupsPath of a sandbox of this instance. */
     String pathOf(String sandboxId) {
         return "/" + parent + "/" + sandboxId;
+    }
+
+    /**
+     * CPU and memory of a sandbox: cgroup v1 (cpuacct.usage in ns, memory.usage_in_bytes) or v2
+     * (cpu.stat usage_usec, memory.current); empty if its cgroup is gone.
+     */
+    Optional<SandboxUsage> usage(String sandboxId) {
+        Path root = Path.of("/sys/fs/cgroup");
+        String group = pathOf(sandboxId).substring(1);
+        try {
+            Path cpuacct = root.resolve("cpuacct").resolve(group).resolve("cpuacct.usage");
+            if (Files.exists(cpuacct)) {
+                long nanos = Long.parseLong(Files.readString(cpuacct).strip());
+                long memory = Long.parseLong(Files.readString(root.resolve("memory").resolve(group)
+                        .resolve("memory.usage_in_bytes")).strip());
+                return Optional.of(new SandboxUsage(nanos / 1e9, memory));
+            }
+            Path unified = root.resolve(group);
+            if (Files.exists(unified.resolve("cpu.stat"))) {
+                long micros = Files.readAllLines(unified.resolve("cpu.stat")).stream()
+                        .filter(l -> l.startsWith("usage_usec ")).mapToLong(l -> Long.parseLong(l.substring(11).strip()))
+                        .findFirst().orElse(0);
+                long memory = Long.parseLong(Files.readString(unified.resolve("memory.current")).strip());
+                return Optional.of(new SandboxUsage(micros / 1e6, memory));
+            }
+        } catch (IOException | NumberFormatException e) {
+            LOG.debug("no usage for sandbox {}: {}", sandboxId, e.toString());
+        }
+        return Optional.empty();
     }
 
     /**

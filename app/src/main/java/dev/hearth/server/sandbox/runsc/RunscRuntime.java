@@ -5,6 +5,7 @@ import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxUsage;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.sandbox.Terminal;
@@ -83,6 +84,11 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void removeDisk(Path dir, Path image) {
         disks.remove(dir, image);
+    }
+
+    @Override
+    public Optional<SandboxUsage> usage(String sandboxId) {
+        return cgroups.usage(sandboxId);
     }
 
     @Override

@@ -1,0 +1,12 @@
+package dev.hearth.server.computers;
+
+import java.time.Instant;
+
+/**
+ * {@code GET /computers/{cmp}/metrics}: what a computer uses now. CPU and memory come from its
+ * sandbox's cgroup (gVisor's own memory included) and are null while it does not run; disk is what
+ * its disk holds ({@code disk_size_bytes} null for a computer without a disk of its own).
+ */
+public record ComputerMetrics(String computer, ComputerState state, Double cpuSeconds, Long memoryBytes,
+                              long diskUsedBytes, Long diskSizeBytes, Instant measuredAt) {
+}

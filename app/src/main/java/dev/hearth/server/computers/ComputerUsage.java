@@ -1,0 +1,52 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.fs.Disk;
+import dev.hearth.server.sandbox.SandboxUsage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+
+/** A computer's {@link ComputerMetrics}: its sandbox's cgroup for CPU and memory, its disk for space. */
+final class ComputerUsage {
+    private final SandboxAccess access;
+    private final Dirs dirs;
+    private final Clock clock;
+
+    ComputerUsage(SandboxAccess access, Dirs dirs, Clock clock) {
+        this.access = access;
+        this.dirs = dirs;
+        this.clock = clock;
+    }
+
+    ComputerMetrics of(Computer computer) {
+        Optional<SandboxUsage> usage = computer.state() == ComputerState.READY
+                ? access.runtime().flatMap(r -> r.usage(computer.sandboxId())) : Optional.empty();
+        long[] disk = disk(computer);
+        return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
+                usage.map(SandboxUsage::memoryBytes).orElse(null), disk[0], disk[1] < 0 ? null : disk[1],
+                clock.instant());
+    }
+
+    /**
+     * {used, size}: a disk of its own is a mounted file system, so its numbers are the file
+     * system's; without one, the bytes of the files under the computer's directory (size -1).
+     */
+    private long[] disk(Computer computer) {
+        Path dir = dirs.computer(computer.id());
+        try {
+            if (!Files.isDirectory(dir)) {
+                return new long[] {0, -1};
+            }
+            var store = Files.getFileStore(dir);
+            if (!store.equals(Files.getFileStore(dir.getParent()))) {
+                return new long[] {store.getTotalSpace() - store.getUnallocatedSpace(), store.getTotalSpace()};
+            }
+            return new long[] {Disk.size(dirs.data(computer.id())), -1};
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure the disk of computer " + computer.id(), e);
+        }
+    }
+}
