@@ -23,7 +23,7 @@ final class ComputersCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Create a computer; waits until it is ready unless --no-wait.")
-    int create(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name,
+    int create(@Parameters(paramLabel = "NAME", description = "the new computer's name") String name,
                @Option(names = "--image", paramLabel = "IMAGE", description = "image reference (default hearth/busybox)") String image,
                @Option(names = "--from-checkpoint", paramLabel = "ID|COMPUTER/NAME",
                        description = "start from a checkpoint: its memory, overlay and /data") String fromCheckpoint,

@@ -22,7 +22,7 @@ final class DatabasesCommand {
     WorkspaceOption workspace;
 
     @Command(name = "create", description = "Create a database (it starts asleep and wakes on the first connection).")
-    int create(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
+    int create(@Parameters(paramLabel = "NAME", description = "the new database's name") String name,
                @Option(names = "--version", paramLabel = "VERSION", description = "PostgreSQL major version (default: the newest installed)") String version,
                @Option(names = "--from-checkpoint", paramLabel = "ID|DATABASE/NAME",
                        description = "a branch: the checkpoint's data with new credentials") String fromCheckpoint,
