@@ -8,6 +8,7 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,21 @@ class ComputerMetricsTest {
         var gone = admin.send("GET", "/computers/" + id + "/metrics", null, Map.of());
         assertEquals(409, gone.status(), "a deleted computer uses nothing: " + gone.body());
         assertEquals("conflict", gone.body().path("error").path("code").asText());
+    }
+
+    @Test
+    void aDebianComputerIsMeasuredTheSameWay() throws Exception {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String image = TestImages.debian();
+        TestComputers.pull(admin, ws, image);
+        String id = TestComputers.create(admin, ws, "glibc", image, Map.of("resources", Map.of("disk_mb", 256)))
+                .path("id").asText();
+        var before = metrics(id);
+        TestComputers.run(admin, id, "python3 -c \"open('/data/blob', 'wb').write(bytes(20000000))\" && sync");
+        var after = metrics(id);
+        assertTrue(after.path("cpu_seconds").asDouble() > 0 && after.path("memory_bytes").asLong() > 0, after.toString());
+        assertTrue(after.path("disk_used_bytes").asLong() > before.path("disk_used_bytes").asLong() + (15L << 20),
+                "20 MB written by python3 on /data shows: " + before + " -> " + after);
+        admin.delete("/computers/" + id);
     }
 }
