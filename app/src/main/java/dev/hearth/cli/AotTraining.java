@@ -3,6 +3,7 @@ package dev.hearth.cli;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.hearth.api.Json;
+import dev.hearth.fs.Disk;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -56,7 +57,7 @@ final class AotTraining implements Callable<Integer> {
             }
         } finally {
             server.stop(0);
-            dev.hearth.fs.Disk.deleteTree(dir);
+            Disk.deleteTree(dir);
         }
         return 0;
     }

@@ -18,12 +18,14 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,6 +44,12 @@ public final class Cli {
             ExecCommand.class, CpCommand.class, ProcessesCommands.Ps.class, ProcessesCommands.Logs.class,
             ProcessesCommands.Kill.class, ImagesCommand.class, DatabasesCommand.class, PsqlCommand.class,
             AdminCommand.class, CompletionCommand.class, AotTraining.class);
+
+    // The global options that take a value (--url URL), read from the fields below, so that a value is never
+    // taken for the subcommand's name.
+    private static final Set<String> VALUED_OPTIONS = Arrays.stream(Cli.class.getDeclaredFields())
+            .filter(f -> f.isAnnotationPresent(Option.class) && f.getType() != boolean.class)
+            .flatMap(f -> Arrays.stream(f.getAnnotation(Option.class).names())).collect(Collectors.toUnmodifiableSet());
 
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
 
@@ -90,7 +98,7 @@ public final class Cli {
     /** The subcommand a command line names: its first word that is neither an option nor an option's value. */
     private static String firstCommand(String[] args) {
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--url") || args[i].equals("--ca-file")) {
+            if (VALUED_OPTIONS.contains(args[i])) {
                 i++;
             } else if (!args[i].startsWith("-")) {
                 return args[i];

@@ -117,9 +117,7 @@ public final class HearthClient {
     /** Sends with the caller's token and reads the answer as JSON. */
     private Response json(HttpRequest.Builder request, String path) {
         try {
-            var response = authorized(request, HttpResponse.BodyHandlers.ofByteArray());
-            byte[] raw = response.body();
-            return new Response(response.statusCode(), raw.length == 0 ? null : parse(raw), response.headers());
+            return response(authorized(request, HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
             throw Trust.unreachable(baseUrl + path, e);
         } catch (InterruptedException e) {
@@ -209,16 +207,18 @@ public final class HearthClient {
     /** Sends a request exactly as built, without a token (for sign-in calls). */
     public Response exchange(HttpRequest request) {
         try {
-            var response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            byte[] raw = response.body();
-            JsonNode json = raw.length == 0 ? null : parse(raw);
-            return new Response(response.statusCode(), json, response.headers());
+            return response(http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
             throw Trust.unreachable(request.uri().toString(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    private static Response response(HttpResponse<byte[]> answer) {
+        byte[] raw = answer.body();
+        return new Response(answer.statusCode(), raw.length == 0 ? null : parse(raw), answer.headers());
     }
 
     private static JsonNode parse(byte[] raw) {

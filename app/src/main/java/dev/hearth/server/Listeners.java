@@ -96,22 +96,17 @@ final class Listeners implements AutoCloseable {
      * router for hosts under its domain and to the API for the rest.
      */
     private void redirectHttp(String address, String routerDomain) {
-        int colon = address.lastIndexOf(':');
-        var server = new Server(threads("redirect", "redirect-"));
+        String apiOrigin = URI.create(baseUrl).resolve("/").toString().replaceAll("/$", "");
         try {
-            connector(server, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)),
-                    Optional.empty());
+            extra("redirect", address, new HttpsRedirect(null, host -> {
+                String name = host.replaceAll(":\\d+$", "");
+                return name.endsWith("." + routerDomain)
+                        ? routerAddress.scheme() + "://" + name + routerAddress.host().substring(routerDomain.length())
+                        : apiOrigin;
+            }));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on --redirect-http " + address, e);
         }
-        String apiOrigin = URI.create(baseUrl).resolve("/").toString().replaceAll("/$", "");
-        server.setHandler(new HttpsRedirect(null, host -> {
-            String name = host.replaceAll(":\\d+$", "");
-            return name.endsWith("." + routerDomain)
-                    ? routerAddress.scheme() + "://" + name + routerAddress.host().substring(routerDomain.length())
-                    : apiOrigin;
-        }));
-        extras.add(server);
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
@@ -137,10 +132,15 @@ final class Listeners implements AutoCloseable {
 
     /** {@code --metrics-listen}: the operator's listener, plain HTTP (keep it on a private address). */
     void serveMetrics(String address, Handler metrics) throws IOException {
+        extra("metrics", address, metrics);
+    }
+
+    /** A plain-HTTP server of its own on {@code address} (host:port), started and stopped with the rest. */
+    private void extra(String name, String address, Handler handler) throws IOException {
         int colon = address.lastIndexOf(':');
-        var server = new Server(threads("metrics", "metrics-"));
+        var server = new Server(threads(name, name + "-"));
         connector(server, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)), Optional.empty());
-        server.setHandler(metrics);
+        server.setHandler(handler);
         extras.add(server);
     }
 

@@ -24,27 +24,30 @@ final class ComputerUsage {
     ComputerMetrics of(Computer computer) {
         Optional<SandboxUsage> usage = computer.state() == ComputerState.READY
                 ? access.runtime().flatMap(r -> r.usage(computer.sandboxId())) : Optional.empty();
-        long[] disk = disk(computer);
+        var disk = disk(computer);
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
-                usage.map(SandboxUsage::memoryBytes).orElse(null), disk[0], disk[1] < 0 ? null : disk[1],
-                clock.instant());
+                usage.map(SandboxUsage::memoryBytes).orElse(null), disk.used(), disk.size(), clock.instant());
+    }
+
+    /** Bytes used on a computer's disk, and its size (null without a disk of its own). */
+    private record DiskUse(long used, Long size) {
     }
 
     /**
-     * {used, size}: a disk of its own is a mounted file system, so its numbers are the file
-     * system's; without one, the bytes of the files under the computer's directory (size -1).
+     * A disk of its own is a mounted file system, so its numbers are the file system's; without one,
+     * the bytes of the files under the computer's /data.
      */
-    private long[] disk(Computer computer) {
+    private DiskUse disk(Computer computer) {
         Path dir = dirs.computer(computer.id());
         try {
             if (!Files.isDirectory(dir)) {
-                return new long[] {0, -1};
+                return new DiskUse(0, null);
             }
             var store = Files.getFileStore(dir);
             if (!store.equals(Files.getFileStore(dir.getParent()))) {
-                return new long[] {store.getTotalSpace() - store.getUnallocatedSpace(), store.getTotalSpace()};
+                return new DiskUse(store.getTotalSpace() - store.getUnallocatedSpace(), store.getTotalSpace());
             }
-            return new long[] {Disk.size(dirs.data(computer.id())), -1};
+            return new DiskUse(Disk.size(dirs.data(computer.id())), null);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot measure the disk of computer " + computer.id(), e);
         }

@@ -59,8 +59,7 @@ public final class SelfSignedTls {
             return false;
         }
         try {
-            PemKeyStore.load(server);
-            X509Certificate cert = PemKeyStore.certificates(server).getFirst();
+            var cert = (X509Certificate) PemKeyStore.load(server).getCertificate(PemKeyStore.ALIAS);
             cert.verify(ca.certificate().getPublicKey());
             return cert.getNotAfter().toInstant().isAfter(Instant.now().plus(RENEW_BEFORE))
                     && alternativeNames(cert).equals(new HashSet<>(names));
