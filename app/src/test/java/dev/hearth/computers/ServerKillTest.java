@@ -20,7 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 @HearthServerTest(computers = true)
 class ServerKillTest {
     @Test
-    void aServerKilledWithSigkillLosesNoComputer(@TempDir Path dir) throws Exception {
+    void aServerKilledWithSigkillLosesNoComputer(@TempDir Path tmp) throws Exception {
+        // Inside the temporary directory, so that what the child leaves beside its data directory (its
+        // stderr, SQLite's unpacked library) goes away with it rather than into /tmp.
+        Path dir = tmp.resolve("data");
         int port = ChildServer.freePort();
         String id = ChildServer.startAndKill(dir, port, "computer");
         try (var restarted = TestServer.startOn(dir, port, c -> c)) {
