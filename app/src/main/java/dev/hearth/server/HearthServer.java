@@ -30,7 +30,6 @@ import dev.hearth.server.databases.DatabaseCheckpoints;
 import dev.hearth.server.databases.DatabaseEngine;
 import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseState;
-import dev.hearth.server.databases.DatabaseState;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.http.Guard;

@@ -14,7 +14,6 @@ import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.Terminal;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -216,7 +215,7 @@ final class Agents {
                 for (int tries = 0; tries < 100 && exits.current(c); tries++) {
                     try {
                         var main = processes.awaitExit(agent, "main");
-                        exits.ended(c, main.exitCode(), Instant.parse(main.endedAt()));
+                        exits.ended(c, main.exitCode(), main.endedAt());
                         return;
                     } catch (AgentException e) {
                         if (!e.unreachable()) {
