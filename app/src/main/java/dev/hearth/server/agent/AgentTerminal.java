@@ -101,7 +101,7 @@ public final class AgentTerminal implements Terminal {
                     exit.complete(137);
                     return -1;
                 }
-                byte[] payload = output.readNBytes(output.readInt());
+                byte[] payload = Frames.payload(output);
                 if (kind == 'x') {
                     exit.complete(Json.mapper().readTree(payload).path("exit_code").asInt());
                     return -1;

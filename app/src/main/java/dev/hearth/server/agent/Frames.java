@@ -22,6 +22,17 @@ public final class Frames {
         void output(boolean stderr, byte[] bytes) throws IOException;
     }
 
+    /**
+     * A frame's payload. Not {@code readNBytes(n)}: having read n bytes it asks the stream for 0 more,
+     * and Jetty's response stream blocks on that until the next chunk, which held every frame back
+     * until the command wrote again.
+     */
+    static byte[] payload(DataInputStream frames) throws IOException {
+        byte[] payload = new byte[frames.readInt()];
+        frames.readFully(payload);
+        return payload;
+    }
+
     /** Reads frames to the exit, which it answers; empty if the stream ends first and {@code exitRequired} is false. */
     static Optional<JsonNode> read(InputStream in, Output sink, boolean exitRequired) throws IOException {
         var frames = new DataInputStream(in);
@@ -30,7 +41,7 @@ public final class Frames {
             if (kind < 0 && !exitRequired) {
                 return Optional.empty();
             }
-            byte[] payload = kind < 0 ? new byte[0] : frames.readNBytes(frames.readInt());
+            byte[] payload = kind < 0 ? new byte[0] : payload(frames);
             switch (kind) {
                 case 'o', 'e' -> sink.output(kind == 'e', payload);
                 case 'x' -> {
