@@ -2,6 +2,7 @@ package dev.hearth.server;
 
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.http.IdempotencySettings;
+import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.limits.Limits;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.NetworkSettings;
@@ -27,14 +28,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
-                     Optional<String> metricsListen) {
+                     Optional<String> metricsListen, RequestObserver observer) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
-                IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty());
+                IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -126,6 +127,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.tls = t);
     }
 
+    /** Told of every API answer besides the metrics (a program embedding the server; the tests check answers). */
+    public Config withObserver(RequestObserver o) {
+        return with(b -> b.observer = o);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -158,6 +164,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         IdempotencySettings idempotency;
         TlsSettings tls;
         Optional<String> metricsListen;
+        RequestObserver observer;
 
         Builder(Config c) {
             host = c.host;
@@ -184,13 +191,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             idempotency = c.idempotency;
             tls = c.tls;
             metricsListen = c.metricsListen;
+            observer = c.observer;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen);
+                    idempotency, tls, metricsListen, observer);
         }
     }
 }

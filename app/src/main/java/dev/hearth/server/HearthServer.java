@@ -32,6 +32,7 @@ import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseState;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
@@ -57,6 +58,7 @@ import dev.hearth.server.metrics.ServerMetrics;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
+import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
@@ -139,8 +141,11 @@ public final class HearthServer implements AutoCloseable {
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
                 new Keyring(config.encryptionKeyFile()), mailer(config), operations,
                 new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()));
-        routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health()));
+        routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health())).summary("Is the server up")
+                .answers(Contract.fields("status", Contract.of(String.class), "version", Contract.of(String.class),
+                        "store", Contract.of(String.class)));
         OperationsApi.register(routes, operations, new OperationStore());
+        OpenApiRoute.register(routes, VERSION);
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
         var identity = identity(ground);
         network = network(config);
@@ -160,7 +165,7 @@ public final class HearthServer implements AutoCloseable {
         }
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
-                metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE));
+                metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router());
         listeners.start();

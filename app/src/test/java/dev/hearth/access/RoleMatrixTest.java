@@ -198,6 +198,7 @@ class RoleMatrixTest {
         Function<Fixture, String> target = f -> "/workspaces/" + f.ws() + "/access/" + f.target();
         return List.of(
                 new Case("GET", "/health", Needs.ANYONE, 200, f -> "/health", none),
+                new Case("GET", "/openapi.json", Needs.ANYONE, 200, f -> "/openapi.json", none),
                 new Case("GET", "/.well-known/jwks.json", Needs.ANYONE, 200, f -> "/.well-known/jwks.json", none),
                 new Case("POST", "/auth/token", Needs.ANYONE, 400, f -> "/auth/token", empty),
                 new Case("POST", "/auth/email/start", Needs.ANYONE, 400, f -> "/auth/email/start", empty),

@@ -39,6 +39,7 @@ public final class TestServer implements AutoCloseable {
     private HearthServer server;
     private final Map<String, Integer> earlierRestarts = new HashMap<>();
     private boolean closed;
+    private final ContractCheck contract = new ContractCheck();
 
     private TestServer(Path dataDir, int port, UnaryOperator<Config> customize) throws Exception {
         this.dataDir = dataDir;
@@ -48,8 +49,10 @@ public final class TestServer implements AutoCloseable {
                 // Databases on ports of their own, so that a hearth serve on 7400-7999 and 6432 is left alone.
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
                 // Tests build their images in JUnit's temporary directories.
-                .withLocalImages(List.of(Path.of(System.getProperty("java.io.tmpdir")), TestImages.CACHE)));
+                .withLocalImages(List.of(Path.of(System.getProperty("java.io.tmpdir")), TestImages.CACHE)))
+                .withObserver(contract);
         server = HearthServer.start(config);
+        contract.attach(() -> server.routes().routes());
         config = config.withPort(URI.create(server.baseUrl()).getPort());
     }
 
@@ -233,5 +236,6 @@ public final class TestServer implements AutoCloseable {
         server.close();
         removeSandboxes(dataDir);
         Disk.deleteTree(dataDir);
+        contract.verify();
     }
 }

@@ -7,10 +7,13 @@ import dev.hearth.server.access.AccessService.GrantRequest;
 import dev.hearth.server.access.AccessService.Granted;
 import dev.hearth.server.access.AccessService.KeyRequest;
 import dev.hearth.server.access.AccessService.UpdateRequest;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.tenancy.Principal;
+import dev.hearth.server.tenancy.Role;
+import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,25 +27,40 @@ public final class AccessApi {
     public static void register(RouteTable routes, AccessService service, WorkspaceService workspaces) {
         String one = "/workspaces/{ws}/access/{principal}";
         routes.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), ex -> granted(201,
-                service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class))));
+                service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class))))
+                .summary("Give a person (by email) or a new key principal a role").takes(GrantRequest.class)
+                .answers(GRANTED);
         routes.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ),
-                ex -> Reply.ok(Reply.page("access", service.list(ex.workspace(), ex.page()))));
+                ex -> Reply.ok(Reply.page("access", service.list(ex.workspace(), ex.page()))))
+                .summary("Who has a role here").paged().answers(Contract.page("access", AccessView.class));
         routes.add("GET", one, Scope.workspace(ACCESS_READ),
-                ex -> Reply.ok(Reply.one("access", service.get(ex.workspace(), ex.param("principal")))));
+                ex -> Reply.ok(Reply.one("access", service.get(ex.workspace(), ex.param("principal")))))
+                .summary("One principal's role").answers(Contract.one("access", AccessView.class));
         routes.add("PATCH", one, Scope.workspace(ACCESS_MANAGE), ex -> Reply.ok(Reply.one("access",
-                service.update(ex.workspace(), ex.param("principal"), ex.body(UpdateRequest.class)))));
+                service.update(ex.workspace(), ex.param("principal"), ex.body(UpdateRequest.class)))))
+                .summary("Change a role, or a key principal's name and description").takes(UpdateRequest.class)
+                .answers(Contract.one("access", AccessView.class));
         routes.add("DELETE", one, Scope.workspace(ACCESS_MANAGE),
-                ex -> Reply.ok(Reply.one("access", service.revoke(ex.workspace(), ex.param("principal")))));
+                ex -> Reply.ok(Reply.one("access", service.revoke(ex.workspace(), ex.param("principal")))))
+                .summary("Remove a role").answers(Contract.one("access", AccessView.class));
         routes.add("POST", one + "/rotate_key", Scope.workspace(ACCESS_MANAGE), ex -> granted(200,
                 service.rotateKey(ex.caller(), ex.workspace(), ex.param("principal"),
-                        ex.bodyOr(KeyRequest.class, new KeyRequest(null, null)))));
+                        ex.bodyOr(KeyRequest.class, new KeyRequest(null, null)))))
+                .summary("Issue a new key, revoking the old").mayTake(KeyRequest.class).answers(GRANTED);
         routes.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE),
                 ex -> {
                     ex.noBody();
                     return Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal"))));
-                });
-        routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)));
+                }).summary("Revoke a key principal's key").answers(Contract.one("access", AccessView.class));
+        routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)))
+                .summary("The caller and its workspaces").answers(Contract.fields("principal",
+                        Contract.of(Principal.View.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
+                                "workspace", Contract.of(Workspace.class), "role", Contract.of(Role.class)))));
     }
+
+    private static final Contract.Shape GRANTED = Contract.fields("access", Contract.of(AccessView.class),
+            "key", Contract.nullable(PrincipalKey.View.class), "key_file", Contract.nullable(KeyFile.class),
+            "operations", Contract.arrayOf(String.class));
 
     private static Reply granted(int status, Granted granted) {
         return Reply.withReplay(status, body(granted), body(granted.redacted()));

@@ -1,6 +1,7 @@
 package dev.hearth.server.auth;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -34,20 +35,28 @@ public final class AuthApi {
             var request = tokenRequest(ex);
             return Reply.ok(rates.signIn(ex.peer().address(),
                     () -> grant.exchange(request.grantType(), request.assertion())));
-        });
+        }).summary("Trade a key principal's signed assertion for an access token (RFC 7523)")
+                .takesJsonOrForm(TokenRequest.class).answers(Contract.of(TokenGrant.TokenResponse.class));
         routes.add("POST", "/auth/email/start", Scope.anyone(),
-                ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())));
+                ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())))
+                .summary("Mail a sign-in code").takes(EmailStart.class).answers(Contract.of(EmailLogin.Started.class));
         routes.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
             var request = ex.body(EmailVerify.class);
             return Reply.ok(rates.signIn(ex.peer().address(), () -> login.verify(request.email(), request.code())));
-        });
+        }).summary("Trade a mailed code for session tokens").takes(EmailVerify.class)
+                .answers(Contract.of(EmailLogin.Tokens.class));
         routes.add("POST", "/auth/refresh", Scope.anyone(),
-                ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())));
+                ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())))
+                .summary("New session tokens for a refresh token").takes(RefreshRequest.class)
+                .answers(Contract.of(EmailLogin.Tokens.class));
         routes.add("POST", "/auth/logout", Scope.anyone(), ex -> {
             login.logout(ex.body(RefreshRequest.class).refreshToken());
             return Reply.ok(Map.of("logged_out", true));
-        });
-        routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()));
+        }).summary("End a session").takes(RefreshRequest.class)
+                .answers(Contract.fields("logged_out", Contract.of(boolean.class)));
+        routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()))
+                .summary("The public keys that verify access tokens (a JWK set)")
+                .answers(Contract.fields("keys", new Contract.Shape.ArrayOf(new Contract.Shape.Any())));
     }
 
     /** RFC 7523 clients usually send a form; JSON is accepted too. */

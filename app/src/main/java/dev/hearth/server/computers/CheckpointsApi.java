@@ -3,8 +3,10 @@ package dev.hearth.server.computers;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
+import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -21,18 +23,26 @@ public final class CheckpointsApi {
         var checkpoints = service.checkpoints();
         routes.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
                 Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
-                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()));
+                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()))
+                .summary("Checkpoint the running computer: memory, overlay and /data").mayTake(CreateCheckpoint.class)
+                .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))));
+                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))))
+                .summary("The computer's checkpoints, newest first").paged()
+                .answers(Contract.page("checkpoints", Checkpoint.class));
         routes.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
-                        "operations", List.of())));
+                        "operations", List.of())))
+                .summary("A checkpoint, by id or name").answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
                 Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
-                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()));
+                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()))
+                .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
-                        ex.body(RestoreRequest.class)))));
+                        ex.body(RestoreRequest.class)))))
+                .summary("Roll the computer back to one of its checkpoints").takes(RestoreRequest.class)
+                .answers(Contract.one("computer", ComputerView.class));
     }
 
 }

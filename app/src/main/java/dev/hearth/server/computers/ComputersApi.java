@@ -7,6 +7,7 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 import dev.hearth.api.ApiException;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Peer;
 import dev.hearth.server.http.Reply;
@@ -28,35 +29,44 @@ public final class ComputersApi {
             var created = service.create(ex.workspace(), ex.body(CreateComputer.class));
             return Reply.status(created.operation().isPresent() ? 202 : 201,
                     Reply.one("computer", created.computer(), created.operationIds()));
-        });
+        }).summary("Create a computer: 201 when it runs, 202 with a computer.create operation while the image is pulled")
+                .takes(CreateComputer.class).statuses(201, 202).answers(Contract.one("computer", ComputerView.class));
         routes.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))));
+                ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))))
+                .summary("The workspace's computers").paged().answers(Contract.page("computers", ComputerView.class));
         routes.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
-                ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))));
+                ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))))
+                .summary("A computer, by id or name").answers(Contract.one("computer", ComputerView.class));
         routes.add("GET", "/computers/{cmp}/metrics", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
-                ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("cmp")))));
+                ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("cmp")))))
+                .summary("CPU, memory and disk the computer uses now")
+                .answers(Contract.one("metrics", ComputerMetrics.class));
         routes.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.update(ex.workspace(), ex.param("cmp"),
-                        ex.body(UpdateComputer.class)))));
+                        ex.body(UpdateComputer.class)))))
+                .summary("Change a computer's settings (env and resources merge)").takes(UpdateComputer.class)
+                .answers(Contract.one("computer", ComputerView.class));
         routes.add("DELETE", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
-                ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))));
+                ex -> Reply.ok(Reply.one("computer", service.delete(ex.workspace(), ex.param("cmp")))))
+                .summary("Delete a computer, its overlay and /data").answers(Contract.one("computer", ComputerView.class));
         routes.add("POST", "/computers/{cmp}/sleep", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex -> {
             ex.bodyOr(SleepRequest.class, new SleepRequest(null));
             var slept = service.sleep(ex.workspace(), ex.param("cmp"));
             return Reply.status(slept.operation().isPresent() ? 202 : 200,
                     Reply.one("computer", slept.computer(), slept.operationIds()));
-        });
+        }).summary("Put the computer to sleep, its memory kept").mayTake(SleepRequest.class).statuses(200, 202)
+                .answers(Contract.one("computer", ComputerView.class));
         routes.add("POST", "/computers/{cmp}/wake", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> {
                     ex.noBody();
                     return Reply.ok(Reply.one("computer", service.wake(ex.workspace(), ex.param("cmp"))));
-                });
+                }).summary("Wake a sleeping computer").answers(Contract.one("computer", ComputerView.class));
         // The same route as a WebSocket: an interactive terminal (hearth exec -it).
         routes.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             service.get(ex.workspace(), ex.param("cmp"));
             return Reply.upgrade((request, response, callback) ->
                     new TerminalEndpoint(service, ex.workspace(), ex.param("cmp"), ex.requestId()));
-        });
+        }).summary("An interactive terminal over a WebSocket").statuses(101).answers(new Contract.Answer.Socket());
         routes.add("POST", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
             var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
             boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
@@ -66,7 +76,9 @@ public final class ComputersApi {
             BooleanSupplier wanted = ex.header("idempotency-key").isPresent() ? () -> true : peer::connected;
             return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer, ex.requestId()))
                     : Reply.ok(exec.run(wanted));
-        });
+        }).summary("Run a command; NDJSON output as it comes with Accept: application/x-ndjson")
+                .takes(ExecApi.Request.class)
+                .answers(new Contract.Answer.JsonOrLines(Contract.of(ExecApi.Result.class), OutputLines.SHAPE));
     }
 
     /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */

@@ -4,6 +4,8 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.agent.FileInfo;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -31,24 +33,38 @@ public final class FilesApi {
         routes.add("GET", base, read, ex -> {
             var download = files.read(ex.workspace(), ex.param("cmp"), path(ex));
             return raw("application/octet-stream", download);
-        });
+        }).summary("A file's bytes").query("path", "string", "absolute path in the computer")
+                .answers(new Contract.Answer.Bytes("application/octet-stream"));
         routes.streaming("PUT", base, write, ex -> file(files.write(ex.workspace(), ex.param("cmp"), path(ex),
-                ex.query("mode").orElse(null), ex.bodyStream())));
+                ex.query("mode").orElse(null), ex.bodyStream())))
+                .summary("Write a file (any size, streamed)").query("path", "string", "absolute path in the computer")
+                .query("mode", "string", "octal permissions, e.g. 0755").takesBytes("application/octet-stream")
+                .answers(Contract.one("file", FileInfo.class));
         routes.add("DELETE", base, write, ex -> file(files.delete(ex.workspace(), ex.param("cmp"), path(ex),
-                ex.query("recursive").map(FilesApi::flag).orElse(false))));
-        routes.add("GET", base + "/info", read, ex -> file(files.info(ex.workspace(), ex.param("cmp"), path(ex))));
+                ex.query("recursive").map(FilesApi::flag).orElse(false))))
+                .summary("Delete a file or directory").query("path", "string", "absolute path in the computer")
+                .query("recursive", "boolean", "delete a directory and what it holds").answers(Contract.one("file", FileInfo.class));
+        routes.add("GET", base + "/info", read, ex -> file(files.info(ex.workspace(), ex.param("cmp"), path(ex))))
+                .summary("What a path is").query("path", "string", "absolute path in the computer").answers(Contract.one("file", FileInfo.class));
         routes.add("GET", base + "/list", read,
-                ex -> Reply.ok(Map.of("files", files.list(ex.workspace(), ex.param("cmp"), path(ex)))));
+                ex -> Reply.ok(Map.of("files", files.list(ex.workspace(), ex.param("cmp"), path(ex)))))
+                .summary("A directory's entries, by name").query("path", "string", "absolute path of a directory")
+                .answers(Contract.all("files", FileInfo.class));
         routes.add("POST", base + "/move", write, ex -> {
             var move = ex.body(MoveRequest.class);
             return file(files.move(ex.workspace(), ex.param("cmp"), move.from(), move.to()));
-        });
+        }).summary("Move or rename").takes(MoveRequest.class).answers(Contract.one("file", FileInfo.class));
         routes.add("POST", base + "/mkdir", write,
-                ex -> file(files.mkdir(ex.workspace(), ex.param("cmp"), ex.body(MkdirRequest.class).path())));
+                ex -> file(files.mkdir(ex.workspace(), ex.param("cmp"), ex.body(MkdirRequest.class).path())))
+                .summary("Make a directory and its parents").takes(MkdirRequest.class).answers(Contract.one("file", FileInfo.class));
         routes.add("GET", base + "/archive", read,
-                ex -> raw("application/x-tar", files.archive(ex.workspace(), ex.param("cmp"), path(ex))));
+                ex -> raw("application/x-tar", files.archive(ex.workspace(), ex.param("cmp"), path(ex))))
+                .summary("A directory as a tar").query("path", "string", "absolute path of a directory")
+                .answers(new Contract.Answer.Bytes("application/x-tar"));
         routes.streaming("PUT", base + "/archive", write,
-                ex -> file(files.unarchive(ex.workspace(), ex.param("cmp"), path(ex), ex.bodyStream())));
+                ex -> file(files.unarchive(ex.workspace(), ex.param("cmp"), path(ex), ex.bodyStream())))
+                .summary("Unpack a tar into a directory (made if missing)")
+                .query("path", "string", "absolute path of a directory").takesBytes("application/x-tar").answers(Contract.one("file", FileInfo.class));
     }
 
     private static String path(Exchange ex) {

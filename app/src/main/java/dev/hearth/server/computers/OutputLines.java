@@ -1,8 +1,10 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.Json;
+import dev.hearth.server.http.Contract;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,6 +13,13 @@ import java.util.Map;
  * whatever ends the stream. Safe to call from several threads.
  */
 final class OutputLines {
+    /** A line of output: text of stdout or stderr, then how it ended, or an error. */
+    static final Contract.Shape SHAPE = new Contract.Shape.OneOf(List.of(
+            Contract.fields("stdout", Contract.of(String.class)), Contract.fields("stderr", Contract.of(String.class)),
+            Contract.fields("exit_code", Contract.of(int.class), "timed_out", Contract.of(boolean.class),
+                    "duration_ms", Contract.of(long.class)),
+            Contract.fields("exit_code", Contract.of(int.class)), new Contract.Shape.Error()));
+
     private final OutputStream out;
     private final OutputEncoding encoding;
     private final TextChunks[] text = {new TextChunks(), new TextChunks()};

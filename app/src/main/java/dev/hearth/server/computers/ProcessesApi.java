@@ -4,6 +4,8 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.agent.ProcessInfo;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -31,21 +33,35 @@ public final class ProcessesApi {
         var exec = Scope.resource("cmp", "computer", locator, COMPUTER_EXEC);
         String base = "/computers/{cmp}/processes";
         routes.add("POST", base, exec, ex -> Reply.status(201, Reply.one("process",
-                processes.start(ex.workspace(), ex.param("cmp"), ex.body(ComputerProcesses.StartRequest.class)))));
+                processes.start(ex.workspace(), ex.param("cmp"), ex.body(ComputerProcesses.StartRequest.class)))))
+                .summary("Start a background process").takes(ComputerProcesses.StartRequest.class)
+                .statuses(201).answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base, read,
-                ex -> Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp")))));
+                ex -> Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp")))))
+                .summary("The main process and background ones, oldest first")
+                .answers(Contract.all("processes", ProcessInfo.class));
         routes.add("GET", base + "/{pid}", read, ex -> Reply.ok(Reply.one("process",
-                processes.get(ex.workspace(), ex.param("cmp"), ex.param("pid")))));
+                processes.get(ex.workspace(), ex.param("cmp"), ex.param("pid")))))
+                .summary("A process").answers(Contract.one("process", ProcessInfo.class));
         routes.add("POST", base + "/{pid}/signal", exec, ex -> Reply.ok(Reply.one("process",
                 processes.signal(ex.workspace(), ex.param("cmp"), ex.param("pid"),
-                        ex.body(SignalRequest.class).signal()))));
+                        ex.body(SignalRequest.class).signal()))))
+                .summary("Send a signal").takes(SignalRequest.class).answers(Contract.one("process", ProcessInfo.class));
         routes.streaming("POST", base + "/{pid}/stdin", exec, ex -> Reply.ok(Reply.one("process",
                 processes.stdin(ex.workspace(), ex.param("cmp"), ex.param("pid"), ex.bodyStream(),
-                        flag(ex, "close")))));
+                        flag(ex, "close")))))
+                .summary("Write to a process's stdin").query("close", "boolean", "close stdin after these bytes")
+                .takesBytes("application/octet-stream").answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base + "/{pid}/output", read, ex -> ndjson(ex,
-                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"))));
+                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"))))
+                .summary("A process's output kept, then (with follow) as it comes").query("follow", "boolean",
+                        "keep the answer open for new output until the process ends")
+                .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
         routes.add("GET", "/computers/{cmp}/logs", read,
-                ex -> ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow"))));
+                ex -> ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow"))))
+                .summary("The main process's output").query("follow", "boolean",
+                        "keep the answer open for new output until the process ends")
+                .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
     }
 
     private static boolean flag(Exchange ex, String name) {

@@ -87,7 +87,11 @@ public final class ApiHandler extends Handler.Abstract {
             reply = errorReply(new ApiException(ErrorCode.INVALID_REQUEST,
                     "this route is a WebSocket: connect with Upgrade: websocket (or POST for a command's output)"), requestId);
         }
-        write(response, callback, reply, requestId);
+        byte[] json = write(response, callback, reply, requestId);
+        if (json != null) {
+            Object route = request.getAttribute(ROUTE);
+            observer.answered(request.getMethod(), route == null ? null : route.toString(), reply.status(), json);
+        }
         observe(request, reply.status(), start);
         return true;
     }
@@ -256,17 +260,18 @@ public final class ApiHandler extends Handler.Abstract {
         return ErrorEnvelope.reply(e, requestId);
     }
 
-    static void write(Response response, Callback callback, Reply reply, String requestId) {
+    /** Writes the answer; the JSON written, or null for a stream. */
+    static byte[] write(Response response, Callback callback, Reply reply, String requestId) {
         if (reply.body() instanceof Reply.Stream stream) {
             writeStream(response, callback, reply, stream, requestId);
-            return;
+            return null;
         }
         byte[] bytes;
         try {
             bytes = Json.mapper().writeValueAsBytes(reply.body());
         } catch (IOException e) {
             callback.failed(e);
-            return;
+            return null;
         }
         response.setStatus(reply.status());
         var headers = response.getHeaders();
@@ -275,5 +280,6 @@ public final class ApiHandler extends Handler.Abstract {
         headers.put("X-Request-Id", requestId);
         reply.headers().forEach(headers::put);
         response.write(true, ByteBuffer.wrap(bytes), callback);
+        return bytes;
     }
 }

@@ -12,11 +12,15 @@ import java.util.Optional;
  * idempotent by itself (a PUT of the same bytes), so keys do not apply to it.
  */
 public record Route(String method, String template, Scope scope, boolean keyRequired, boolean streamsBody,
-                    Handler handler) {
+                    Handler handler, Contract contract) {
 
     @FunctionalInterface
     public interface Handler {
         Reply handle(Exchange exchange);
+    }
+
+    Route with(Contract declared) {
+        return new Route(method, template, scope, keyRequired, streamsBody, handler, declared);
     }
 
     public boolean mutation() {

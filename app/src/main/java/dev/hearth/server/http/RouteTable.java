@@ -16,18 +16,85 @@ public final class RouteTable {
 
     private final List<Route> routes = new ArrayList<>();
 
-    public void add(String method, String template, Scope scope, Route.Handler handler) {
-        routes.add(new Route(method, template, scope, false, false, handler));
+    public Declaring add(String method, String template, Scope scope, Route.Handler handler) {
+        return added(new Route(method, template, scope, false, false, handler, Contract.UNDECLARED));
     }
 
     /** A route that reads its body as a stream ({@link Exchange#bodyStream()}), never whole. */
-    public void streaming(String method, String template, Scope scope, Route.Handler handler) {
-        routes.add(new Route(method, template, scope, false, true, handler));
+    public Declaring streaming(String method, String template, Scope scope, Route.Handler handler) {
+        return added(new Route(method, template, scope, false, true, handler, Contract.UNDECLARED));
     }
 
-    /** A create: the Idempotency-Key header is required. */
-    public void create(String template, Scope scope, Route.Handler handler) {
-        routes.add(new Route("POST", template, scope, true, false, handler));
+    /** A create: the Idempotency-Key header is required; it answers 201 unless declared otherwise. */
+    public Declaring create(String template, Scope scope, Route.Handler handler) {
+        return added(new Route("POST", template, scope, true, false, handler, Contract.UNDECLARED.withStatuses(201)));
+    }
+
+    private Declaring added(Route route) {
+        routes.add(route);
+        return new Declaring(routes.size() - 1);
+    }
+
+    /** Declares, at registration, what the route just added takes and answers (see {@link Contract}). */
+    public final class Declaring {
+        private final int index;
+
+        private Declaring(int index) {
+            this.index = index;
+        }
+
+        private Declaring change(java.util.function.UnaryOperator<Contract> change) {
+            var route = routes.get(index);
+            routes.set(index, route.with(change.apply(route.contract())));
+            return this;
+        }
+
+        public Declaring summary(String text) {
+            return change(c -> c.withSummary(text));
+        }
+
+        public Declaring takes(Contract.Shape body) {
+            return change(c -> c.withBody(new Contract.Body.Json(body, true)));
+        }
+
+        public Declaring takes(Class<?> body) {
+            return takes(Contract.of(body));
+        }
+
+        /** A body that may be left out (the defaults apply). */
+        public Declaring mayTake(Class<?> body) {
+            return change(c -> c.withBody(new Contract.Body.Json(Contract.of(body), false)));
+        }
+
+        public Declaring takesJsonOrForm(Class<?> body) {
+            return change(c -> c.withBody(new Contract.Body.JsonOrForm(Contract.of(body))));
+        }
+
+        public Declaring takesBytes(String mediaType) {
+            return change(c -> c.withBody(new Contract.Body.Bytes(mediaType)));
+        }
+
+        public Declaring answers(Contract.Shape json) {
+            return answers(new Contract.Answer.Json(json));
+        }
+
+        public Declaring answers(Contract.Answer answer) {
+            return change(c -> c.withAnswer(answer));
+        }
+
+        /** The success statuses, when not only 200 (or 201 for a create). */
+        public Declaring statuses(Integer... statuses) {
+            return change(c -> c.withStatuses(statuses));
+        }
+
+        public Declaring query(String name, String type, String description) {
+            return change(c -> c.withParam(new Contract.Param(name, type, description)));
+        }
+
+        public Declaring paged() {
+            return query("limit", "integer", "items per page, 1 to " + dev.hearth.server.store.PageRequest.MAX_LIMIT + " (default " + dev.hearth.server.store.PageRequest.DEFAULT_LIMIT + ")")
+                    .query("cursor", "string", "next_cursor of the previous page");
+        }
     }
 
     public List<Route> routes() {

@@ -3,6 +3,7 @@ package dev.hearth.server.images;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -20,10 +21,13 @@ public final class ImagesApi {
         routes.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), ex -> {
             var pulling = service.pull(ex.workspace(), ex.body(PullRequest.class).reference());
             return Reply.status(202, Reply.one("image", pulling.image(), List.of(pulling.operation().id())));
-        });
+        }).summary("Pull an image into the workspace (an image.pull operation)").takes(PullRequest.class)
+                .statuses(202).answers(Contract.one("image", WorkspaceImage.class));
         routes.add("GET", "/workspaces/{ws}/images", Scope.workspace(COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("images", service.list(ex.workspace(), ex.page()))));
+                ex -> Reply.ok(Reply.page("images", service.list(ex.workspace(), ex.page()))))
+                .summary("The workspace's images").paged().answers(Contract.page("images", WorkspaceImage.class));
         routes.add("DELETE", "/workspaces/{ws}/images/{img}", Scope.workspace(COMPUTER_WRITE),
-                ex -> Reply.ok(Reply.one("image", service.remove(ex.workspace(), ex.param("img")))));
+                ex -> Reply.ok(Reply.one("image", service.remove(ex.workspace(), ex.param("img")))))
+                .summary("Forget an image").answers(Contract.one("image", WorkspaceImage.class));
     }
 }

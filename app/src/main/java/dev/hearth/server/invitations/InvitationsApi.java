@@ -2,6 +2,7 @@ package dev.hearth.server.invitations;
 
 import static dev.hearth.server.tenancy.Action.INVITATION_MANAGE;
 
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -15,23 +16,29 @@ public final class InvitationsApi {
     public static void register(RouteTable routes, InvitationService service, InvitationStore store) {
         Scope manage = Scope.resource("inv", "invitation", store::workspaceOf, INVITATION_MANAGE);
         routes.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.status(201,
-                Reply.one("invitation", service.create(ex.caller(), ex.workspace(), ex.body(CreateInvitation.class)))));
+                Reply.one("invitation", service.create(ex.caller(), ex.workspace(), ex.body(CreateInvitation.class)))))
+                .summary("Invite a person by email").takes(CreateInvitation.class).answers(Contract.one("invitation", Invitation.View.class));
         routes.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.ok(
-                Reply.page("invitations", service.list(ex.workspace(), ex.query("state").orElse("pending"), ex.page()))));
+                Reply.page("invitations", service.list(ex.workspace(), ex.query("state").orElse("pending"), ex.page()))))
+                .summary("The workspace's invitations").paged()
+                .query("state", "string", "pending (default), expired or all")
+                .answers(Contract.page("invitations", Invitation.View.class));
         routes.add("GET", "/invitations/{inv}", manage,
-                ex -> Reply.ok(Reply.one("invitation", service.get(ex.param("inv")))));
+                ex -> Reply.ok(Reply.one("invitation", service.get(ex.param("inv")))))
+                .summary("An invitation").answers(Contract.one("invitation", Invitation.View.class));
         routes.add("POST", "/invitations/{inv}/resend", manage,
                 ex -> {
                     ex.noBody();
                     return Reply.ok(Reply.one("invitation", service.resend(ex.param("inv"))));
-                });
+                }).summary("Mail the invitation again, with a new expiry").answers(Contract.one("invitation", Invitation.View.class));
         routes.add("DELETE", "/invitations/{inv}", manage,
-                ex -> Reply.ok(Reply.one("invitation", service.revoke(ex.param("inv")))));
+                ex -> Reply.ok(Reply.one("invitation", service.revoke(ex.param("inv")))))
+                .summary("Revoke an invitation").answers(Contract.one("invitation", Invitation.View.class));
         // Anyone signed in may try; the service answers 404 unless the caller is the invitee.
         routes.add("POST", "/invitations/{inv}/accept", Scope.signedIn(),
                 ex -> {
                     ex.noBody();
                     return Reply.ok(Reply.one("invitation", service.accept(ex.caller(), ex.param("inv"))));
-                });
+                }).summary("Accept an invitation sent to the caller's email").answers(Contract.one("invitation", Invitation.View.class));
     }
 }

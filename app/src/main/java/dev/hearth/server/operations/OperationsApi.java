@@ -3,6 +3,7 @@ package dev.hearth.server.operations;
 import static dev.hearth.server.tenancy.Action.OPERATION_READ;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -19,7 +20,9 @@ public final class OperationsApi {
             int wait = ex.query("wait").map(OperationsApi::seconds).orElse(0);
             return Reply.ok(Map.of("operation",
                     operations.await(ex.param("op"), Duration.ofSeconds(wait)).view()));
-        });
+        }).summary("An operation; ?wait=N answers as soon as it stops running")
+                .query("wait", "integer", "seconds to wait for the operation to settle, 0 to 60")
+                .answers(Contract.fields("operation", Contract.of(Operation.View.class)));
     }
 
     private static int seconds(String text) {

@@ -4,6 +4,7 @@ import static dev.hearth.server.tenancy.Action.VARIABLE_READ;
 import static dev.hearth.server.tenancy.Action.VARIABLE_WRITE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
@@ -18,17 +19,26 @@ public final class VariablesApi {
     public static void register(RouteTable routes, VariableService service, VariableStore store) {
         Scope.Locator locator = store::workspaceOf;
         routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
-                service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))));
+                service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))))
+                .summary("Create a variable (a secret computers reference by name)").takes(CreateVariable.class)
+                .answers(Contract.one("variable", Variable.View.class));
         routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
                 "variables", service.list(ex.workspace(), ex.role(), deleted(ex.query("deleted").orElse("false")),
-                        ex.page()))));
+                        ex.page()))))
+                .summary("The workspace's variables").paged()
+                .query("deleted", "boolean", "include deleted variables")
+                .answers(Contract.page("variables", Variable.View.class));
         routes.add("GET", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_READ),
-                ex -> Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var")))));
+                ex -> Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var")))))
+                .summary("A variable, by id or by name with ?workspace=")
+                .query("workspace", "string", "the workspace, when {var} is a name").answers(Contract.one("variable", Variable.View.class));
         routes.add("PATCH", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
                 ex -> written(200, service.update(ex.caller(), ex.workspace(), ex.param("var"),
-                        ex.body(UpdateVariable.class))));
+                        ex.body(UpdateVariable.class))))
+                .summary("Change a variable's value or name").takes(UpdateVariable.class).answers(Contract.one("variable", Variable.View.class));
         routes.add("DELETE", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
-                ex -> written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var"))));
+                ex -> written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var"))))
+                .summary("Delete a variable (soft: its name is free again)").answers(Contract.one("variable", Variable.View.class));
     }
 
     /** A write's answer; the copy kept for idempotent replays leaves the value out, so no plaintext is stored. */

@@ -4,9 +4,11 @@ import static dev.hearth.server.tenancy.Action.WORKSPACE_DELETE;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_READ;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_UPDATE;
 
+import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService.CreateWorkspace;
 import dev.hearth.server.workspaces.WorkspaceService.UpdateWorkspace;
 
@@ -17,14 +19,21 @@ public final class WorkspacesApi {
 
     public static void register(RouteTable routes, WorkspaceService service) {
         routes.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
-                Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))));
+                Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))))
+                .summary("Create a workspace; the caller becomes its admin")
+                .takes(CreateWorkspace.class).answers(Contract.one("workspace", Workspace.class));
         routes.add("GET", "/workspaces", Scope.signedIn(),
-                ex -> Reply.ok(Reply.page("workspaces", service.list(ex.caller(), ex.page()))));
+                ex -> Reply.ok(Reply.page("workspaces", service.list(ex.caller(), ex.page()))))
+                .summary("The caller's workspaces").paged().answers(Contract.page("workspaces", Workspace.class));
         routes.add("GET", "/workspaces/{ws}", Scope.workspace(WORKSPACE_READ),
-                ex -> Reply.ok(Reply.one("workspace", ex.workspace())));
+                ex -> Reply.ok(Reply.one("workspace", ex.workspace())))
+                .summary("A workspace").answers(Contract.one("workspace", Workspace.class));
         routes.add("PATCH", "/workspaces/{ws}", Scope.workspace(WORKSPACE_UPDATE), ex -> Reply.ok(
-                Reply.one("workspace", service.rename(ex.workspace(), ex.body(UpdateWorkspace.class)))));
+                Reply.one("workspace", service.rename(ex.workspace(), ex.body(UpdateWorkspace.class)))))
+                .summary("Rename a workspace").takes(UpdateWorkspace.class)
+                .answers(Contract.one("workspace", Workspace.class));
         routes.add("DELETE", "/workspaces/{ws}", Scope.workspace(WORKSPACE_DELETE),
-                ex -> Reply.ok(Reply.one("workspace", service.delete(ex.workspace()))));
+                ex -> Reply.ok(Reply.one("workspace", service.delete(ex.workspace()))))
+                .summary("Delete an empty workspace").answers(Contract.one("workspace", Workspace.class));
     }
 }
