@@ -1,0 +1,197 @@
+"""Against a real server that runs computers (skipped with HEARTH_TEST_COMPUTERS=0)."""
+
+import hashlib
+import io
+import os
+import tarfile
+import time
+import uuid
+
+from support import LiveWorkspaceCase, needs_computers
+
+import hearth
+
+IMAGE = "hearth/busybox"
+ALL_BYTES = bytes(range(256))
+
+
+@needs_computers
+class ComputerTest(LiveWorkspaceCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        try:
+            cls.c = cls.ws.computers.create("box", image=IMAGE, env={"A": "1"})
+        except Exception:
+            cls.tearDownClass()
+            raise
+
+    def test_create_answers_a_ready_computer(self):
+        c = self.ws.computers.get("box")
+        self.assertEqual((self.c.id, "ready", IMAGE), (c.id, c.state, c.image))
+        self.assertEqual(["A"], c.env_keys)
+        self.assertIn(self.c.id, [x.id for x in self.ws.computers.list()])
+        self.assertEqual(c.raw["resources"], c.resources)
+
+    def test_exec_output_and_exit_code(self):
+        r = self.c.exec(["sh", "-c", "echo hi $A; echo oops >&2; exit 3"])
+        self.assertEqual((3, "hi 1\n", "oops\n", False), (r.exit_code, r.stdout, r.stderr, r.timed_out))
+        self.assertFalse(r.ok)
+        r = self.c.exec("cat; pwd; echo $B", stdin="in:", cwd="/tmp", env={"B": "2"})
+        self.assertEqual((0, "in:/tmp\n2\n"), (r.exit_code, r.stdout))
+        self.assertEqual(127, self.c.exec(["no-such-command"]).exit_code)
+
+    def test_exec_is_binary_safe(self):
+        r = self.c.exec(["cat"], stdin=ALL_BYTES)
+        self.assertEqual(ALL_BYTES, r.stdout)
+        self.assertEqual(b"", r.stderr)
+
+    def test_exec_timeout(self):
+        r = self.c.exec(["sleep", "30"], timeout_seconds=1)
+        self.assertTrue(r.timed_out)
+        self.assertEqual(137, r.exit_code)
+        self.assertLess(r.duration_ms, 10_000)
+
+    def test_exec_stream_yields_output_as_it_comes(self):
+        events, times = [], []
+        start = time.monotonic()
+        for event in self.c.exec_stream("echo a; sleep 1.5; echo b >&2; sleep 1.5; echo c; exit 5"):
+            events.append(event)
+            times.append(time.monotonic() - start)
+        self.assertEqual(["stdout", "stderr", "stdout", "exit"], [e.kind for e in events])
+        self.assertEqual("a\nc\n", "".join(e.stdout for e in events if e.stdout is not None))
+        self.assertEqual("b\n", events[1].stderr)
+        self.assertEqual((5, False), (events[-1].exit_code, events[-1].timed_out))
+        self.assertGreaterEqual(events[-1].duration_ms, 3000)
+        self.assertGreater(times[-1] - times[0], 1.0, "the first event came only at the end")
+
+    def test_exec_stream_of_bytes(self):
+        events = list(self.c.exec_stream(["cat"], stdin=ALL_BYTES))
+        self.assertEqual(ALL_BYTES, b"".join(e.stdout for e in events if e.stdout is not None))
+        self.assertEqual(0, events[-1].exit_code)
+
+    def test_files_round_trip_every_byte(self):
+        info = self.c.files.write("/data/bytes/all.bin", ALL_BYTES)
+        self.assertEqual(("/data/bytes/all.bin", "file", 256), (info.path, info.type, info.size))
+        self.assertEqual(ALL_BYTES, self.c.files.read("/data/bytes/all.bin"))
+        r = self.c.exec(["sha256sum", "/data/bytes/all.bin"])
+        self.assertEqual(hashlib.sha256(ALL_BYTES).hexdigest(), r.stdout.split()[0])
+
+    def test_large_file_streams_both_ways(self):
+        blob = os.urandom(3 * 1024 * 1024 + 7)
+        info = self.c.files.write("/tmp/big.bin", io.BytesIO(blob), mode=0o600)
+        self.assertEqual((len(blob), "0600"), (info.size, info.mode))
+        out = io.BytesIO()
+        self.assertEqual(len(blob), self.c.files.download("/tmp/big.bin", out))
+        self.assertEqual(blob, out.getvalue())
+
+    def test_file_operations(self):
+        files = self.c.files
+        files.mkdir("/data/ops/sub")
+        files.write("/data/ops/a.txt", "héllo")
+        self.assertEqual(["a.txt", "sub"], [f.name for f in files.list("/data/ops")])
+        self.assertEqual("dir", files.info("/data/ops/sub").type)
+        files.move("/data/ops/a.txt", "/data/ops/sub/b.txt")
+        self.assertFalse(files.exists("/data/ops/a.txt"))
+        self.assertEqual("héllo".encode(), files.read("/data/ops/sub/b.txt"))
+        with self.assertRaises(hearth.Conflict):
+            files.remove("/data/ops")  # not empty
+        self.assertEqual("dir", files.remove("/data/ops", recursive=True).type)
+        with self.assertRaises(hearth.NotFound) as ctx:
+            files.read("/data/ops/sub/b.txt")
+        self.assertEqual(404, ctx.exception.status)
+        self.assertIsNotNone(ctx.exception.request_id)
+        with self.assertRaises(hearth.ValidationError):
+            files.read("relative/path")
+
+    def test_archives(self):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            entry = tarfile.TarInfo("t/one.txt")
+            entry.size = 3
+            tar.addfile(entry, io.BytesIO(b"one"))
+        self.c.files.write_archive("/data/arch", buf.getvalue())
+        self.assertEqual(b"one", self.c.files.read("/data/arch/t/one.txt"))
+        with tarfile.open(fileobj=io.BytesIO(self.c.files.read_archive("/data/arch"))) as tar:
+            self.assertIn("t/one.txt", [m.name.lstrip("./") for m in tar.getmembers()])
+
+    def test_checkpoint_restore_and_fork(self):
+        self.c.files.write("/data/state.txt", b"v1")
+        generation = self.c.refresh().generation
+        ck = self.c.checkpoints.create("before")
+        self.assertEqual(("ready", "before", self.c.id, "crash"), (ck.state, ck.name, ck.source, ck.consistency))
+        self.assertGreater(ck.size_bytes, 0)
+        self.assertIn(ck.id, [x.id for x in self.c.checkpoints.list()])
+        self.assertEqual(ck.id, self.c.checkpoints.get("before").id)
+
+        self.c.files.write("/data/state.txt", b"v2")
+        self.c.restore(ck)
+        self.assertEqual(("ready", generation + 1), (self.c.state, self.c.generation))
+        self.assertEqual(b"v1", self.c.files.read("/data/state.txt"))
+
+        fork = self.ws.computers.create("fork", from_checkpoint=ck)
+        try:
+            self.assertEqual(("ready", self.c.id, ck.id, 1), (fork.state, fork.parent, fork.from_checkpoint,
+                                                              fork.generation))
+            self.assertEqual(b"v1", fork.files.read("/data/state.txt"))
+            fork.files.write("/data/state.txt", b"fork")
+            self.assertEqual(b"v1", self.c.files.read("/data/state.txt"))
+            self.assertEqual("hi 1\n", fork.exec("echo hi $A").stdout)
+        finally:
+            fork.delete()
+        self.assertIsNotNone(fork.deleted_at)
+        with self.assertRaises(hearth.NotFound):
+            self.ws.computers.get("fork")
+
+    def test_operations_are_followed(self):
+        ck = self.c.checkpoints.create(wait=False)
+        self.assertEqual("creating", ck.state)
+        self.assertEqual(1, len(ck.operation_ids))
+        op = self.h.operations.wait(ck.operation_ids[0], timeout=120)
+        self.assertEqual(("succeeded", "checkpoint.create", ck.id), (op.state, op.kind, op.resource))
+        self.assertIsNotNone(op.completed_at)
+        self.assertEqual("ready", ck.refresh().state)
+        ck.delete()
+        self.assertIsNotNone(ck.deleted_at)
+        self.assertNotIn(ck.id, [x.id for x in self.c.checkpoints.list()])
+
+    def test_a_failed_operation_raises_its_error(self):
+        # A registry on localhost that is not there: the pull fails in the computer.create operation.
+        with self.assertRaises(hearth.OperationFailed) as ctx:
+            self.ws.computers.create("badimage", image="127.0.0.1:9/none/none:1", timeout=120)
+        e = ctx.exception
+        self.assertEqual("image_pull_failed", e.code)
+        self.assertEqual(("failed", "computer.create"), (e.operation.state, e.operation.kind))
+        self.assertEqual(("failed", "image_pull_failed"), (e.resource.state, e.resource.error["code"]))
+        self.assertEqual(e.resource.id, self.ws.computers.get("badimage").id)
+        e.resource.delete()
+
+    def test_sleep_and_wake(self):
+        self.c.files.write("/data/keep.txt", b"kept")
+        self.c.sleep()
+        self.assertEqual("sleeping", self.c.state)
+        self.assertEqual("sleeping", self.h.computer(self.c.id).state)
+        self.c.wake()
+        self.assertEqual("ready", self.c.state)
+        self.assertEqual(b"kept", self.c.files.read("/data/keep.txt"))
+        self.c.sleep()
+        self.assertEqual("ok\n", self.c.exec("echo ok").stdout)  # an exec wakes it
+        self.assertEqual("ready", self.c.refresh().state)
+
+    def test_background_process_with_stdin(self):
+        p = self.c.processes.start("read x; echo got $x", stdin=True, tag="reader")
+        self.assertEqual(("running", "reader", True), (p.state, p.tag, p.stdin))
+        p.write_stdin("hello\n", close=True)
+        self.assertEqual(0, p.wait())
+        self.assertEqual("got hello\n", "".join(e.stdout or "" for e in p.output()))
+        self.assertEqual("exited", p.state)
+
+    def test_idempotent_create_makes_one_computer(self):
+        key = str(uuid.uuid4())
+        a = self.ws.computers.create("idem", image=IMAGE, idempotency_key=key)
+        b = self.ws.computers.create("idem", image=IMAGE, idempotency_key=key)
+        try:
+            self.assertEqual(a.id, b.id)
+            self.assertEqual(1, sum(x.name == "idem" for x in self.ws.computers.list(limit=1)))
+        finally:
+            a.delete()

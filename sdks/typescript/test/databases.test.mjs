@@ -1,0 +1,114 @@
+// Databases against a real server: create, connection (checked with a raw TCP connect), sleep and
+// wake, new credentials, checkpoints and branches. Skipped when HEARTH_TEST_DATABASES=0.
+
+import { describe, test as nodeTest, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { Checkpoint, Connection, Database, NotFound } from "../index.js";
+import { client, databasesEnabled, destroyWorkspace, uniqueName } from "../testing/helpers.mjs";
+
+const skip = databasesEnabled ? false : "HEARTH_TEST_DATABASES=0";
+
+/**
+ * Opens a TCP connection and sends PostgreSQL's SSLRequest; answers the server's one-byte reply
+ * ("S": it speaks TLS, as a Hearth database does).
+ */
+function sslRequest(host, port) {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer from ${host}:${port}`)); }, 15_000);
+    socket.once("error", (e) => { clearTimeout(timer); reject(e); });
+    socket.once("connect", () => {
+      const packet = Buffer.alloc(8);
+      packet.writeInt32BE(8, 0);
+      packet.writeInt32BE(80877103, 4);
+      socket.write(packet);
+    });
+    socket.once("data", (data) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(String.fromCharCode(data[0]));
+    });
+  });
+}
+
+describe("databases", () => {
+  // Each test is skipped on its own, so the runner counts them as skipped.
+  const test = (title, fn) => nodeTest(title, { skip }, fn);
+  const h = client();
+  let ws;
+  let db;
+
+  before(async () => {
+    if (skip) return;
+    ws = await h.workspaces.create(uniqueName());
+    db = await ws.databases.create("app");
+  });
+
+  after(async () => {
+    await destroyWorkspace(ws);
+  });
+
+  test("create answers the database, asleep, with its fields in camelCase", async () => {
+    assert.ok(db instanceof Database);
+    assert.equal(db.name, "app");
+    assert.equal(db.workspace, ws.id);
+    assert.equal(db.engine, "postgres");
+    assert.equal(db.state, "sleeping");
+    assert.equal(typeof db.port, "number");
+    assert.equal(db.autoSleepSeconds, db.raw.auto_sleep_seconds);
+    assert.equal((await ws.databases.get("app")).id, db.id);
+    assert.equal((await h.database(db.id)).name, "app");
+    const listed = [];
+    for await (const d of ws.databases.list({ limit: 1 })) listed.push(d.id);
+    assert.deepEqual(listed, [db.id]);
+  });
+
+  test("the connection's uri names a server that answers on its port", async () => {
+    const conn = await db.connection();
+    assert.ok(conn instanceof Connection);
+    const uri = new URL(conn.uri);
+    assert.equal(uri.protocol, "postgresql:");
+    assert.equal(uri.username, "app");
+    assert.equal(decodeURIComponent(uri.password), conn.password);
+    assert.ok(conn.password.length >= 16 && conn.password !== "********");
+    assert.equal(uri.pathname, "/app");
+    assert.equal(uri.searchParams.get("sslmode"), "require");
+    assert.equal(Number(uri.port), db.port);
+    assert.equal(conn.port, db.port);
+    assert.match(conn.serverCa, /BEGIN CERTIFICATE/);
+    assert.match(conn.poolerUri, new RegExp(`/${db.id}\\?`));
+    assert.equal(await sslRequest(uri.hostname, Number(uri.port)), "S");
+  });
+
+  test("wake, sleep and new credentials", async () => {
+    const before = await db.connection();
+    await db.wake();
+    assert.equal(db.state, "ready");
+    assert.equal((await h.database(db.id)).state, "ready");
+    const reset = await db.resetCredentials();
+    assert.notEqual(reset.password, before.password);
+    assert.equal((await db.connection()).password, reset.password);
+    await db.sleep();
+    assert.equal(db.state, "sleeping");
+  });
+
+  test("a checkpoint is followed until ready, and a branch is made from it", async () => {
+    const ck = await db.checkpoints.create("first");
+    assert.ok(ck instanceof Checkpoint);
+    assert.equal(ck.state, "ready");
+    assert.equal(ck.sourceType, "database");
+    assert.equal(ck.consistency, "consistent");
+    assert.equal((await db.checkpoints.get("first")).id, ck.id);
+    const branch = await ws.databases.create("branch", { fromCheckpoint: ck });
+    assert.equal(branch.parent, db.id);
+    assert.equal(branch.fromCheckpoint, ck.id);
+    assert.notEqual(branch.port, db.port);
+    const conn = await branch.connection();
+    assert.equal(conn.user, "app", "a branch keeps the source's role");
+    await branch.delete();
+    await assert.rejects(ws.databases.get("branch"), NotFound);
+    await ck.delete();
+    assert.ok(ck.deletedAt);
+  });
+});
