@@ -2,11 +2,17 @@
 export { Hearth, DEFAULT_URL } from "./src/hearth.js";
 export { KeyFileTokens, StaticToken } from "./src/auth.js";
 export { Transport } from "./src/http.js";
-export {
-  Model, Workspace, Workspaces, Operation, Operations, Computer, Computers, ExecResult, Files, FileInfo,
-  Process, Processes, Checkpoint, Checkpoints, Database, Databases, Connection, Variable, Variables,
-  Image, Images, Access, AccessList, Invitation, Invitations, paginate, camelCase, snakeCase, camelize,
-} from "./src/models.js";
+export { Model, paginate, camelCase, snakeCase, camelize } from "./src/common.js";
+export { Operation, Operations } from "./src/operations.js";
+export { Workspace, Workspaces } from "./src/workspaces.js";
+export { Computer, Computers, ExecResult } from "./src/computers.js";
+export { Files, FileInfo } from "./src/files.js";
+export { Process, Processes } from "./src/processes.js";
+export { Checkpoint, Checkpoints } from "./src/checkpoints.js";
+export { Database, Databases, Connection } from "./src/databases.js";
+export { Variable, Variables } from "./src/variables.js";
+export { Image, Images } from "./src/images.js";
+export { Access, AccessList, Invitation, Invitations } from "./src/access.js";
 export {
   HearthError, ERROR_CLASSES, errorClassFor, errorFromResponse, errorFromOperation, parseRetryAfter,
   HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType, InvalidCode,

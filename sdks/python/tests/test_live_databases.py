@@ -80,7 +80,7 @@ class DatabaseTest(LiveWorkspaceCase):
             ck = source.checkpoints.create("snap")
             self.assertEqual(("ready", "database", "consistent"), (ck.state, ck.source_type, ck.consistency))
             self.assertEqual(ck.id, source.checkpoints.get("snap").id)
-            psql(source.connection().uri, "delete from t")
+            self.assertEqual(0, psql(source.connection().uri, "delete from t").returncode)
             branch = self.ws.databases.create("branch", from_checkpoint=ck)
             try:
                 self.assertEqual((source.id, ck.id), (branch.parent, branch.from_checkpoint))

@@ -1,4 +1,5 @@
-// Errors: one class per error code of the API (dev.hearth.api.ErrorCode), all extending HearthError.
+// Errors: one class per error code of the API (dev.hearth.api.ErrorCode), all extending HearthError;
+// the 409 codes other than `conflict` extend Conflict.
 
 /**
  * Any failure the API answered (or, for the client-side subclasses, one the SDK met itself).
@@ -31,10 +32,13 @@ export class HearthError extends Error {
   static defaultCode = null;
 }
 
-/** @param {string} name @param {string} code @returns {typeof HearthError} */
-function define(name, code) {
+/**
+ * @param {string} name @param {string} code @param {typeof HearthError} [base] the class it refines
+ * @returns {typeof HearthError}
+ */
+function define(name, code, base = HearthError) {
   // A named class per code, so stack traces and `err.name` say which.
-  const cls = { [name]: class extends HearthError {} }[name];
+  const cls = { [name]: class extends base {} }[name];
   cls.defaultCode = code;
   return cls;
 }
@@ -49,12 +53,13 @@ export const Unauthorized = define("Unauthorized", "unauthenticated");
 export const Forbidden = define("Forbidden", "forbidden");
 export const NotFound = define("NotFound", "not_found");
 export const MethodNotAllowed = define("MethodNotAllowed", "method_not_allowed");
+/** 409: the state does not allow it (a name taken, ...). The other 409 codes are subclasses of it. */
 export const Conflict = define("Conflict", "conflict");
-export const IdempotencyKeyInUse = define("IdempotencyKeyInUse", "idempotency_key_in_use");
-export const LastAdmin = define("LastAdmin", "last_admin");
-export const NotEmpty = define("NotEmpty", "not_empty");
-export const Protected = define("Protected", "protected");
-export const VariableMissing = define("VariableMissing", "variable_missing");
+export const IdempotencyKeyInUse = define("IdempotencyKeyInUse", "idempotency_key_in_use", Conflict);
+export const LastAdmin = define("LastAdmin", "last_admin", Conflict);
+export const NotEmpty = define("NotEmpty", "not_empty", Conflict);
+export const Protected = define("Protected", "protected", Conflict);
+export const VariableMissing = define("VariableMissing", "variable_missing", Conflict);
 export const PayloadTooLarge = define("PayloadTooLarge", "payload_too_large");
 export const UnsupportedMediaType = define("UnsupportedMediaType", "unsupported_media_type");
 export const IdempotencyKeyReused = define("IdempotencyKeyReused", "idempotency_key_reused");

@@ -2,7 +2,11 @@
 
 import { KeyFileTokens, StaticToken } from "./auth.js";
 import { Transport } from "./http.js";
-import { Computer, Database, Operations, Workspaces, camelize } from "./models.js";
+import { camelize } from "./common.js";
+import { Computer } from "./computers.js";
+import { Database } from "./databases.js";
+import { Operations } from "./operations.js";
+import { Workspaces } from "./workspaces.js";
 
 /** The CLI's default server. */
 export const DEFAULT_URL = "http://127.0.0.1:7300/v1";

@@ -11,7 +11,7 @@ const decoder = new TextDecoder();
 
 describe("computers", () => {
   // Each test is skipped on its own, so the runner counts them as skipped.
-  const test = (title, fn) => nodeTest(title, { skip }, fn);
+  const test = (title, fn, options = {}) => nodeTest(title, { skip, ...options }, fn);
   const h = client();
   let ws;
   let c;
@@ -33,6 +33,7 @@ describe("computers", () => {
     assert.equal(c.workspace, ws.id);
     assert.deepEqual([...c.envKeys].sort(), ["A", "GREETING"]);
     assert.equal(c.generation, 1);
+    assert.equal(typeof c.raw.resources.memory_mb, "number");
     assert.equal(c.resources.memoryMb, c.raw.resources.memory_mb);
     assert.equal((await ws.computers.get("box")).id, c.id);
     assert.equal((await h.computer(c.id)).name, "box");
@@ -71,37 +72,52 @@ describe("computers", () => {
     assert.equal(counted.stdout.trim(), "256", "bytes stdin with text output");
   });
 
-  test("execStream yields output as it comes, then the exit", async () => {
+  test("execStream yields each piece of output as it is written, stdout and stderr", async () => {
+    // The command waits for a file before each next step, and the test makes that file only once
+    // the output before it has arrived: a stream that held output back (until more came, or until
+    // the end) would leave the command waiting until its timeout, and the exit would say timedOut.
+    const gate = `/tmp/go-${uniqueName()}`;
+    const wait = (file) => `while [ ! -f ${file} ]; do sleep 0.1; done`;
+    const command = `echo started; ${wait(`${gate}-1`)}; echo middle >&2; ${wait(`${gate}-2`)}; echo done; exit 0`;
     const events = [];
-    const times = [];
-    const started = Date.now();
-    for await (const ev of c.execStream(["sh", "-c", "echo one; sleep 1; echo two >&2; sleep 1; echo three; exit 2"])) {
+    for await (const ev of c.execStream(["sh", "-c", command], { timeoutSeconds: 30 })) {
       events.push(ev);
-      times.push(Date.now() - started);
+      const step = ev.type === "stdout" && ev.data === "started\n" ? 1 : ev.type === "stderr" && ev.data === "middle\n" ? 2 : 0;
+      if (step) assert.equal((await c.exec(["touch", `${gate}-${step}`])).exitCode, 0);
     }
-    assert.deepEqual(events.map((e) => e.type), ["stdout", "stderr", "stdout", "exit"]);
-    assert.deepEqual(events.slice(0, 3).map((e) => e.data), ["one\n", "two\n", "three\n"]);
-    assert.equal(events[3].exitCode, 2);
+    assert.deepEqual(events.map((e) => [e.type, e.data ?? e.exitCode]),
+      [["stdout", "started\n"], ["stderr", "middle\n"], ["stdout", "done\n"], ["exit", 0]]);
     assert.equal(events[3].timedOut, false);
-    assert.ok(events[3].durationMs >= 2000);
-    // Output arrives while the command runs, not all at its end.
-    assert.ok(times[3] - times[0] >= 700, `the first line came a second before the exit (${times})`);
+    assert.equal(typeof events[3].durationMs, "number");
+    assert.equal(events[3].raw.exit_code, 0);
+  }, { timeout: 120_000 });
+
+  test("execStream reports a non-zero exit and a timeout", async () => {
+    const failed = [];
+    for await (const ev of c.execStream("echo out; echo err >&2; exit 2")) failed.push(ev);
+    assert.deepEqual(failed.map((e) => e.type).sort(), ["exit", "stderr", "stdout"]);
+    assert.equal(failed.at(-1).type, "exit", "the exit comes last");
+    assert.equal(failed.at(-1).exitCode, 2);
+    const slow = [];
+    for await (const ev of c.execStream(["sleep", "30"], { timeoutSeconds: 1 })) slow.push(ev);
+    assert.equal(slow.at(-1).type, "exit");
+    assert.equal(slow.at(-1).timedOut, true);
+    assert.notEqual(slow.at(-1).exitCode, 0);
   });
 
   test("leaving an execStream loop early kills the command", async () => {
     const marker = `sleep 3${Math.floor(Math.random() * 90 + 10)}`;
-    // (This server sends each piece of output once the next one is written, hence the second echo.)
-    const stream = c.execStream(["sh", "-c", `echo started; sleep 0.3; echo more; exec ${marker}`], { timeoutSeconds: 300 });
+    const running = async () => (await c.exec(["ps"])).stdout.includes(marker);
+    const stream = c.execStream(["sh", "-c", `echo started; exec ${marker}`], { timeoutSeconds: 60 });
     for await (const ev of stream) {
       assert.equal(ev.data, "started\n");
+      // The command runs, and ps can see it, before the loop is left.
+      assert.ok(await eventually(running, 10_000, 100), `${marker} never showed in ps`);
       break;
     }
-    const gone = await eventually(async () => {
-      const ps = await c.exec(["ps"]);
-      return !ps.stdout.includes(marker);
-    }, 10_000, 300);
+    const gone = await eventually(async () => !(await running()), 10_000, 300);
     assert.ok(gone, `${marker} still runs`);
-  });
+  }, { timeout: 120_000 });
 
   test("files: a binary round trip of all 256 byte values, and list, info, move, remove", async () => {
     const bytes = Uint8Array.from({ length: 256 * 4 }, (_, i) => i % 256);
@@ -151,6 +167,20 @@ describe("computers", () => {
     const listed = await c.processes.list();
     assert.ok(listed.some((x) => x.pid === p.pid && x.tag === "reader"));
   });
+
+  test("a process's output can be followed as it is written", async () => {
+    // The process waits for a file (30 s at most) that the test makes only once "ready" has come.
+    const gate = `/tmp/go-${uniqueName()}`;
+    const p = await c.processes.start(["sh", "-c",
+      `echo ready; i=0; while [ ! -f ${gate} ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -f ${gate} ] && echo bye || echo gave-up; exit 5`]);
+    const events = [];
+    for await (const ev of p.output({ follow: true })) {
+      events.push(ev);
+      if (ev.type === "stdout" && ev.data === "ready\n") assert.equal((await c.exec(["touch", gate])).exitCode, 0);
+    }
+    assert.deepEqual(events.map((e) => [e.type, e.data ?? e.exitCode]), [["stdout", "ready\n"], ["stdout", "bye\n"], ["exit", 5]]);
+    assert.equal((await p.refresh()).exitCode, 5);
+  }, { timeout: 120_000 });
 
   test("a create that needs a pull follows its operation, and a failed one throws its error", async () => {
     await assert.rejects(ws.computers.create("nopull", { image: "127.0.0.1:1/nothing/here:latest" }), (e) => {

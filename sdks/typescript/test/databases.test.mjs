@@ -4,7 +4,7 @@
 import { describe, test as nodeTest, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { Checkpoint, Connection, Database, NotFound } from "../index.js";
+import { Checkpoint, Conflict, Connection, Database, NotFound, Protected } from "../index.js";
 import { client, databasesEnabled, destroyWorkspace, uniqueName } from "../testing/helpers.mjs";
 
 const skip = databasesEnabled ? false : "HEARTH_TEST_DATABASES=0";
@@ -56,6 +56,7 @@ describe("databases", () => {
     assert.equal(db.engine, "postgres");
     assert.equal(db.state, "sleeping");
     assert.equal(typeof db.port, "number");
+    assert.equal(typeof db.raw.auto_sleep_seconds, "number");
     assert.equal(db.autoSleepSeconds, db.raw.auto_sleep_seconds);
     assert.equal((await ws.databases.get("app")).id, db.id);
     assert.equal((await h.database(db.id)).name, "app");
@@ -91,6 +92,22 @@ describe("databases", () => {
     assert.equal((await db.connection()).password, reset.password);
     await db.sleep();
     assert.equal(db.state, "sleeping");
+  });
+
+  test("a protected database is not deleted: Protected, a kind of Conflict", async () => {
+    await db.update({ protected: true });
+    assert.equal(db.protected, true);
+    assert.equal(db.raw.protected, true);
+    await assert.rejects(db.delete(), (e) => {
+      assert.equal(e.constructor, Protected);
+      assert.ok(e instanceof Conflict);
+      assert.equal(e.code, "protected");
+      assert.equal(e.status, 409);
+      return true;
+    });
+    await db.update({ protected: false });
+    assert.equal(db.protected, false);
+    assert.equal((await h.database(db.id)).deletedAt, null, "still there");
   });
 
   test("a checkpoint is followed until ready, and a branch is made from it", async () => {

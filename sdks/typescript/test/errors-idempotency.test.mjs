@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import {
-  Conflict, HearthError, IdempotencyKeyReused, MethodNotAllowed, NotEmpty, NotFound, ValidationError,
+  Conflict, HearthError, IdempotencyKeyReused, LastAdmin, MethodNotAllowed, NotEmpty, NotFound, ValidationError,
   ConnectionError, RateLimited,
 } from "../index.js";
 import { client, destroyWorkspace, envelope, recordingFetch, uniqueName } from "../testing/helpers.mjs";
@@ -23,13 +23,27 @@ after(async () => {
   for (const ws of created) await destroyWorkspace(await h.workspace(ws.id).catch(() => null));
 });
 
-test("a missing workspace throws NotFound with the request id", async () => {
-  await assert.rejects(h.workspace(uniqueName("ts-missing")), (e) => {
+test("a missing workspace throws NotFound carrying the envelope the server sent", async () => {
+  // Keep each error answer's body as it came, to compare with what the error carries.
+  const bodies = [];
+  const fetch = recordingFetch(async (url, init) => {
+    const response = await globalThis.fetch(url, init);
+    if (response.status >= 400) bodies.push(await response.clone().json());
+    return response;
+  });
+  await assert.rejects(client({ fetch }).workspace(uniqueName("ts-missing")), (e) => {
     assert.ok(e instanceof NotFound && e instanceof HearthError);
+    assert.ok(!(e instanceof Conflict));
+    assert.equal(bodies.length, 1);
+    const sent = bodies[0].error;
     assert.equal(e.code, "not_found");
+    assert.equal(sent.code, "not_found");
     assert.equal(e.status, 404);
     assert.match(e.requestId, REQUEST_ID);
-    assert.equal(typeof e.message, "string");
+    assert.equal(e.requestId, sent.request_id);
+    assert.ok(sent.message.length > 0);
+    assert.equal(e.message, sent.message);
+    assert.deepEqual(e.details, sent.details ?? {});
     return true;
   });
 });
@@ -45,17 +59,31 @@ test("a bad name throws ValidationError naming the field", async () => {
   });
 });
 
-test("a taken name throws Conflict; a workspace holding things throws NotEmpty", async () => {
+test("every 409 is a Conflict: a taken name is Conflict itself, the others are subclasses", async () => {
   const ws = await newWorkspace();
-  await assert.rejects(h.workspaces.create(ws.name), (e) => e instanceof Conflict && e.code === "conflict" && e.status === 409);
+  await assert.rejects(h.workspaces.create(ws.name), (e) => e.constructor === Conflict && e.code === "conflict" && e.status === 409);
   await ws.variables.create("one", "1");
   await assert.rejects(ws.delete(), (e) => {
-    assert.ok(e instanceof NotEmpty);
-    assert.ok(!(e instanceof Conflict), "one class per code");
+    assert.equal(e.constructor, NotEmpty);
+    assert.ok(e instanceof Conflict, "one catch (e instanceof Conflict) takes every 409");
+    assert.equal(e.code, "not_empty");
+    assert.equal(e.status, 409);
     assert.equal(e.details.variables, 1);
     assert.match(e.requestId, REQUEST_ID);
     return true;
   });
+  // The caller is the workspace's only admin: removing its role would leave none.
+  const me = await h.me();
+  const mine = await ws.access.get(me.principal.id);
+  assert.equal(mine.role, "admin");
+  await assert.rejects(mine.remove(), (e) => {
+    assert.equal(e.constructor, LastAdmin);
+    assert.ok(e instanceof Conflict);
+    assert.equal(e.code, "last_admin");
+    assert.equal(e.status, 409);
+    return true;
+  });
+  assert.equal((await ws.access.get(me.principal.id)).role, "admin", "the role is still there");
 });
 
 test("a method the route does not have throws MethodNotAllowed with details.allowed", async () => {
@@ -96,7 +124,9 @@ test("every mutation carries a fresh Idempotency-Key; reads carry none", async (
   const keys = mutations.map((c) => c.headers["idempotency-key"]);
   assert.ok(keys.every((k) => /^[0-9a-f-]{36}$/.test(k)), keys.join());
   assert.equal(new Set(keys).size, keys.length, "a new key per call");
-  assert.ok(api.filter((c) => c.method === "GET").every((c) => !("idempotency-key" in c.headers)));
+  const reads = api.filter((c) => c.method === "GET");
+  assert.equal(reads.length, 1, "ws.refresh()");
+  assert.ok(reads.every((c) => !("idempotency-key" in c.headers)));
 });
 
 test("a create whose answer is lost is retried with the same key and made once", async () => {
@@ -117,9 +147,11 @@ test("a create whose answer is lost is retried with the same key and made once",
   assert.equal(posts.length, 2);
   assert.equal(posts[0].headers["idempotency-key"], posts[1].headers["idempotency-key"]);
   assert.equal(ws.name, name);
-  // Made once: a second create of the name conflicts, and the server has one of that name.
+  // Made once: the retry answered the workspace the first try made (a second one of that name
+  // could not have been made, and the retry would have thrown Conflict).
   const found = await h.workspace(name);
   assert.equal(found.id, ws.id);
+  assert.equal(found.createdAt, ws.createdAt);
 });
 
 test("503 and 429 are retried after Retry-After, with the same key", async () => {

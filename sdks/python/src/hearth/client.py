@@ -7,7 +7,10 @@ from typing import Any, Mapping
 
 from ._auth import KeyFileTokens, StaticToken, TokenSource
 from ._http import _UNSET, Response, StreamResponse, Transport
-from .models import Computer, Database, Operation, Operations, Workspace, Workspaces, _seg
+from ._common import Operation, Operations, _seg
+from ._computers import Computer
+from ._databases import Database
+from ._workspaces import Workspace, Workspaces
 
 DEFAULT_URL = "http://127.0.0.1:7300/v1"
 

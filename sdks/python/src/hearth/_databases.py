@@ -1,0 +1,93 @@
+"""PostgreSQL databases of a workspace, and how to connect to them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from ._checkpoints import Checkpoint, Checkpoints
+from ._common import Model, _drop_none, _id_of, _pages, _seg
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._workspaces import Workspace
+    from .client import Hearth
+
+
+class Connection(Model):
+    """How to connect to a database. ``repr`` hides the password; ``uri`` holds it."""
+
+    _fields = ("host", "port", "database", "user", "password", "password_status", "reset_pending", "uri",
+               "pooler_uri", "ssl_mode", "server_ca", "pooler_port", "internal_host", "internal_uri",
+               "internal_pooler_uri")
+
+    def __repr__(self) -> str:
+        return (f"Connection(host={self.host!r}, port={self.port!r}, database={self.database!r}, "
+                f"user={self.user!r}, password='********')")
+
+
+class Database(Model):
+    _fields = ("id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
+               "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "error",
+               "created_at", "updated_at", "last_active_at", "deleted_at")
+
+    def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
+        super().__init__(client, raw)
+        self.checkpoints = Checkpoints(client, self)
+
+    @property
+    def _path(self) -> str:
+        return f"/databases/{_seg(self.id)}"
+
+    def refresh(self) -> "Database":
+        self._set(self._client._get(self._path)["database"])
+        return self
+
+    def update(self, **fields: Any) -> "Database":
+        """PATCH: ``protected, auto_sleep_seconds, disk_mb``."""
+        self._set(self._client._send("PATCH", self._path, fields)["database"])
+        return self
+
+    def delete(self) -> "Database":
+        self._set(self._client._send("DELETE", self._path)["database"])
+        return self
+
+    def connection(self) -> Connection:
+        return Connection(self._client, self._client._get(f"{self._path}/connection")["connection"])
+
+    def reset_credentials(self) -> Connection:
+        return Connection(self._client, self._client._send("POST", f"{self._path}/reset_credentials")["connection"])
+
+    def sleep(self) -> "Database":
+        self._set(self._client._send("POST", f"{self._path}/sleep")["database"])
+        return self
+
+    def wake(self) -> "Database":
+        self._set(self._client._send("POST", f"{self._path}/wake")["database"])
+        return self
+
+
+class Databases:
+    def __init__(self, client: "Hearth", workspace: Workspace):
+        self._client = client
+        self._workspace = workspace
+
+    def create(self, name: str, *, version: str | None = None, from_checkpoint: "Checkpoint | str | None" = None,
+               auto_sleep_seconds: int | None = None, protected: bool | None = None, disk_mb: int | None = None,
+               idempotency_key: str | None = None) -> Database:
+        """A new database (asleep until first used), or a branch of a checkpoint."""
+        body = _drop_none(name=name, version=version, auto_sleep_seconds=auto_sleep_seconds, protected=protected,
+                          disk_mb=disk_mb,
+                          from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None)
+        answer = self._client._send("POST", f"{self._workspace._path}/databases", body,
+                                    idempotency_key=idempotency_key, timeout=max(self._client.timeout, 300))
+        return Database(self._client, answer["database"])
+
+    def get(self, database: str) -> Database:
+        """By name (in this workspace) or id."""
+        raw = self._client._get(f"/databases/{_seg(database)}", query={"workspace": self._workspace.id})
+        return Database(self._client, raw["database"])
+
+    def list(self, limit: int | None = None) -> Iterator[Database]:
+        for raw in _pages(self._client, f"{self._workspace._path}/databases", "databases", limit=limit):
+            yield Database(self._client, raw)
+
+    __iter__ = list

@@ -1,0 +1,83 @@
+"""Background processes of a computer: start, stdin, signals, output."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+
+from ._common import Model, _drop_none
+from ._exec import ExecEvent, _stream_events
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._computers import Computer
+    from .client import Hearth
+
+
+class Process(Model):
+    _fields = ("pid", "tag", "command", "state", "exit_code", "started_at", "ended_at", "stdin")
+
+    def __init__(self, client: "Hearth", raw: Mapping[str, Any], computer: Computer):
+        self._computer = computer
+        super().__init__(client, raw)
+
+    @property
+    def _path(self) -> str:
+        return f"{self._computer._path}/processes/{self.pid}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Process) and (other._computer.id, other.pid) == (self._computer.id, self.pid)
+
+    def __hash__(self) -> int:
+        return hash((self._computer.id, self.pid))
+
+    def refresh(self) -> "Process":
+        self._set(self._client._get(self._path)["process"])
+        return self
+
+    def signal(self, signal: str = "TERM") -> "Process":
+        self._set(self._client._send("POST", f"{self._path}/signal", {"signal": signal})["process"])
+        return self
+
+    def write_stdin(self, data: bytes | str, *, close: bool = False) -> "Process":
+        self._set(self._client._send("POST", f"{self._path}/stdin", query={"close": close or None}, data=data,
+                                     content_type="application/octet-stream")["process"])
+        return self
+
+    def output(self, *, follow: bool = False, binary: bool = False) -> Iterator[ExecEvent]:
+        """Its kept output, then (``follow=True``) new output until it ends; the last event has
+        ``exit_code`` once it ended."""
+        return _stream_events(self._client, "GET", f"{self._path}/output", None,
+                              {"follow": follow or None, "encoding": "base64" if binary else None}, binary,
+                              None if not follow else 24 * 3600)
+
+    def wait(self) -> int:
+        """Follows its output to the end; answers its exit code."""
+        code = None
+        for event in self.output(follow=True):
+            if event.exit_code is not None:
+                code = event.exit_code
+        self.refresh()
+        return code if code is not None else self.exit_code
+
+
+class Processes:
+    def __init__(self, client: "Hearth", computer: Computer):
+        self._client = client
+        self._computer = computer
+
+    def start(self, command: Sequence[str] | str, *, env: Mapping[str, str] | None = None, cwd: str | None = None,
+              tag: str | None = None, stdin: bool = False) -> Process:
+        """Starts a background process (a str command runs as ``sh -c``)."""
+        if isinstance(command, str):
+            command = ["sh", "-c", command]
+        body = _drop_none(command=list(command), env=dict(env) if env else None, cwd=cwd, tag=tag,
+                          stdin=True if stdin else None)
+        answer = self._client._send("POST", f"{self._computer._path}/processes", body)
+        return Process(self._client, answer["process"], self._computer)
+
+    def list(self) -> list[Process]:
+        return [Process(self._client, p, self._computer)
+                for p in self._client._get(f"{self._computer._path}/processes")["processes"]]
+
+    def get(self, pid: int) -> Process:
+        raw = self._client._get(f"{self._computer._path}/processes/{int(pid)}")["process"]
+        return Process(self._client, raw, self._computer)

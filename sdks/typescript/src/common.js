@@ -1,0 +1,161 @@
+// What every model shares: the base class (fields in camelCase, the JSON as sent in `.raw`), case
+// conversion, request bodies, paging, and following the operations of a 202 answer.
+
+/** @param {string} s */
+export function camelCase(s) {
+  return s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+
+/** @param {string} s */
+export function snakeCase(s) {
+  return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Deep copy with object keys in camelCase. @param {any} value @returns {any} */
+export function camelize(value) {
+  if (Array.isArray(value)) return value.map(camelize);
+  if (value && typeof value === "object") {
+    /** @type {Record<string, any>} */
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[camelCase(k)] = camelize(v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A request body from options given in camelCase (snake_case works too). Keys under `env` are
+ * the caller's names and stay as they are; undefined values are left out.
+ * @param {Record<string, any>} options @param {string[]} [skip] option names that are not body fields
+ */
+export function toBody(options, skip = []) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [k, v] of Object.entries(options ?? {})) {
+    if (v === undefined || skip.includes(k)) continue;
+    const key = snakeCase(k);
+    out[key] = key === "env" ? v : snakeDeep(v);
+  }
+  return out;
+}
+
+/** @param {any} value @returns {any} */
+function snakeDeep(value) {
+  if (Array.isArray(value)) return value.map(snakeDeep);
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    /** @type {Record<string, any>} */
+    const out = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[snakeCase(k)] = snakeDeep(v);
+    return out;
+  }
+  return value;
+}
+
+/** @param {string} s */
+export const enc = (s) => encodeURIComponent(s);
+
+/** An id from an object or a string. @param {any} x */
+export const idOf = (x) => (typeof x === "string" ? x : x?.id);
+
+const textEncoder = new TextEncoder();
+
+/** @param {any} data @returns {Uint8Array} */
+export function toBytes(data) {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (typeof data === "string") return textEncoder.encode(data);
+  throw new TypeError("expected a string, Uint8Array, Buffer or ArrayBuffer");
+}
+
+/** @param {string} b64 */
+export const fromBase64 = (b64) => new Uint8Array(Buffer.from(b64, "base64"));
+
+/**
+ * The API's objects. Fields are set from the JSON in camelCase (`created_at` → `createdAt`);
+ * `raw` is the JSON as the server sent it; `toJSON()` answers it.
+ */
+export class Model {
+  /** @param {import("./hearth.js").Hearth} hearth @param {any} raw */
+  constructor(hearth, raw) {
+    Object.defineProperty(this, "hearth", { value: hearth, enumerable: false, writable: true });
+    Object.defineProperty(this, "raw", { value: null, enumerable: false, writable: true });
+    this._load(raw);
+  }
+
+  /** @param {any} raw @returns {this} */
+  _load(raw) {
+    /** @type {any} */ (this).raw = raw;
+    for (const [k, v] of Object.entries(raw ?? {})) {
+      const name = camelCase(k);
+      // A field never hides a method or an accessor of the class; `raw` still has it.
+      if (!Object.hasOwn(this, name) && reserved(this, name)) continue;
+      /** @type {any} */ (this)[name] = camelize(v);
+    }
+    return this;
+  }
+
+  /**
+   * Notes the operations an answer named (`{..., operations: [ids]}`) in `operationIds`.
+   * @param {any} body @returns {this}
+   */
+  _ops(body) {
+    Object.defineProperty(this, "operationIds", { value: [...(body?.operations ?? [])], enumerable: false, writable: true, configurable: true });
+    return this;
+  }
+
+  toJSON() {
+    return /** @type {any} */ (this).raw;
+  }
+}
+
+/** Whether `name` is a method or accessor somewhere on the object's prototype chain. @param {object} obj @param {string} name */
+function reserved(obj, name) {
+  for (let p = Object.getPrototypeOf(obj); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, name);
+    if (d) return typeof d.value === "function" || d.get !== undefined || d.set !== undefined;
+  }
+  return false;
+}
+
+/**
+ * Lists a paged route: every item of every page, fetching pages as the loop goes.
+ * @template T
+ * @param {import("./hearth.js").Hearth} hearth
+ * @param {string} path @param {string} noun @param {(raw: any) => T} make
+ * @param {{limit?: number, cursor?: string|null, signal?: AbortSignal} & Record<string, any>} [options]
+ * @returns {AsyncGenerator<T, void, undefined>}
+ */
+export async function* paginate(hearth, path, noun, make, options = {}) {
+  const { limit, cursor: first, signal, ...query } = options;
+  let cursor = first ?? null;
+  for (;;) {
+    const { body } = await hearth.transport.json("GET", path, {
+      query: { ...toQuery(query), limit, cursor: cursor ?? undefined },
+      signal,
+    });
+    for (const item of body[noun] ?? []) yield make(item);
+    if (!body.has_more || !body.next_cursor) return;
+    cursor = body.next_cursor;
+  }
+}
+
+/** @param {Record<string, any>} query */
+function toQuery(query) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [k, v] of Object.entries(query)) out[snakeCase(k)] = v;
+  return out;
+}
+
+/**
+ * Follows the operations a 202 answer names until they settle.
+ * @param {import("./hearth.js").Hearth} hearth @param {{status: number, body: any}} answer
+ * @param {{wait?: boolean, timeoutMs?: number}} [options]
+ */
+export async function settle(hearth, answer, options = {}) {
+  if (options.wait === false || answer.status !== 202) return;
+  for (const op of answer.body?.operations ?? []) {
+    await hearth.operations.wait(op, { timeoutMs: options.timeoutMs });
+  }
+}

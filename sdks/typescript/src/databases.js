@@ -1,0 +1,93 @@
+// PostgreSQL databases: create (and branch), connection details, credentials, sleep and wake.
+
+import { Model, enc, idOf, paginate, settle, toBody } from "./common.js";
+import { Checkpoints } from "./checkpoints.js";
+
+export class Connection extends Model {}
+
+export class Database extends Model {
+  get path() { return `/databases/${enc(this.id)}`; }
+  /** The database's checkpoints. */
+  get checkpoints() { return new Checkpoints(this.hearth, this.path, "database"); }
+
+  async refresh() {
+    const { body } = await this.hearth.transport.json("GET", this.path);
+    return this._load(body.database);
+  }
+
+  /** PATCH `{protected, autoSleepSeconds, diskMb}`. @param {Record<string, any>} changes @param {{idempotencyKey?: string}} [options] */
+  async update(changes, options = {}) {
+    const { body } = await this.hearth.transport.json("PATCH", this.path, { json: toBody(changes), idempotencyKey: options.idempotencyKey });
+    return this._load(body.database);
+  }
+
+  /** @param {{idempotencyKey?: string}} [options] */
+  async delete(options = {}) {
+    const { body } = await this.hearth.transport.json("DELETE", this.path, { idempotencyKey: options.idempotencyKey });
+    return this._load(body.database);
+  }
+
+  /** How to connect: host, port, user, password, `uri`, `poolerUri`, `serverCa`, ... */
+  async connection() {
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/connection`);
+    return new Connection(this.hearth, body.connection);
+  }
+
+  /** Sets a new password (earlier ones stop working) and answers the new Connection. @param {{idempotencyKey?: string}} [options] */
+  async resetCredentials(options = {}) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/reset_credentials`, { idempotencyKey: options.idempotencyKey });
+    return new Connection(this.hearth, body.connection);
+  }
+
+  /** @param {{idempotencyKey?: string}} [options] */
+  async sleep(options = {}) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/sleep`, { idempotencyKey: options.idempotencyKey });
+    return this._load(body.database);
+  }
+
+  /** @param {{idempotencyKey?: string}} [options] */
+  async wake(options = {}) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/wake`, { idempotencyKey: options.idempotencyKey });
+    return this._load(body.database);
+  }
+}
+
+export class Databases {
+  /** @param {import("./hearth.js").Hearth} hearth @param {import("./workspaces.js").Workspace} workspace */
+  constructor(hearth, workspace) {
+    this.hearth = hearth;
+    this.workspace = workspace;
+  }
+
+  /**
+   * Creates a database (asleep until its first connection). `fromCheckpoint` (a Checkpoint, its id,
+   * or `DATABASE/NAME`) makes a branch.
+   * @param {string} name
+   * @param {{version?: string, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string, autoSleepSeconds?: number, protected?: boolean,
+   *   diskMb?: number, idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
+   */
+  async create(name, options = {}) {
+    const json = toBody({ name, ...options, fromCheckpoint: options.fromCheckpoint == null ? undefined : idOf(options.fromCheckpoint) },
+      ["idempotencyKey", "wait", "timeoutMs"]);
+    const answer = await this.hearth.transport.json("POST", `${this.workspace.path}/databases`, {
+      json, idempotencyKey: options.idempotencyKey, timeoutMs: Math.max(this.hearth.transport.timeoutMs, 300_000),
+    });
+    const database = new Database(this.hearth, answer.body.database)._ops(answer.body);
+    if (answer.status === 202 && options.wait !== false) {
+      await settle(this.hearth, answer, options);
+      await database.refresh();
+    }
+    return database;
+  }
+
+  /** By id or name. @param {string} idOrName */
+  async get(idOrName) {
+    const { body } = await this.hearth.transport.json("GET", `/databases/${enc(idOrName)}`, { query: { workspace: this.workspace.id } });
+    return new Database(this.hearth, body.database);
+  }
+
+  /** Every page. @param {{limit?: number}} [options] */
+  list(options = {}) {
+    return paginate(this.hearth, `${this.workspace.path}/databases`, "databases", (raw) => new Database(this.hearth, raw), options);
+  }
+}

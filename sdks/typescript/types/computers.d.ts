@@ -1,0 +1,128 @@
+// Type declarations of src/computers.js, written by hand (index.d.ts re-exports them).
+// Computers, exec and streamed output.
+
+import { Checkpoint, Checkpoints } from "./checkpoints.js";
+import { ErrorInfo, ListOptions, Model, MutationOptions, WaitOptions } from "./common.js";
+import { Files } from "./files.js";
+import { Hearth } from "./hearth.js";
+import { Processes } from "./processes.js";
+import { Workspace } from "./workspaces.js";
+
+export interface Port { published: number; target: number; protocol: string; private: boolean; url: string }
+export interface Resources { cpus: number; memoryMb: number; pids: number; diskMb: number }
+export interface Network { internet: boolean; allowOut: string[]; denyOut: string[] }
+
+export class Computer extends Model {
+  id: string;
+  workspace: string;
+  name: string;
+  state: "creating" | "ready" | "sleeping" | "failed";
+  pending: string | null;
+  image: string;
+  imageDigest: string | null;
+  ports: Port[];
+  url: string;
+  envKeys: string[];
+  envVars: { name: string; source: string; missing: boolean }[];
+  resources: Resources;
+  generation: number;
+  protected: boolean;
+  autoSleepSeconds: number | null;
+  network: Network;
+  entrypoint: string[] | null;
+  command: string[] | null;
+  restart: string;
+  mainExit: { exitCode: number; endedAt: string } | null;
+  parent: string | null;
+  fromCheckpoint: string | null;
+  error: ErrorInfo;
+  createdAt: string;
+  updatedAt: string;
+  lastStartedAt: string | null;
+  lastActiveAt: string | null;
+  deletedAt: string | null;
+  readonly path: string;
+  readonly files: Files;
+  readonly checkpoints: Checkpoints;
+  readonly processes: Processes;
+  refresh(): Promise<this>;
+  update(changes: ComputerChanges, options?: MutationOptions): Promise<this>;
+  delete(options?: MutationOptions): Promise<this>;
+  /** Follows the `computer.sleep` operation when the server answers 202. */
+  sleep(options?: WaitOptions): Promise<this>;
+  wake(options?: MutationOptions): Promise<this>;
+  /** Rolls back to a ready checkpoint of its own (object, id or name). */
+  restore(checkpoint: Checkpoint | string, options?: MutationOptions & { timeoutMs?: number }): Promise<this>;
+  exec(command: string[] | string, options?: ExecOptions & { encoding?: "utf-8" }): Promise<ExecResult<string>>;
+  exec(command: string[] | string, options: ExecOptions & { encoding: "base64" }): Promise<ExecResult<Uint8Array>>;
+  execStream(command: string[] | string, options?: ExecOptions & { encoding?: "utf-8" }): AsyncGenerator<StreamEvent<string>, void, undefined>;
+  execStream(command: string[] | string, options: ExecOptions & { encoding: "base64" }): AsyncGenerator<StreamEvent<Uint8Array>, void, undefined>;
+  logs(options?: { follow?: boolean; encoding?: "utf-8" | "base64"; signal?: AbortSignal }): AsyncGenerator<StreamEvent, void, undefined>;
+  metrics(): Promise<ComputerMetrics>;
+}
+
+export interface ComputerChanges {
+  name?: string;
+  env?: Record<string, string | { secret: string } | null>;
+  ports?: { target: number; published?: number; protocol?: string; private?: boolean }[];
+  protected?: boolean;
+  autoSleepSeconds?: number | null;
+  network?: Partial<Network>;
+  resources?: Partial<Resources>;
+  entrypoint?: string[] | null;
+  command?: string[] | null;
+  restart?: "always" | "on-failure" | "never" | null;
+}
+
+export interface ComputerCreateOptions extends ComputerChanges, WaitOptions {
+  image?: string;
+  /** A ready checkpoint (object or id) to fork from. */
+  fromCheckpoint?: Checkpoint | string;
+}
+
+export interface ExecOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Text, or bytes (sent base64). */
+  stdin?: string | Uint8Array;
+  timeoutSeconds?: number;
+  encoding?: "utf-8" | "base64";
+  /** Default: a new key, so a retry after a lost answer gets the first run's result (and a hang-up does not kill the command); null: none. */
+  idempotencyKey?: string | null;
+  signal?: AbortSignal;
+}
+
+export class ExecResult<T extends string | Uint8Array = string> extends Model {
+  exitCode: number;
+  stdout: T;
+  stderr: T;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export type StreamEvent<T extends string | Uint8Array = string> =
+  | { type: "stdout"; data: T; raw: any }
+  | { type: "stderr"; data: T; raw: any }
+  | { type: "exit"; exitCode: number; timedOut: boolean; durationMs: number | null; raw: any }
+  | { type: "other"; raw: any };
+
+export interface ComputerMetrics {
+  computer: string;
+  state: string;
+  cpuSeconds: number | null;
+  memoryBytes: number | null;
+  diskUsedBytes: number;
+  diskSizeBytes: number | null;
+  measuredAt: string;
+}
+
+export class Computers {
+  constructor(hearth: Hearth, workspace: Workspace);
+  hearth: Hearth;
+  workspace: Workspace;
+  /** Answers it ready (follows the `computer.create` operation of a 202). */
+  create(name: string, options?: ComputerCreateOptions): Promise<Computer>;
+  get(idOrName: string): Promise<Computer>;
+  list(options?: ListOptions): AsyncGenerator<Computer, void, undefined>;
+}

@@ -1,0 +1,67 @@
+// Type declarations of src/databases.js, written by hand (index.d.ts re-exports them).
+// PostgreSQL databases.
+
+import { Checkpoint, Checkpoints } from "./checkpoints.js";
+import { ErrorInfo, ListOptions, Model, MutationOptions, WaitOptions } from "./common.js";
+import { Hearth } from "./hearth.js";
+import { Workspace } from "./workspaces.js";
+
+export class Connection extends Model {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
+  passwordStatus: string;
+  resetPending: boolean;
+  uri: string;
+  poolerUri: string;
+  sslMode: string;
+  serverCa: string;
+  poolerPort: number;
+  internalHost: string;
+  internalUri: string;
+  internalPoolerUri: string;
+}
+
+export class Database extends Model {
+  id: string;
+  workspace: string;
+  name: string;
+  state: "ready" | "sleeping";
+  pending: string | null;
+  engine: string;
+  version: string;
+  host: string;
+  port: number;
+  parent: string | null;
+  fromCheckpoint: string | null;
+  generation: number;
+  protected: boolean;
+  autoSleepSeconds: number;
+  diskMb: number;
+  error: ErrorInfo;
+  createdAt: string;
+  updatedAt: string;
+  lastActiveAt: string | null;
+  deletedAt: string | null;
+  readonly path: string;
+  readonly checkpoints: Checkpoints;
+  refresh(): Promise<this>;
+  update(changes: { protected?: boolean; autoSleepSeconds?: number; diskMb?: number }, options?: MutationOptions): Promise<this>;
+  delete(options?: MutationOptions): Promise<this>;
+  connection(): Promise<Connection>;
+  resetCredentials(options?: MutationOptions): Promise<Connection>;
+  sleep(options?: MutationOptions): Promise<this>;
+  wake(options?: MutationOptions): Promise<this>;
+}
+
+export class Databases {
+  constructor(hearth: Hearth, workspace: Workspace);
+  hearth: Hearth;
+  workspace: Workspace;
+  /** `fromCheckpoint` (a Checkpoint, its id, or `DATABASE/NAME`) makes a branch. */
+  create(name: string, options?: WaitOptions & { version?: string; fromCheckpoint?: Checkpoint | string; autoSleepSeconds?: number; protected?: boolean; diskMb?: number }): Promise<Database>;
+  get(idOrName: string): Promise<Database>;
+  list(options?: ListOptions): AsyncGenerator<Database, void, undefined>;
+}
