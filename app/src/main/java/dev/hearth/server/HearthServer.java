@@ -55,6 +55,7 @@ import dev.hearth.server.mail.OutboxMailer;
 import dev.hearth.server.mail.SmtpMailer;
 import dev.hearth.server.metrics.MetricsHandler;
 import dev.hearth.server.metrics.ServerMetrics;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
@@ -102,7 +103,7 @@ public final class HearthServer implements AutoCloseable {
     /** What every feature is built on. */
     private record Ground(Config config, Jdbi jdbi, Clock clock, String baseUrl, Keyring keyring, Mailer mailer,
                           Operations operations, CheckpointKinds checkpointKinds, RouteTable routes,
-                          RateLimits rates) {
+                          RateLimits rates, Timings timings) {
     }
 
     /** Databases and their checkpoints (reconciled on start, after the clusters). */
@@ -138,9 +139,13 @@ public final class HearthServer implements AutoCloseable {
         var jdbi = store.jdbi();
         operations = new Operations(jdbi, new OperationStore(), config.clock(), config.operationLease(),
                 config.operationKinds());
+        metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, store::poolStats,
+                Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList(),
+                Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList()));
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
                 new Keyring(config.encryptionKeyFile()), mailer(config), operations,
-                new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()));
+                new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()),
+                metrics.<Timings>map(m -> m).orElse(Timings.NONE));
         routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health())).summary("Is the server up")
                 .answers(Contract.fields("status", Contract.of(String.class), "version", Contract.of(String.class),
                         "store", Contract.of(String.class)));
@@ -157,9 +162,6 @@ public final class HearthServer implements AutoCloseable {
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
         adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
-        metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, store::poolStats,
-                Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList(),
-                Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList()));
         if (metrics.isPresent()) {
             listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get()));
         }
@@ -249,7 +251,7 @@ public final class HearthServer implements AutoCloseable {
         var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
-                listeners::routerAddress), g.operations());
+                listeners::routerAddress, g.timings()), g.operations());
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         FilesApi.register(g.routes(), service.files(), store);
@@ -265,7 +267,7 @@ public final class HearthServer implements AutoCloseable {
         var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store,
                 network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of());
         var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
-                g.clock(), network.map(ComputerNetwork::firewall));
+                g.clock(), network.map(ComputerNetwork::firewall), g.timings());
         var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());
         DatabasesApi.register(g.routes(), service, checkpoints, store);
         return new Databases(service, checkpoints);

@@ -11,6 +11,7 @@ import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.store.Ids;
@@ -52,7 +53,8 @@ public final class ComputerRig implements AutoCloseable {
         var images = new Images(builtinImage(dataDir.resolve("images")), List.of());
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
-                Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301")), operations);
+                Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301"),
+                Timings.NONE), operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

@@ -29,9 +29,9 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                 agents);
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
         var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking,
-                agents);
+                agents, in.timings());
         var awake = new Awake(records, gates, activity, lifecycle, agents);
-        var execs = new Execs(access, awake, activity, dirs, environments, images, agents);
+        var execs = new Execs(access, awake, activity, dirs, environments, images, agents, in.timings());
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,

@@ -12,6 +12,7 @@ import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.NetworkInput;
 import dev.hearth.server.network.NetworkPolicy;
@@ -58,7 +59,8 @@ public final class ComputerService {
     /** What the parts are made from: everything outside this package that computers use. */
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
                   Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
-                  CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost) {
+                  CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost,
+                  Timings timings) {
     }
 
     private final ComputerParts parts;
@@ -66,8 +68,11 @@ public final class ComputerService {
     private final Operations operations;
     private final Optional<ComputerSupervisor> supervisor;
 
+    private final Timings timings;
+
     public ComputerService(Inputs inputs, Operations operations) {
         this.parts = ComputerParts.assemble(inputs);
+        this.timings = inputs.timings();
         this.usage = new ComputerUsage(parts.access(), parts.dirs(), inputs.clock());
         this.operations = operations;
         // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is
@@ -112,7 +117,7 @@ public final class ComputerService {
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
                 new Computer.Lineage(null, null), parts.records().now()));
         if (parts.lifecycle().canStartAtOnce(computer)) {
-            return new Outcome(view(parts.lifecycle().provision(computer.id(), true), workspace), Optional.empty());
+            return new Outcome(view(created(computer.id()), workspace), Optional.empty());
         }
         var op = operations.begin(CREATE_KIND, workspace.id(), computer.id(), Json.mapper().createObjectNode());
         return new Outcome(view(computer, workspace), Optional.of(op));
@@ -143,7 +148,12 @@ public final class ComputerService {
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()));
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
                 checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now()));
-        return new Outcome(view(parts.lifecycle().provision(computer.id(), true), workspace), Optional.empty());
+        return new Outcome(view(created(computer.id()), workspace), Optional.empty());
+    }
+
+    /** Boots a computer made just now, timed for /metrics. */
+    private Computer created(String computerId) {
+        return timings.timed(Timings.Event.COMPUTER_CREATE, () -> parts.lifecycle().provision(computerId, true));
     }
 
     // ---- read
@@ -349,7 +359,9 @@ public final class ComputerService {
 
     private void createWork(OperationKind.Work work) throws OperationKind.Failure {
         work.progress("pulling and unpacking the image");
+        long start = System.nanoTime();
         var computer = parts.lifecycle().provision(work.resource());
+        timings.record(Timings.Event.COMPUTER_CREATE, System.nanoTime() - start);
         if (computer.is(ComputerState.FAILED)) {
             throw new OperationKind.Failure(computer.error().code(), computer.error().message());
         }

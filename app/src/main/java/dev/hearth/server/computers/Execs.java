@@ -5,6 +5,7 @@ import dev.hearth.api.Validate;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.tenancy.Workspace;
@@ -29,10 +30,12 @@ final class Execs {
     private final Environments environments;
     private final ComputerImages images;
     private final Agents agents;
+    private final Timings timings;
 
     Execs(SandboxAccess access, Awake awake, Activity activity, Dirs dirs, Environments environments,
-          ComputerImages images, Agents agents) {
+          ComputerImages images, Agents agents, Timings timings) {
         this.agents = agents;
+        this.timings = timings;
         this.access = access;
         this.awake = awake;
         this.activity = activity;
@@ -57,14 +60,17 @@ final class Execs {
             var result = awake.run(read, c -> either(c, callerPresent,
                     (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present),
                     sandbox -> access.get().exec(sandbox, request, scratch(), OUTPUT_CAP, callerPresent)));
+            timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
             return new ExecApi.Result(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
                     result.timedOut(), result.truncated(), result.durationMillis());
         }
 
         public Exec.Result stream(Exec.Sink sink, BooleanSupplier callerPresent) {
-            return awake.run(read, c -> either(c, callerPresent,
+            var result = awake.run(read, c -> either(c, callerPresent,
                     (agent, present) -> agents.exec().stream(agent, request, sink, present),
                     sandbox -> access.get().execStreaming(sandbox, request, scratch(), sink, callerPresent)));
+            timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
+            return result;
         }
 
         /** The command checked, with its whole environment and working directory. */

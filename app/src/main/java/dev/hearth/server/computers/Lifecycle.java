@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.images.Images;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
@@ -38,10 +39,13 @@ final class Lifecycle {
     private final Map<String, Integer> restarted = new ConcurrentHashMap<>();
 
     private final Agents agents;
+    private final Timings timings;
 
     Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-              ComputerImages images, Boots boots, Restores restores, Networking networking, Agents agents) {
+              ComputerImages images, Boots boots, Restores restores, Networking networking, Agents agents,
+              Timings timings) {
         this.agents = agents;
+        this.timings = timings;
         this.records = records;
         this.access = access;
         this.gates = gates;
@@ -172,6 +176,7 @@ final class Lifecycle {
      */
     Computer wakeNow(String computerId) {
         var runsc = access.get();
+        long start = System.nanoTime();
         return gates.locked(computerId, () -> {
             var computer = records.current(computerId);
             if (!computer.allows(Move.WAKE) || computer.deleted()) {
@@ -191,6 +196,7 @@ final class Lifecycle {
             networking.asleep(ready, false);
             Disk.deleteTree(dirs.sleepImage(next.id()));
             activity.restarted(computerId, ready.times().lastStartedAt());
+            timings.record(Timings.Event.COMPUTER_WAKE, System.nanoTime() - start);
             return ready;
         });
     }

@@ -1,6 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.server.databases.DatabaseState.Move;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.pgwire.Backends;
 import dev.hearth.server.postgres.Cluster;
@@ -59,9 +60,12 @@ final class ClusterSupervisor implements Backends {
     private final DatabaseDisks disks;
     private final DatabaseRows rows;
     private final Clock clock;
+    private final Timings timings;
     private final Map<String, Instance> instances = new ConcurrentHashMap<>();
 
-    ClusterSupervisor(Clusters clusters, Layout layout, DatabaseDisks disks, DatabaseRows rows, Clock clock) {
+    ClusterSupervisor(Clusters clusters, Layout layout, DatabaseDisks disks, DatabaseRows rows, Clock clock,
+                      Timings timings) {
+        this.timings = timings;
         this.clusters = clusters;
         this.layout = layout;
         this.disks = disks;
@@ -110,7 +114,10 @@ final class ClusterSupervisor implements Backends {
                 throw new Refused("57P03", "database is asleep and was woken " + WAKES_PER_MINUTE
                         + " times in the last minute; try again shortly");
             }
-            return start(id).port();
+            long begin = System.nanoTime();
+            int port = start(id).port();
+            timings.record(Timings.Event.DATABASE_WAKE, System.nanoTime() - begin);
+            return port;
         } catch (IOException | RuntimeException e) {
             LOG.warn("database {} could not be woken: {}", id, e.toString());
             throw new Refused("57P03", "database could not be woken: " + e.getMessage());

@@ -4,6 +4,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.Scram;
@@ -39,7 +40,7 @@ final class DatabaseHost implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
     DatabaseHost(DatabaseEngine engine, Layout layout, DatabaseSettings settings, DatabaseRows rows, Clock clock,
-                 ComputerReach reach) {
+                 ComputerReach reach, Timings timings) {
         this.engine = engine;
         this.layout = layout;
         this.listenHost = settings.listenHost();
@@ -47,7 +48,7 @@ final class DatabaseHost implements AutoCloseable {
         this.rows = rows;
         this.clock = clock;
         this.disks = new DatabaseDisks(layout, engine.clusters());
-        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock);
+        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings);
         this.proxy = new WakeProxy(supervisor);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());

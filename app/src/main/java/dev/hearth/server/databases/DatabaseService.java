@@ -7,6 +7,7 @@ import dev.hearth.api.Validate;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
+import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.Firewall;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
@@ -66,7 +67,7 @@ public final class DatabaseService implements AutoCloseable {
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
-                           Optional<Firewall> firewall) {
+                           Optional<Firewall> firewall, Timings timings) {
         this.jdbi = jdbi;
         this.store = store;
         this.checkpointStore = checkpointStore;
@@ -74,7 +75,8 @@ public final class DatabaseService implements AutoCloseable {
         this.rows = new DatabaseRows(jdbi, store, checkpointStore, keyring);
         this.layout = found.layout();
         this.reach = new ComputerReach(firewall, settings.firstPort());
-        this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock, reach));
+        this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock, reach,
+                timings));
         this.unavailable = found.unavailable();
         this.publicHost = settings.publicHost();
         this.clock = clock;

@@ -10,8 +10,10 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import jdk.jfr.consumer.RecordingStream;
 import org.jdbi.v3.core.Jdbi;
@@ -21,10 +23,11 @@ import org.jdbi.v3.core.Jdbi;
  * /computers/{cmp}/exec}), never by path, so that no id or name of a workspace becomes a label;
  * resources are counted by state from the store at each scrape.
  */
-public final class ServerMetrics implements RequestObserver, AutoCloseable {
+public final class ServerMetrics implements RequestObserver, Timings, AutoCloseable {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Histogram requests;
     private final RecordingStream pinning;
+    private final Map<Event, Histogram> timings = new EnumMap<>(Event.class);
 
     /** {@code computerStates} and {@code databaseStates}: every state, so that each series exists from the start, at 0. */
     public ServerMetrics(Jdbi jdbi, Supplier<HikariPoolMXBean> pool, List<String> computerStates,
@@ -48,6 +51,15 @@ public final class ServerMetrics implements RequestObserver, AutoCloseable {
                     cb.call(bean.getThreadsAwaitingConnection(), "waiting");
                 }).register(registry);
         pinning = pinningCounter();
+        for (var event : Event.values()) {
+            timings.put(event, Histogram.builder().name(event.metric()).help(event.help()).classicOnly()
+                    .register(registry));
+        }
+    }
+
+    @Override
+    public void record(Event event, long nanos) {
+        timings.get(event).observe(nanos / 1e9);
     }
 
     private void byState(String name, String help, List<String> states, Supplier<List<StateCounts.Row>> rows) {
