@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The OpenAPI document: served without a token, complete, and the same as the copy in docs/. */
@@ -73,7 +74,7 @@ class OpenApiTest {
 
         var fits = new ContractCheck();
         fits.attach(() -> server.server().routes().routes());
-        var answer = server.admin().send("GET", "/workspaces/nope", null, java.util.Map.of());
+        var answer = server.admin().send("GET", "/workspaces/nope", null, Map.of());
         fits.answered("GET", "/workspaces/{ws}", answer.status(), answer.body().toString().getBytes());
         fits.answered("GET", "/me", 200, server.admin().get("/me").toString().getBytes());
         fits.verify();

@@ -7,6 +7,7 @@ import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ class SdkTest {
                 "HEARTH_TEST_DATABASES", HearthServerExtension.databasesUnavailable().isEmpty() ? "1" : "0"));
         builder.environment().remove("HEARTH_TOKEN");
         var process = builder.start();
-        var out = new java.io.ByteArrayOutputStream();
+        var out = new ByteArrayOutputStream();
         var reader = Thread.ofVirtual().start(() -> {
             try {
                 process.getInputStream().transferTo(out);

@@ -1,6 +1,7 @@
 package dev.hearth.server.http;
 
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +133,7 @@ public record Contract(String summary, Body body, Answer answer, List<Param> que
     }
 
     Contract withParam(Param param) {
-        var params = new java.util.ArrayList<>(query);
+        var params = new ArrayList<>(query);
         params.add(param);
         return new Contract(summary, body, answer, List.copyOf(params), statuses);
     }

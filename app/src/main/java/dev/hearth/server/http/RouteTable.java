@@ -2,6 +2,7 @@ package dev.hearth.server.http;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.server.store.PageRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -92,7 +93,8 @@ public final class RouteTable {
         }
 
         public Declaring paged() {
-            return query("limit", "integer", "items per page, 1 to " + dev.hearth.server.store.PageRequest.MAX_LIMIT + " (default " + dev.hearth.server.store.PageRequest.DEFAULT_LIMIT + ")")
+            return query("limit", "integer", "items per page, 1 to " + PageRequest.MAX_LIMIT + " (default "
+                    + PageRequest.DEFAULT_LIMIT + ")")
                     .query("cursor", "string", "next_cursor of the previous page");
         }
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -140,7 +141,7 @@ public final class OpenApiDocument {
             content(contract.answer(), response);
         }
         var byStatus = Errors.of(route).stream().collect(Collectors.groupingBy(ErrorCode::status, TreeMap::new,
-                Collectors.toCollection(java.util.TreeSet::new)));
+                Collectors.toCollection(TreeSet::new)));
         byStatus.forEach((status, codes) -> responses.set(Integer.toString(status), errorResponse(codes)));
         return responses;
     }

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -103,7 +104,7 @@ final class Schemas {
         if (scalar != null) {
             return scalar;
         }
-        if (raw == java.util.Optional.class) {
+        if (raw == Optional.class) {
             return orNull(of(type.containedType(0)));
         }
         if (type.isArrayType() || type.isCollectionLikeType()) {
