@@ -55,6 +55,7 @@ func serve(secret string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { answer(w, map[string]string{"boot": bootID}) })
 	mux.HandleFunc("POST /rekey", s.rekey)
+	mux.HandleFunc("GET /stats", stats)
 	mux.HandleFunc("POST /exec", execute)
 	mux.HandleFunc("POST /terminal", terminal)
 	fileRoutes(mux)

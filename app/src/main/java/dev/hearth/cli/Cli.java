@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /** The root of the command line: global options, and how every client command reaches the server. */
-@Command(name = "hearth", mixinStandardHelpOptions = true, version = "hearth 0.1.0",
+// scope INHERIT: every subcommand takes --help (and --version) too, at any depth.
+@Command(name = "hearth", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "hearth 0.1.0",
         description = "Sandboxed computers and PostgreSQL databases on your own machines.")
 public final class Cli {
     // Every subcommand, in help order. Only the one a command line names is built (picocli reflects

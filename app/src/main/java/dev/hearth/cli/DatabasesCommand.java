@@ -106,6 +106,19 @@ final class DatabasesCommand {
         return 0;
     }
 
+    @Command(name = "metrics", description = "Show the sessions and disk a database uses now (never wakes it).")
+    int metrics(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
+        var answer = cli.client().get(path(name, "/metrics"));
+        cli.print(answer, () -> {
+            var m = answer.path("metrics");
+            var table = new Table("STATE", "CONNECTIONS", "SIZE_MB");
+            table.row(m.path("state").asText(), m.path("connections").isNull() ? "-" : m.path("connections").asText(),
+                    Long.toString(m.path("size_bytes").asLong() >> 20));
+            table.print(cli.out());
+        });
+        return 0;
+    }
+
     @Command(name = "reset-credentials", description = "Set a new password; every earlier one stops working.")
     int resetCredentials(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         var answer = cli.client().post(path(name, "/reset_credentials"), Map.of());

@@ -320,6 +320,8 @@ class RoleMatrixTest {
                 new Case("DELETE", "/databases/{db}", Needs.EDITOR, 200, f -> "/databases/" + f.computer(), none),
                 new Case("GET", "/databases/{db}/connection", Needs.VIEWER, 200,
                         f -> "/databases/" + f.computer() + "/connection", none),
+                new Case("GET", "/databases/{db}/metrics", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/metrics", none),
                 new Case("POST", "/databases/{db}/reset_credentials", Needs.EDITOR, 200,
                         f -> "/databases/" + f.computer() + "/reset_credentials", none),
                 new Case("POST", "/databases/{db}/sleep", Needs.EDITOR, 200, f -> "/databases/" + f.computer() + "/sleep",

@@ -145,6 +145,7 @@ class ApiReferenceTest {
             conforms("Database", db);
             String path = "/databases/" + db.path("id").asText();
             conforms("Connection", admin.get(path + "/connection").path("connection"));
+            conforms("Database metrics", admin.get(path + "/metrics").path("metrics"));
             conforms("Connection", admin.post(path + "/reset_credentials", null).path("connection"));
             conforms("Database", admin.post(path + "/wake", Map.of()).path("database"));
             var checkpoint = admin.create(path + "/checkpoints", Map.of());

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.hearth.support.ContractCheck;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
@@ -12,6 +15,7 @@ import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,6 +49,25 @@ class OpenApiTest {
         assertTrue(create.path("responses").path("404").path("$ref").asText().contains("not_found"));
         assertEquals(0, doc.path("paths").path("/health").path("get").path("security").size(),
                 "public routes need no token");
+    }
+
+    @Test
+    void everyExampleFitsItsSchema() {
+        JsonNode doc = server.anonymous().get("/openapi.json");
+        var registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        int examples = 0;
+        for (var path : doc.path("paths").properties()) {
+            for (var op : path.getValue().properties()) {
+                var media = op.getValue().path("requestBody").path("content").path("application/json");
+                if (media.has("example")) {
+                    var schema = ((ObjectNode) media.path("schema").deepCopy()).set("components", doc.path("components"));
+                    var errors = registry.getSchema(schema).validate(media.path("example"));
+                    assertEquals(List.of(), errors.stream().map(Object::toString).toList(), op.getKey() + " " + path.getKey());
+                    examples++;
+                }
+            }
+        }
+        assertTrue(examples >= 8, "the creates show an example: " + examples);
     }
 
     @Test

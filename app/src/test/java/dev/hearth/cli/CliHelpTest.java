@@ -57,6 +57,20 @@ class CliHelpTest {
     }
 
     @Test
+    void everyCommandAnswersHelpWithItsOptions() {
+        for (var line : List.of(List.of("auth", "--help"), List.of("computers", "create", "--help"),
+                List.of("databases", "--help"), List.of("exec", "-h"))) {
+            var out = new ByteArrayOutputStream();
+            assertEquals(0, Cli.run(line.toArray(String[]::new), context(out)), line.toString());
+            String help = out.toString(StandardCharsets.UTF_8);
+            assertTrue(help.startsWith("Usage: hearth " + line.get(0)), line + ": " + help);
+        }
+        var out = new ByteArrayOutputStream();
+        Cli.run(new String[] {"computers", "create", "--help"}, context(out));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("--cpus=CPUS"), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void bashCompletesCommandsAndOptions() throws Exception {
         var out = new ByteArrayOutputStream();
         assertEquals(0, Cli.run(new String[] {"completion", "bash"}, context(out)));

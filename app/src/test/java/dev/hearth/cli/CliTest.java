@@ -334,6 +334,9 @@ class CliTest {
         assertEquals(0, cli(asAdmin(), "psql", "notes-branch", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
         assertEquals(0, cli(asAdmin(), "databases", "sleep", "notes", "-w", "cli-databases").code());
         assertEquals(0, cli(asAdmin(), "databases", "delete", "notes-branch", "-w", "cli-databases").code());
+        var metrics = cli(asAdmin(), "databases", "metrics", "notes", "-w", "cli-databases");
+        assertEquals(0, metrics.code(), metrics.err());
+        assertTrue(metrics.out().lines().anyMatch(l -> l.matches("sleeping +- +\\d+")), "asleep: no sessions " + metrics.out());
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +37,11 @@ class ComputerMetricsTest {
         TestComputers.run(admin, id, "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; "
                 + "head -c 64000000 /dev/zero > /dev/held; head -c 20000000 /dev/urandom > /data/blob; sync");
         var after = metrics(id);
+        var started = admin.create("/computers/" + id + "/processes", Map.of("command", List.of("sleep", "300")))
+                .path("process");
+        assertEquals(after.path("processes").asInt() + 1, metrics(id).path("processes").asInt(),
+                "a background process counts: " + after);
+        admin.post("/computers/" + id + "/processes/" + started.path("pid").asText() + "/signal", Map.of("signal", "KILL"));
         assertTrue(after.path("cpu_seconds").asDouble() > before.path("cpu_seconds").asDouble() + 0.05,
                 "the loop's CPU shows: " + before + " -> " + after);
         assertTrue(after.path("memory_bytes").asLong() > before.path("memory_bytes").asLong() + (32L << 20),
@@ -49,7 +55,8 @@ class ComputerMetricsTest {
         }
         var asleep = metrics(id);
         assertEquals("sleeping", asleep.path("state").asText());
-        assertTrue(asleep.path("cpu_seconds").isNull() && asleep.path("memory_bytes").isNull(), asleep.toString());
+        assertTrue(asleep.path("cpu_seconds").isNull() && asleep.path("memory_bytes").isNull()
+                && asleep.path("processes").isNull(), asleep.toString());
         assertTrue(asleep.path("disk_used_bytes").asLong() >= after.path("disk_used_bytes").asLong() - (1L << 20),
                 "the disk keeps its bytes asleep: " + asleep);
         admin.delete("/computers/" + id);

@@ -29,6 +29,7 @@ public final class AccessApi {
         routes.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), ex -> granted(201,
                 service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class))))
                 .summary("Give a person (by email) or a new key principal a role").takes(GrantRequest.class)
+                .example("{\"name\": \"ci-robot\", \"role\": \"editor\"}")
                 .answers(GRANTED);
         routes.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ),
                 ex -> Reply.ok(Reply.page("access", service.list(ex.workspace(), ex.page()))))

@@ -130,6 +130,12 @@ public final class AgentClient implements AutoCloseable {
         }
     }
 
+    /** How many processes the computer runs now, its agent left out. */
+    public int processes(AgentEndpoint agent) {
+        var stats = json(agent, request(agent, "GET", "/stats").timeout(2, TimeUnit.SECONDS));
+        return stats == null ? 0 : stats.path("processes").asInt();
+    }
+
     /** Whether anything accepts connections on the agent's port (an init without a channel refuses them). */
     public boolean listening(AgentEndpoint agent) {
         try (var socket = new java.net.Socket()) {

@@ -111,6 +111,15 @@ final class Agents {
         return Optional.of(endpoint(c, c.id()));
     }
 
+    /** How many processes the computer runs, if its agent answers (a metric: never an error). */
+    Optional<Integer> processes(Computer c) {
+        try {
+            return of(c).map(client::processes);
+        } catch (AgentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The agent, for what only the agent can do (files): one without a channel is a clear 409. */
     AgentEndpoint required(Computer c) {
         if (c.slot() != null && withoutChannel.contains(c.sandboxId()) && client.boot(endpoint(c, c.id())).isPresent()) {

@@ -42,6 +42,7 @@ public final class CheckpointsApi {
                 ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
                         ex.body(RestoreRequest.class)))))
                 .summary("Roll the computer back to one of its checkpoints").takes(RestoreRequest.class)
+                .example("{\"checkpoint\": \"v1\"}")
                 .answers(Contract.one("computer", ComputerView.class));
     }
 

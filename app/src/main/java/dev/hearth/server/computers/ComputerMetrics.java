@@ -4,9 +4,10 @@ import java.time.Instant;
 
 /**
  * {@code GET /computers/{cmp}/metrics}: what a computer uses now. CPU and memory come from its
- * sandbox's cgroup (gVisor's own memory included) and are null while it does not run; disk is what
+ * sandbox's cgroup (gVisor's own memory included) and are null while it does not run, as is the count
+ * of processes its agent sees; disk is what
  * its disk holds ({@code disk_size_bytes} null for a computer without a disk of its own).
  */
 public record ComputerMetrics(String computer, ComputerState state, Double cpuSeconds, Long memoryBytes,
-                              long diskUsedBytes, Long diskSizeBytes, Instant measuredAt) {
+                              Integer processes, long diskUsedBytes, Long diskSizeBytes, Instant measuredAt) {
 }

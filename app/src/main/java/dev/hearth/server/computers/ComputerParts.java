@@ -10,7 +10,7 @@ import dev.hearth.server.agent.AgentSecrets;
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
-                     Networking networking) {
+                     Networking networking, ComputerUsage usage) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
@@ -36,6 +36,6 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
                 execs, files, processes, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
-                networking);
+                networking, new ComputerUsage(access, dirs, in.clock(), agents));
     }
 }

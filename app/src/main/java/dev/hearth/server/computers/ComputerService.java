@@ -73,7 +73,7 @@ public final class ComputerService {
     public ComputerService(Inputs inputs, Operations operations) {
         this.parts = ComputerParts.assemble(inputs);
         this.timings = inputs.timings();
-        this.usage = new ComputerUsage(parts.access(), parts.dirs(), inputs.clock());
+        this.usage = parts.usage();
         this.operations = operations;
         // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is
         // not: reconcile settles a computer whose sleep was cut short.

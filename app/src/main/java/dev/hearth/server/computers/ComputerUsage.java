@@ -14,8 +14,10 @@ final class ComputerUsage {
     private final SandboxAccess access;
     private final Dirs dirs;
     private final Clock clock;
+    private final Agents agents;
 
-    ComputerUsage(SandboxAccess access, Dirs dirs, Clock clock) {
+    ComputerUsage(SandboxAccess access, Dirs dirs, Clock clock, Agents agents) {
+        this.agents = agents;
         this.access = access;
         this.dirs = dirs;
         this.clock = clock;
@@ -25,8 +27,9 @@ final class ComputerUsage {
         Optional<SandboxUsage> usage = computer.state() == ComputerState.READY
                 ? access.runtime().flatMap(r -> r.usage(computer.sandboxId())) : Optional.empty();
         var disk = disk(computer);
+        Integer processes = computer.state() == ComputerState.READY ? agents.processes(computer).orElse(null) : null;
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
-                usage.map(SandboxUsage::memoryBytes).orElse(null), disk.used(), disk.size(), clock.instant());
+                usage.map(SandboxUsage::memoryBytes).orElse(null), processes, disk.used(), disk.size(), clock.instant());
     }
 
     /** Bytes used on a computer's disk, and its size (null without a disk of its own). */

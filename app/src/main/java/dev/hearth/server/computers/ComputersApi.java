@@ -30,7 +30,9 @@ public final class ComputersApi {
             return Reply.status(created.operation().isPresent() ? 202 : 201,
                     Reply.one("computer", created.computer(), created.operationIds()));
         }).summary("Create a computer: 201 when it runs, 202 with a computer.create operation while the image is pulled")
-                .takes(CreateComputer.class).statuses(201, 202).answers(Contract.one("computer", ComputerView.class));
+                .takes(CreateComputer.class).statuses(201, 202).example("""
+                        {"name": "box", "image": "hearth/busybox", "env": {"GREETING": "hi", "TOKEN": {"secret": "api-token"}},
+                         "ports": [{"target": 8080}], "resources": {"cpus": 1, "memory_mb": 512}}""").answers(Contract.one("computer", ComputerView.class));
         routes.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))))
                 .summary("The workspace's computers").paged().answers(Contract.page("computers", ComputerView.class));
@@ -78,6 +80,7 @@ public final class ComputersApi {
                     : Reply.ok(exec.run(wanted));
         }).summary("Run a command; NDJSON output as it comes with Accept: application/x-ndjson")
                 .takes(ExecApi.Request.class)
+                .example("{\"command\": [\"sh\", \"-c\", \"echo $GREETING\"], \"timeout_seconds\": 30}")
                 .answers(new Contract.Answer.JsonOrLines(Contract.of(ExecApi.Result.class), OutputLines.SHAPE));
     }
 

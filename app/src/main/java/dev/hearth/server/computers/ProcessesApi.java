@@ -35,6 +35,7 @@ public final class ProcessesApi {
         routes.add("POST", base, exec, ex -> Reply.status(201, Reply.one("process",
                 processes.start(ex.workspace(), ex.param("cmp"), ex.body(ComputerProcesses.StartRequest.class)))))
                 .summary("Start a background process").takes(ComputerProcesses.StartRequest.class)
+                .example("{\"command\": [\"python3\", \"-m\", \"http.server\", \"8080\"], \"tag\": \"web\"}")
                 .statuses(201).answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base, read,
                 ex -> Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp")))))

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
@@ -18,6 +19,8 @@ import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Role;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.Contents;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -150,6 +153,27 @@ public final class DatabaseService implements AutoCloseable {
         host.forget(db.id());
         LOG.info("database {} ({}) deleted", db.name(), db.id());
         return deleted;
+    }
+
+    /** What the database uses now; never wakes it. */
+    public DatabaseMetrics metrics(Workspace workspace, String ref) {
+        var host = host();
+        var db = live(workspace, ref);
+        var cluster = host.supervisor().cluster(db.id());
+        Integer connections = null;
+        if (cluster != null) {
+            try {
+                connections = host.engine().clusters().connections(cluster);
+            } catch (RuntimeException stoppedMeanwhile) {
+                LOG.debug("database {}: no session count ({})", db.id(), stoppedMeanwhile.getMessage());
+            }
+        }
+        try {
+            return new DatabaseMetrics(db.id(), db.status().state(), connections, Disk.size(layout.data(db.id())),
+                    clock.instant());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure database " + db.id(), e);
+        }
     }
 
     /** The connection details; the password only for roles that may read secrets. */

@@ -25,6 +25,7 @@ public final class DatabasesApi {
         routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
                 ex -> Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class)))))
                 .summary("Create a PostgreSQL database (asleep until first used)").takes(CreateDatabase.class)
+                .example("{\"name\": \"app\", \"auto_sleep_seconds\": 300}")
                 .answers(Contract.one("database", Database.class));
         routes.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ),
                 ex -> Reply.ok(Reply.page("databases", service.list(ex.workspace(), ex.page()))))
@@ -39,6 +40,10 @@ public final class DatabasesApi {
         routes.add("DELETE", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
                 ex -> Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db")))))
                 .summary("Delete a database and its checkpoints").answers(Contract.one("database", Database.class));
+        routes.add("GET", "/databases/{db}/metrics", Scope.resource("db", "database", locator, DATABASE_READ),
+                ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("db")))))
+                .summary("Sessions and disk the database uses now (never wakes it)")
+                .answers(Contract.one("metrics", DatabaseMetrics.class));
         routes.add("GET", "/databases/{db}/connection", Scope.resource("db", "database", locator, DATABASE_READ),
                 ex -> Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role()))))
                 .summary("How to connect (the password only for editors and admins)")

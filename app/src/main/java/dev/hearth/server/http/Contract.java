@@ -12,9 +12,10 @@ import java.util.TreeSet;
  * What a route takes and answers, declared where the route is registered: the OpenAPI document is
  * made from these and the wire records they name, so there is no second list of routes to keep.
  */
-public record Contract(String summary, Body body, Answer answer, List<Param> query, Set<Integer> statuses) {
+public record Contract(String summary, Body body, Answer answer, List<Param> query, Set<Integer> statuses,
+                       String example) {
     public static final Contract UNDECLARED = new Contract("", new Body.None(), new Answer.Json(new Shape.Any()),
-            List.of(), Set.of(200));
+            List.of(), Set.of(200), "");
 
     /** A value on the wire: a Java type seen through the API's JSON mapping, or a shape made here. */
     public sealed interface Shape {
@@ -121,24 +122,28 @@ public record Contract(String summary, Body body, Answer answer, List<Param> que
     }
 
     Contract withSummary(String text) {
-        return new Contract(text, body, answer, query, statuses);
+        return new Contract(text, body, answer, query, statuses, example);
     }
 
     Contract withBody(Body value) {
-        return new Contract(summary, value, answer, query, statuses);
+        return new Contract(summary, value, answer, query, statuses, example);
     }
 
     Contract withAnswer(Answer value) {
-        return new Contract(summary, body, value, query, statuses);
+        return new Contract(summary, body, value, query, statuses, example);
     }
 
     Contract withParam(Param param) {
         var params = new ArrayList<>(query);
         params.add(param);
-        return new Contract(summary, body, answer, List.copyOf(params), statuses);
+        return new Contract(summary, body, answer, List.copyOf(params), statuses, example);
     }
 
     Contract withStatuses(Integer... values) {
-        return new Contract(summary, body, answer, query, new TreeSet<>(List.of(values)));
+        return new Contract(summary, body, answer, query, new TreeSet<>(List.of(values)), example);
+    }
+
+    Contract withExample(String json) {
+        return new Contract(summary, body, answer, query, statuses, json);
     }
 }

@@ -67,6 +67,11 @@ public final class RouteTable {
             return change(c -> c.withBody(new Contract.Body.Json(Contract.of(body), false)));
         }
 
+        /** A request body as a user would send it (JSON text), shown in the OpenAPI document. */
+        public Declaring example(String json) {
+            return change(c -> c.withExample(json));
+        }
+
         public Declaring takesJsonOrForm(Class<?> body) {
             return change(c -> c.withBody(new Contract.Body.JsonOrForm(Contract.of(body))));
         }

@@ -22,6 +22,7 @@ public final class ImagesApi {
             var pulling = service.pull(ex.workspace(), ex.body(PullRequest.class).reference());
             return Reply.status(202, Reply.one("image", pulling.image(), List.of(pulling.operation().id())));
         }).summary("Pull an image into the workspace (an image.pull operation)").takes(PullRequest.class)
+                .example("{\"reference\": \"docker.io/library/python:3.12-slim\"}")
                 .statuses(202).answers(Contract.one("image", WorkspaceImage.class));
         routes.add("GET", "/workspaces/{ws}/images", Scope.workspace(COMPUTER_READ),
                 ex -> Reply.ok(Reply.page("images", service.list(ex.workspace(), ex.page()))))

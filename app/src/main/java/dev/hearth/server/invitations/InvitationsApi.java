@@ -17,7 +17,8 @@ public final class InvitationsApi {
         Scope manage = Scope.resource("inv", "invitation", store::workspaceOf, INVITATION_MANAGE);
         routes.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.status(201,
                 Reply.one("invitation", service.create(ex.caller(), ex.workspace(), ex.body(CreateInvitation.class)))))
-                .summary("Invite a person by email").takes(CreateInvitation.class).answers(Contract.one("invitation", Invitation.View.class));
+                .summary("Invite a person by email").takes(CreateInvitation.class)
+                .example("{\"email\": \"ada@example.com\", \"role\": \"viewer\"}").answers(Contract.one("invitation", Invitation.View.class));
         routes.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.ok(
                 Reply.page("invitations", service.list(ex.workspace(), ex.query("state").orElse("pending"), ex.page()))))
                 .summary("The workspace's invitations").paged()

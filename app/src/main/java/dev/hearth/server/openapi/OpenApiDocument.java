@@ -1,13 +1,16 @@
 package dev.hearth.server.openapi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Json;
 import dev.hearth.server.http.Contract.Answer;
 import dev.hearth.server.http.Contract.Body;
 import dev.hearth.server.http.Route;
 import dev.hearth.server.http.Scope;
+import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -89,7 +92,7 @@ public final class OpenApiDocument {
         if (!parameters.isEmpty()) {
             op.set("parameters", parameters);
         }
-        requestBody(contract.body(), op);
+        requestBody(contract.body(), contract.example(), op);
         op.set("responses", responses(route));
         return op;
     }
@@ -111,7 +114,7 @@ public final class OpenApiDocument {
         }
     }
 
-    private void requestBody(Body body, ObjectNode op) {
+    private void requestBody(Body body, String example, ObjectNode op) {
         var content = NODES.objectNode();
         boolean required = true;
         switch (body) {
@@ -119,17 +122,29 @@ public final class OpenApiDocument {
                 return;
             }
             case Body.Json json -> {
-                content.putObject("application/json").set("schema", schemas.of(json.shape()));
+                var media = content.putObject("application/json");
+                media.set("schema", schemas.input(json.shape()));
+                if (!example.isEmpty()) {
+                    media.set("example", parsed(example));
+                }
                 required = json.required();
             }
             case Body.JsonOrForm json -> {
-                content.putObject("application/json").set("schema", schemas.of(json.shape()));
-                content.putObject("application/x-www-form-urlencoded").set("schema", schemas.of(json.shape()));
+                content.putObject("application/json").set("schema", schemas.input(json.shape()));
+                content.putObject("application/x-www-form-urlencoded").set("schema", schemas.input(json.shape()));
             }
             case Body.Bytes bytes -> content.putObject(bytes.mediaType()).putObject("schema")
                     .put("type", "string").put("contentMediaType", bytes.mediaType());
         }
         op.putObject("requestBody").put("required", required).set("content", content);
+    }
+
+    private static JsonNode parsed(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("a route's example is not JSON: " + json, e);
+        }
     }
 
     private ObjectNode responses(Route route) {

@@ -39,9 +39,23 @@ final class Schemas {
     private final ObjectMapper mapper = Json.mapper();
     private final Map<String, JsonNode> components = new TreeMap<>();
     private final Map<Class<?>, String> names = new HashMap<>();
+    private boolean input;
 
     Map<String, JsonNode> components() {
         return components;
+    }
+
+    /**
+     * A request body's schema: every field may be left out (the service says which it needs, with the
+     * field's name), where an answer's fields are all there.
+     */
+    ObjectNode input(Shape shape) {
+        input = true;
+        try {
+            return of(shape);
+        } finally {
+            input = false;
+        }
     }
 
     ObjectNode of(Shape shape) {
@@ -179,7 +193,7 @@ final class Schemas {
             boolean omitsNull = inclusion != null && OMITS_NULL.contains(inclusion.getValueInclusion());
             var schema = of(propertyType);
             properties.set(property.getName(), propertyType.isPrimitive() || omitsNull ? schema : orNull(schema));
-            if (!omitsNull) {
+            if (!omitsNull && !input) {
                 required.add(property.getName());
             }
         }

@@ -148,6 +148,12 @@ public final class Clusters {
         }
     }
 
+    /** Sessions of clients on the running cluster (the pooler's among them), not counting this question's own. */
+    public int connections(Cluster cluster) {
+        return Integer.parseInt(sql(cluster, "postgres", "SELECT count(*) FROM pg_stat_activity "
+                + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"));
+    }
+
     /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
     private String sql(Cluster cluster, String database, String sql) {
         return Commands.check(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",

@@ -21,6 +21,7 @@ public final class VariablesApi {
         routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
                 service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))))
                 .summary("Create a variable (a secret computers reference by name)").takes(CreateVariable.class)
+                .example("{\"name\": \"api-token\", \"value\": \"s3cr3t\"}")
                 .answers(Contract.one("variable", Variable.View.class));
         routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
                 "variables", service.list(ex.workspace(), ex.role(), deleted(ex.query("deleted").orElse("false")),

@@ -21,7 +21,7 @@ public final class WorkspacesApi {
         routes.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
                 Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))))
                 .summary("Create a workspace; the caller becomes its admin")
-                .takes(CreateWorkspace.class).answers(Contract.one("workspace", Workspace.class));
+                .takes(CreateWorkspace.class).example("{\"name\": \"demo\"}").answers(Contract.one("workspace", Workspace.class));
         routes.add("GET", "/workspaces", Scope.signedIn(),
                 ex -> Reply.ok(Reply.page("workspaces", service.list(ex.caller(), ex.page()))))
                 .summary("The caller's workspaces").paged().answers(Contract.page("workspaces", Workspace.class));
