@@ -3,8 +3,11 @@ package dev.hearth.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,11 +16,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -33,7 +39,8 @@ public final class HearthClient {
         }
     }
 
-    private final HttpClient http;
+    private final Supplier<HttpClient> http;
+    private final Wire wire;
     private final String baseUrl;
     private final TokenSource tokens;
 
@@ -43,7 +50,7 @@ public final class HearthClient {
 
     /** {@code trust}: the SSL context that verifies the server (default: the JDK's CAs). */
     public HearthClient(String baseUrl, TokenSource tokens, Optional<SSLContext> trust) {
-        this(http(trust), baseUrl, tokens);
+        this(lazily(() -> http(trust)), new Wire(trust), baseUrl, tokens);
     }
 
     private static HttpClient http(Optional<SSLContext> trust) {
@@ -55,7 +62,12 @@ public final class HearthClient {
     }
 
     public HearthClient(HttpClient http, String baseUrl, TokenSource tokens) {
+        this(() -> http, new Wire(Optional.of(http.sslContext())), baseUrl, tokens);
+    }
+
+    private HearthClient(Supplier<HttpClient> http, Wire wire, String baseUrl, TokenSource tokens) {
         this.http = http;
+        this.wire = wire;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.tokens = tokens;
     }
@@ -66,11 +78,17 @@ public final class HearthClient {
 
     /** The HTTP client, with its trust, for what this class does not do itself (WebSockets). */
     public HttpClient http() {
-        return http;
+        return http.get();
     }
 
     public HearthClient withTokens(TokenSource other) {
-        return new HearthClient(http, baseUrl, other);
+        return new HearthClient(http, wire, baseUrl, other);
+    }
+
+    /** The JDK's HttpClient, made only when a call needs it (most CLI commands never do). */
+    private static Supplier<HttpClient> lazily(Supplier<HttpClient> make) {
+        var made = new AtomicReference<HttpClient>();
+        return () -> made.updateAndGet(c -> c != null ? c : make.get());
     }
 
     public JsonNode get(String path) {
@@ -104,6 +122,16 @@ public final class HearthClient {
 
     /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
     public Response send(String method, String path, Object body, Map<String, String> headers) {
+        if (Wire.carries(method, body != null)) {
+            var all = new LinkedHashMap<String, String>();
+            if (body != null) {
+                all.put("Content-Type", "application/json");
+            }
+            all.putAll(headers);
+            byte[] bytes = body == null ? null : bytes(body);
+            return read(path, () -> wired(method, path, all, bytes == null ? null
+                    : () -> new ByteArrayInputStream(bytes), false));
+        }
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
         if (body != null) {
             request.header("Content-Type", "application/json");
@@ -112,6 +140,39 @@ public final class HearthClient {
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofByteArray(bytes(body)));
         return json(request, path);
+    }
+
+    @FunctionalInterface
+    private interface Sending {
+        Wire.Answer send() throws IOException;
+    }
+
+    /** The whole answer of a call on the wire, as JSON. */
+    private Response read(String path, Sending call) {
+        try {
+            var answer = call.send();
+            try (var in = answer.body()) {
+                byte[] raw = in.readAllBytes();
+                return new Response(answer.status(), raw.length == 0 ? null : parse(raw), answer.headers());
+            }
+        } catch (IOException e) {
+            throw Trust.unreachable(baseUrl + path, e);
+        }
+    }
+
+    /** A call on the wire with the caller's token, sent once more with a fresh one after a 401 (see below). */
+    private Wire.Answer wired(String method, String path, Map<String, String> headers, Supplier<InputStream> body,
+                              boolean streaming) throws IOException {
+        var all = new LinkedHashMap<>(headers);
+        tokens.token(this).ifPresent(t -> all.put("Authorization", "Bearer " + t));
+        var uri = URI.create(baseUrl + path);
+        var answer = wire.send(new Wire.Call(method, uri, all, body, streaming));
+        if (answer.status() == 401 && tokens.invalidate()) {
+            answer.body().close();
+            tokens.token(this).ifPresent(t -> all.put("Authorization", "Bearer " + t));
+            answer = wire.send(new Wire.Call(method, uri, all, body, streaming));
+        }
+        return answer;
     }
 
     /** Sends with the caller's token and reads the answer as JSON. */
@@ -133,7 +194,7 @@ public final class HearthClient {
     private <T> HttpResponse<T> authorized(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
             throws IOException, InterruptedException {
         tokens.token(this).ifPresent(t -> request.setHeader("Authorization", "Bearer " + t));
-        var response = http.send(request.build(), handler);
+        var response = http.get().send(request.build(), handler);
         if (response.statusCode() == 401 && tokens.invalidate()) {
             if (response.body() instanceof AutoCloseable body) {
                 try {
@@ -143,7 +204,7 @@ public final class HearthClient {
                 }
             }
             tokens.token(this).ifPresent(t -> request.setHeader("Authorization", "Bearer " + t));
-            response = http.send(request.build(), handler);
+            response = http.get().send(request.build(), handler);
         }
         return response;
     }
@@ -153,6 +214,23 @@ public final class HearthClient {
      * an error answer throws {@link ApiException}. A null body sends none.
      */
     public void streamLines(String method, String path, Object body, Consumer<JsonNode> lines) {
+        if (Wire.carries(method, body != null)) {
+            var headers = new LinkedHashMap<String, String>();
+            headers.put("Accept", "application/x-ndjson");
+            byte[] bytes = body == null ? null : bytes(body);
+            if (bytes != null) {
+                headers.put("Content-Type", "application/json");
+            }
+            try {
+                var answer = wired(method, path, headers, bytes == null ? null : () -> new ByteArrayInputStream(bytes),
+                        true);
+                relayLines(answer.status(), new BufferedReader(new InputStreamReader(answer.body(),
+                        StandardCharsets.UTF_8)).lines(), lines);
+            } catch (IOException | UncheckedIOException e) {
+                throw Trust.unreachable(baseUrl, e);
+            }
+            return;
+        }
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
         if (body == null) {
             request.method(method, HttpRequest.BodyPublishers.noBody());
@@ -162,13 +240,7 @@ public final class HearthClient {
         }
         try {
             var response = authorized(request, HttpResponse.BodyHandlers.ofLines());
-            try (var stream = response.body()) {
-                if (response.statusCode() >= 300) {
-                    String text = String.join("\n", stream.toList());
-                    throw ApiException.fromResponse(response.statusCode(), text.isEmpty() ? null : parse(text.getBytes()));
-                }
-                stream.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
-            }
+            relayLines(response.statusCode(), response.body(), lines);
         } catch (IOException e) {
             throw Trust.unreachable(baseUrl, e);
         } catch (InterruptedException e) {
@@ -177,7 +249,22 @@ public final class HearthClient {
         }
     }
 
-    /** Sends bytes as they are read (a file upload: {@code PUT .../files}); answers the JSON reply. */
+    /** Each line of an NDJSON answer, or the error it is. */
+    private static void relayLines(int status, Stream<String> answer, Consumer<JsonNode> lines) {
+        try (answer) {
+            if (status >= 300) {
+                String text = String.join("\n", answer.toList());
+                throw ApiException.fromResponse(status, text.isEmpty() ? null : parse(text.getBytes()));
+            }
+            answer.filter(line -> !line.isBlank()).forEach(line -> lines.accept(parse(line.getBytes())));
+        }
+    }
+
+    /**
+     * Sends bytes as they are read (a file upload: {@code PUT .../files}); answers the JSON reply.
+     * On the JDK's HttpClient, which reads the answer while it sends: a server that refuses a big
+     * upload early (507) answers while the client is still writing, and the refusal must be seen.
+     */
     public JsonNode upload(String path, String contentType, Supplier<InputStream> body) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", contentType)
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(body));
@@ -186,28 +273,24 @@ public final class HearthClient {
 
     /** Opens a raw answer (a file's bytes, a tar) to read as it arrives; an error answer throws {@link ApiException}. */
     public InputStream download(String path) {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
         try {
-            var response = authorized(request, HttpResponse.BodyHandlers.ofInputStream());
-            if (response.statusCode() >= 300) {
-                try (var in = response.body()) {
+            var answer = wired("GET", path, Map.of(), null, true);
+            if (answer.status() >= 300) {
+                try (var in = answer.body()) {
                     byte[] raw = in.readAllBytes();
-                    throw ApiException.fromResponse(response.statusCode(), raw.length == 0 ? null : parse(raw));
+                    throw ApiException.fromResponse(answer.status(), raw.length == 0 ? null : parse(raw));
                 }
             }
-            return response.body();
+            return answer.body();
         } catch (IOException e) {
             throw Trust.unreachable(baseUrl, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 
     /** Sends a request exactly as built, without a token (for sign-in calls). */
     public Response exchange(HttpRequest request) {
         try {
-            return response(http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+            return response(http.get().send(request, HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
             throw Trust.unreachable(request.uri().toString(), e);
         } catch (InterruptedException e) {
