@@ -1,6 +1,7 @@
 package dev.hearth.api;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -9,11 +10,18 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.util.Map;
 
 /** The one JSON mapping of the wire: snake_case fields, ISO-8601 instants, strict on input. */
@@ -24,6 +32,7 @@ public final class Json {
     private static final ObjectMapper MAPPER = strictScalars(JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build())
             .addModule(new JavaTimeModule())
+            .addModule(new SimpleModule().addSerializer(Instant.class, new WireInstant()))
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -34,6 +43,24 @@ public final class Json {
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build());
+
+    /**
+     * Every instant on the wire in UTC with exactly milliseconds ({@code 2026-11-21T06:01:19.645Z}),
+     * as the reference says, whatever its source kept (the agent's clock has nanoseconds, the store
+     * milliseconds; the JDK's form drops a zero fraction).
+     */
+    private static final class WireInstant extends StdSerializer<Instant> {
+        private static final DateTimeFormatter FORMAT = new DateTimeFormatterBuilder().appendInstant(3).toFormatter();
+
+        WireInstant() {
+            super(Instant.class);
+        }
+
+        @Override
+        public void serialize(Instant value, JsonGenerator out, SerializerProvider provider) throws IOException {
+            out.writeString(FORMAT.format(value));
+        }
+    }
 
     /** A number or boolean where a string belongs is an error, not silently turned into text. */
     private static ObjectMapper strictScalars(ObjectMapper mapper) {

@@ -150,10 +150,11 @@ final class ComputersCommand {
         var answer = cli.client().get("/computers/" + name + "/metrics?workspace=" + workspace.required());
         cli.print(answer, () -> {
             var m = answer.path("metrics");
-            var table = new Table("STATE", "CPU_SECONDS", "MEMORY_MB", "DISK_USED_MB", "DISK_MB");
+            var table = new Table("STATE", "CPU_SECONDS", "MEMORY_MB", "PROCESSES", "DISK_USED_MB", "DISK_MB");
             table.row(m.path("state").asText(), m.path("cpu_seconds").isNull() ? "-"
                             : String.format("%.2f", m.path("cpu_seconds").asDouble()),
-                    megabytes(m.path("memory_bytes")), megabytes(m.path("disk_used_bytes")), megabytes(m.path("disk_size_bytes")));
+                    megabytes(m.path("memory_bytes")), m.path("processes").isNull() ? "-" : m.path("processes").asText(),
+                    megabytes(m.path("disk_used_bytes")), megabytes(m.path("disk_size_bytes")));
             table.print(cli.out());
         });
         return 0;
