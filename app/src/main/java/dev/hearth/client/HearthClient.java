@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -123,14 +122,7 @@ public final class HearthClient {
     /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
     public Response send(String method, String path, Object body, Map<String, String> headers) {
         if (Wire.carries(method, body != null)) {
-            var all = new LinkedHashMap<String, String>();
-            if (body != null) {
-                all.put("Content-Type", "application/json");
-            }
-            all.putAll(headers);
-            byte[] bytes = body == null ? null : bytes(body);
-            return read(path, () -> wired(method, path, all, bytes == null ? null
-                    : () -> new ByteArrayInputStream(bytes), false));
+            return read(path, () -> wired(method, path, headers, body == null ? null : bytes(body), false));
         }
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
         if (body != null) {
@@ -160,10 +152,16 @@ public final class HearthClient {
         }
     }
 
-    /** A call on the wire with the caller's token, sent once more with a fresh one after a 401 (see below). */
-    private Wire.Answer wired(String method, String path, Map<String, String> headers, Supplier<InputStream> body,
+    /**
+     * A call on the wire with the caller's token (a JSON body unless {@code headers} say otherwise),
+     * sent once more with a fresh token after a 401 (see below).
+     */
+    private Wire.Answer wired(String method, String path, Map<String, String> headers, byte[] body,
                               boolean streaming) throws IOException {
         var all = new LinkedHashMap<>(headers);
+        if (body != null) {
+            all.putIfAbsent("Content-Type", "application/json");
+        }
         tokens.token(this).ifPresent(t -> all.put("Authorization", "Bearer " + t));
         var uri = URI.create(baseUrl + path);
         var answer = wire.send(new Wire.Call(method, uri, all, body, streaming));
@@ -215,15 +213,9 @@ public final class HearthClient {
      */
     public void streamLines(String method, String path, Object body, Consumer<JsonNode> lines) {
         if (Wire.carries(method, body != null)) {
-            var headers = new LinkedHashMap<String, String>();
-            headers.put("Accept", "application/x-ndjson");
-            byte[] bytes = body == null ? null : bytes(body);
-            if (bytes != null) {
-                headers.put("Content-Type", "application/json");
-            }
             try {
-                var answer = wired(method, path, headers, bytes == null ? null : () -> new ByteArrayInputStream(bytes),
-                        true);
+                var answer = wired(method, path, Map.of("Accept", "application/x-ndjson"),
+                        body == null ? null : bytes(body), true);
                 relayLines(answer.status(), new BufferedReader(new InputStreamReader(answer.body(),
                         StandardCharsets.UTF_8)).lines(), lines);
             } catch (IOException | UncheckedIOException e) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
 
@@ -25,12 +24,11 @@ import javax.net.ssl.SSLContext;
  */
 final class Wire {
     /**
-     * A request: method, headers, and the body's bytes as often as they are needed (a 401 retry sends
-     * twice). A body is small JSON: the connection buffers it and sends its length, which also lets
-     * it read a 401's answer (in streaming mode it throws instead).
+     * A request: method, headers and body (null for none). A body is small JSON: the connection
+     * buffers it and sends its length, which also lets it read a 401's answer (in streaming mode it
+     * throws instead).
      */
-    record Call(String method, URI uri, Map<String, String> headers, Supplier<InputStream> body,
-                boolean streaming) {
+    record Call(String method, URI uri, Map<String, String> headers, byte[] body, boolean streaming) {
     }
 
     /** An answer whose body is read as it arrives; close it to let the connection be used again. */
@@ -69,8 +67,8 @@ final class Wire {
         call.headers().forEach(connection::setRequestProperty);
         if (call.body() != null) {
             connection.setDoOutput(true);
-            try (InputStream in = call.body().get(); OutputStream out = connection.getOutputStream()) {
-                in.transferTo(out);
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(call.body());
             }
         }
         int status = connection.getResponseCode();

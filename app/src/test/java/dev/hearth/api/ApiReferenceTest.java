@@ -12,11 +12,11 @@ import dev.hearth.server.http.Scope;
 import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
+import dev.hearth.support.Repository;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestKinds;
 import dev.hearth.support.TestServer;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,11 +44,7 @@ class ApiReferenceTest {
 
     @BeforeAll
     void readDoc() throws Exception {
-        Path file = Path.of(System.getProperty("user.dir"));
-        while (!Files.exists(file.resolve("docs/api.md"))) {
-            file = file.getParent();
-        }
-        doc = Files.readAllLines(file.resolve("docs/api.md"));
+        doc = Files.readAllLines(Repository.root().resolve("docs/api.md"));
     }
 
     /** The rows of the first table after a heading line, as cell lists (header row dropped). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
+import dev.hearth.support.Repository;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -83,10 +84,6 @@ class SdkTest {
     }
 
     private static Path sdk(String name) {
-        Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        while (!Files.isDirectory(root.resolve("sdks"))) {
-            root = root.getParent();
-        }
-        return root.resolve("sdks").resolve(name);
+        return Repository.root().resolve("sdks").resolve(name);
     }
 }

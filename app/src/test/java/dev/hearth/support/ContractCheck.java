@@ -74,13 +74,15 @@ public final class ContractCheck implements RequestObserver {
             return "the document has no JSON answer for this status; got " + abbreviated(body);
         }
         String key = method + " " + route + " " + status;
-        var schema = SCHEMAS.computeIfAbsent(key, k -> {
-            var whole = ((ObjectNode) schemaNode.deepCopy()).set("components", doc.path("components"));
-            return REGISTRY.getSchema(whole);
-        });
+        var schema = SCHEMAS.computeIfAbsent(key, k -> schema(doc, schemaNode));
         var errors = schema.validate(body);
         return errors.isEmpty() ? null : errors.stream().limit(3).map(Object::toString).toList() + " in "
                 + abbreviated(body);
+    }
+
+    /** A schema of the document (an answer's, a request body's), its {@code #/components/...} references resolvable. */
+    public static Schema schema(JsonNode doc, JsonNode fragment) {
+        return REGISTRY.getSchema(((ObjectNode) fragment.deepCopy()).set("components", doc.path("components")));
     }
 
     /** A {@code $ref} within the document followed. */

@@ -359,9 +359,7 @@ public final class ComputerService {
 
     private void createWork(OperationKind.Work work) throws OperationKind.Failure {
         work.progress("pulling and unpacking the image");
-        long start = System.nanoTime();
-        var computer = parts.lifecycle().provision(work.resource());
-        timings.record(Timings.Event.COMPUTER_CREATE, System.nanoTime() - start);
+        var computer = timings.timed(Timings.Event.COMPUTER_CREATE, () -> parts.lifecycle().provision(work.resource()));
         if (computer.is(ComputerState.FAILED)) {
             throw new OperationKind.Failure(computer.error().code(), computer.error().message());
         }

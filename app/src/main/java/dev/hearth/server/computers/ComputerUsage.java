@@ -24,10 +24,11 @@ final class ComputerUsage {
     }
 
     ComputerMetrics of(Computer computer) {
-        Optional<SandboxUsage> usage = computer.state() == ComputerState.READY
-                ? access.runtime().flatMap(r -> r.usage(computer.sandboxId())) : Optional.empty();
+        boolean running = computer.state() == ComputerState.READY;
+        Optional<SandboxUsage> usage = running ? access.runtime().flatMap(r -> r.usage(computer.sandboxId()))
+                : Optional.empty();
         var disk = disk(computer);
-        Integer processes = computer.state() == ComputerState.READY ? agents.processes(computer).orElse(null) : null;
+        Integer processes = running ? agents.processes(computer).orElse(null) : null;
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
                 usage.map(SandboxUsage::memoryBytes).orElse(null), processes, disk.used(), disk.size(), clock.instant());
     }
