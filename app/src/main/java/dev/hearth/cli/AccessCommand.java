@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -113,7 +113,7 @@ final class AccessCommand {
         if (keyFile.isMissingNode() || keyFile.isNull()) {
             return;
         }
-        String text = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(keyFile);
+        String text = JsonTrees.pretty(keyFile);
         if (out == null) {
             cli.context.err().println("Key file (shown once; save it, e.g. with --key-file-out):");
             cli.out().println(text);
@@ -124,7 +124,7 @@ final class AccessCommand {
     }
 
     private void show(JsonNode answer) {
-        var all = Json.mapper().createArrayNode().add(answer.path("access"));
+        var all = JsonTrees.array().add(answer.path("access"));
         cli.print(answer, () -> table(all));
     }
 

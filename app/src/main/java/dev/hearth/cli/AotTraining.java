@@ -2,7 +2,7 @@ package dev.hearth.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.fs.Disk;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -78,14 +78,14 @@ final class AotTraining implements Callable<Integer> {
         generator.initialize(new ECGenParameterSpec("secp256r1"));
         String pem = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
                 generator.generateKeyPair().getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
-        var file = Json.mapper().createObjectNode();
+        var file = JsonTrees.object();
         file.put("subject", "p");
         file.put("key_id", "k");
         file.put("audience", url);
         file.put("token_url", url + "/auth/token");
         file.put("private_key", pem);
         Path path = dir.resolve("key.json");
-        Files.writeString(path, file.toString());
+        Files.writeString(path, JsonTrees.text(file));
         return path;
     }
 }

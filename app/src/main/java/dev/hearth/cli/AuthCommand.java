@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.client.SessionTokens;
 import dev.hearth.client.TokenSource;
 import java.io.BufferedReader;
@@ -53,7 +53,7 @@ final class AuthCommand {
             cli.out().println("Not signed in.");
             return 0;
         }
-        var session = Json.mapper().readTree(file.toFile());
+        var session = JsonTrees.read(Files.readAllBytes(file));
         cli.anonymous().withTokens(TokenSource.none()).send("POST", "/auth/logout",
                 Map.of("refresh_token", session.path("refresh_token").asText()), Map.of());
         Files.delete(file);

@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.client.HearthClient;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -91,7 +91,7 @@ final class CheckpointsCommand {
     }
 
     private static void show(Cli cli, JsonNode answer) {
-        cli.print(answer, () -> table(cli.out(), Json.mapper().createArrayNode().add(answer.path("checkpoint"))));
+        cli.print(answer, () -> table(cli.out(), JsonTrees.array().add(answer.path("checkpoint"))));
     }
 
     static void table(PrintStream out, Iterable<JsonNode> rows) {

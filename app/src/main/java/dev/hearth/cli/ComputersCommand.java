@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.client.HearthClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -221,7 +221,7 @@ final class ComputersCommand {
     }
 
     private void show(JsonNode answer) {
-        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("computer"))));
+        cli.print(answer, () -> table(JsonTrees.array().add(answer.path("computer"))));
     }
 
     private void table(Iterable<JsonNode> rows) {

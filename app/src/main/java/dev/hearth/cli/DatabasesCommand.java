@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -131,7 +131,7 @@ final class DatabasesCommand {
     }
 
     private void show(JsonNode answer) {
-        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("database"))));
+        cli.print(answer, () -> table(JsonTrees.array().add(answer.path("database"))));
     }
 
     private void table(Iterable<JsonNode> rows) {

@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -30,11 +30,11 @@ final class ImagesCommand {
             }
             var pulled = find(reference);
             if (pulled.isPresent()) {
-                answer = Json.mapper().createObjectNode().set("image", pulled.get());
+                answer = JsonTrees.object().set("image", pulled.get());
             }
         }
         var shown = answer;
-        cli.print(shown, () -> table(Json.mapper().createArrayNode().add(shown.path("image"))));
+        cli.print(shown, () -> table(JsonTrees.array().add(shown.path("image"))));
         return 0;
     }
 
@@ -48,7 +48,7 @@ final class ImagesCommand {
     @Command(name = "rm", description = "Forget an image; its files go once no computer uses it.")
     int rm(@Parameters(paramLabel = "REFERENCE", description = "an image reference, e.g. hearth/busybox or docker.io/library/debian:12") String reference) {
         var answer = cli.client().delete("/workspaces/" + workspace.required() + "/images/" + idOf(reference));
-        cli.print(answer, () -> table(Json.mapper().createArrayNode().add(answer.path("image"))));
+        cli.print(answer, () -> table(JsonTrees.array().add(answer.path("image"))));
         return 0;
     }
 

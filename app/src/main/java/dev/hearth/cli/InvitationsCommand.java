@@ -1,7 +1,7 @@
 package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,7 +58,7 @@ final class InvitationsCommand {
     }
 
     private void show(JsonNode answer) {
-        var all = Json.mapper().createArrayNode().add(answer.path("invitation"));
+        var all = JsonTrees.array().add(answer.path("invitation"));
         cli.print(answer, () -> table(all));
     }
 

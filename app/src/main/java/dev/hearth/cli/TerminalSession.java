@@ -1,6 +1,6 @@
 package dev.hearth.cli;
 
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.client.Trust;
 import java.io.File;
 import java.io.IOException;
@@ -49,7 +49,7 @@ final class TerminalSession {
             if (saved != null) {
                 stty("raw", "-echo");
             }
-            ws.sendText(Json.mapper().writeValueAsString(Map.of("command", command, "cols", size[0], "rows", size[1])), true).join();
+            ws.sendText(JsonTrees.text(Map.of("command", command, "cols", size[0], "rows", size[1])), true).join();
             Thread.ofPlatform().daemon().start(() -> pumpInput(ws));
             Thread.ofPlatform().daemon().start(() -> followSize(ws, size));
             return exit.get();
@@ -106,7 +106,7 @@ final class TerminalSession {
             text.append(data);
             if (last) {
                 try {
-                    var message = Json.mapper().readTree(text.toString());
+                    var message = JsonTrees.read(text.toString());
                     if (message.has("exit_code")) {
                         exit.complete(message.path("exit_code").asInt());
                     } else if (message.has("error")) {

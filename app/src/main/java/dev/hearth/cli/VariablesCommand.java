@@ -2,7 +2,7 @@ package dev.hearth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +83,7 @@ final class VariablesCommand {
     }
 
     private void show(JsonNode answer) {
-        var all = Json.mapper().createArrayNode().add(answer.path("variable"));
+        var all = JsonTrees.array().add(answer.path("variable"));
         cli.print(answer, () -> table(all));
     }
 

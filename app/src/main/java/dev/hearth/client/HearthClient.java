@@ -1,8 +1,9 @@
 package dev.hearth.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,7 +123,7 @@ public final class HearthClient {
     /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
     public Response send(String method, String path, Object body, Map<String, String> headers) {
         if (Wire.carries(method, body != null)) {
-            return read(path, () -> wired(method, path, headers, body == null ? null : bytes(body), false));
+            return read(baseUrl + path, () -> wired(method, path, headers, body == null ? null : bytes(body), false));
         }
         var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
         if (body != null) {
@@ -139,8 +140,8 @@ public final class HearthClient {
         Wire.Answer send() throws IOException;
     }
 
-    /** The whole answer of a call on the wire, as JSON. */
-    private Response read(String path, Sending call) {
+    /** The whole answer of a call on the wire, as JSON; {@code target} names it in errors. */
+    private Response read(String target, Sending call) {
         try {
             var answer = call.send();
             try (var in = answer.body()) {
@@ -148,7 +149,7 @@ public final class HearthClient {
                 return new Response(answer.status(), raw.length == 0 ? null : parse(raw), answer.headers());
             }
         } catch (IOException e) {
-            throw Trust.unreachable(baseUrl + path, e);
+            throw Trust.unreachable(target, e);
         }
     }
 
@@ -279,16 +280,9 @@ public final class HearthClient {
         }
     }
 
-    /** Sends a request exactly as built, without a token (for sign-in calls). */
-    public Response exchange(HttpRequest request) {
-        try {
-            return response(http.get().send(request, HttpResponse.BodyHandlers.ofByteArray()));
-        } catch (IOException e) {
-            throw Trust.unreachable(request.uri().toString(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    /** POSTs {@code body} to {@code uri} without a token (sign-in calls: the token exchange, a refresh). */
+    public Response postUnauthenticated(URI uri, String contentType, byte[] body) {
+        return read(uri.toString(), () -> wire.send(new Wire.Call("POST", uri, Map.of("Content-Type", contentType), body, false)));
     }
 
     private static Response response(HttpResponse<byte[]> answer) {
@@ -298,9 +292,9 @@ public final class HearthClient {
 
     private static JsonNode parse(byte[] raw) {
         try {
-            return Json.mapper().readTree(raw);
+            return JsonTrees.read(raw);
         } catch (IOException e) {
-            return Json.mapper().getNodeFactory().textNode(new String(raw, StandardCharsets.UTF_8));
+            return TextNode.valueOf(new String(raw, StandardCharsets.UTF_8));
         }
     }
 
@@ -308,10 +302,6 @@ public final class HearthClient {
         if (body instanceof String s) {
             return s.getBytes(StandardCharsets.UTF_8);
         }
-        try {
-            return Json.mapper().writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonTrees.bytes(body);
     }
 }

@@ -11,12 +11,11 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +57,7 @@ public final class KeyFileTokens implements TokenSource {
 
     public static KeyFileTokens read(Path file) {
         try {
-            return new KeyFileTokens(Json.mapper().readTree(Files.readString(file)));
+            return new KeyFileTokens(JsonTrees.read(Files.readString(file)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read key file " + file + ": " + e.getMessage(), e);
         }
@@ -94,10 +93,8 @@ public final class KeyFileTokens implements TokenSource {
 
     private void fetch(HearthClient client) {
         String form = "grant_type=" + enc("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + enc(assertion());
-        var request = HttpRequest.newBuilder(URI.create(keyFile.path("token_url").asText()))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
-        var response = client.exchange(request);
+        var response = client.postUnauthenticated(URI.create(keyFile.path("token_url").asText()),
+                "application/x-www-form-urlencoded", form.getBytes(StandardCharsets.UTF_8));
         if (response.status() != 200) {
             throw ApiException.fromResponse(response.status(), response.body());
         }

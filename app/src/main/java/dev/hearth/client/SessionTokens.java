@@ -3,12 +3,11 @@ package dev.hearth.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,7 @@ public final class SessionTokens implements TokenSource {
     public Optional<String> token(HearthClient client) {
         try (var lock = FileChannel.open(file.resolveSibling(file.getFileName() + ".lock"),
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE).lock()) {
-            var session = (ObjectNode) Json.mapper().readTree(Files.readString(file));
+            var session = (ObjectNode) JsonTrees.read(Files.readString(file));
             Instant expires = Instant.parse(session.path("access_expires_at").asText(Instant.EPOCH.toString()));
             if (Instant.now().plusSeconds(60).isBefore(expires)) {
                 return Optional.of(session.path("access_token").asText());
@@ -51,11 +50,8 @@ public final class SessionTokens implements TokenSource {
     }
 
     private static JsonNode refresh(HearthClient client, String url, String refreshToken) throws IOException {
-        var request = HttpRequest.newBuilder(URI.create(url + "/auth/refresh"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.mapper().writeValueAsString(
-                        Map.of("refresh_token", refreshToken)))).build();
-        var response = client.exchange(request);
+        var response = client.postUnauthenticated(URI.create(url + "/auth/refresh"), "application/json",
+                JsonTrees.bytes(Map.of("refresh_token", refreshToken)));
         if (response.status() != 200) {
             throw ApiException.fromResponse(response.status(), response.body());
         }
@@ -64,7 +60,7 @@ public final class SessionTokens implements TokenSource {
 
     /** Saves the answer of /auth/email/verify or /auth/refresh (mode 0600). */
     public static void save(Path file, String url, JsonNode tokens) throws IOException {
-        var session = Json.mapper().createObjectNode();
+        var session = JsonTrees.object();
         session.put("url", url);
         session.put("email", tokens.path("principal").path("email").asText());
         session.put("principal", tokens.path("principal").path("id").asText());
@@ -72,6 +68,6 @@ public final class SessionTokens implements TokenSource {
         session.put("access_expires_at", Instant.now().plusSeconds(tokens.path("expires_in").asLong()).toString());
         session.put("refresh_token", tokens.path("refresh_token").asText());
         Files.createDirectories(file.getParent());
-        Disk.writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(session));
+        Disk.writePrivate(file, JsonTrees.pretty(session));
     }
 }

@@ -2,7 +2,7 @@ package dev.hearth.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,18 +83,18 @@ public final class TokenCache {
     private ObjectNode read() {
         try {
             if (Files.exists(file)) {
-                return (ObjectNode) Json.mapper().readTree(file.toFile());
+                return (ObjectNode) JsonTrees.read(Files.readAllBytes(file));
             }
         } catch (IOException | ClassCastException | IllegalArgumentException e) {
             // a damaged cache is as good as none
         }
-        return Json.mapper().createObjectNode();
+        return JsonTrees.object();
     }
 
     private void write(ObjectNode all) {
         try {
             Files.createDirectories(file.getParent());
-            Disk.writePrivate(file, Json.mapper().writeValueAsString(all));
+            Disk.writePrivate(file, JsonTrees.text(all));
         } catch (IOException e) {
             // the next run asks the server again
         }
