@@ -2,7 +2,8 @@
 hearth_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 find_jdk25() {
-  if [ -n "${JAVA_HOME:-}" ] && "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
+  # The JDK's release file, not `java -version`: a JVM started only to ask costs every CLI command ~50 ms.
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ] && grep -qs '^JAVA_VERSION="25' "$JAVA_HOME/release"; then
     return 0
   fi
   local candidate

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth access}: who holds which role in a workspace, and private-key principals. */
-@Command(name = "access", description = "Manage who can use a workspace.")
+@Command(name = "access", addMethodSubcommands = false, description = "Manage who can use a workspace.")
 final class AccessCommand {
     @ParentCommand
     Cli cli;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth admin}: maintenance run on the server's host, against its data directory and store. */
-@Command(name = "admin", description = "Maintenance on the server's host (reads the data directory and store directly).")
+@Command(name = "admin", addMethodSubcommands = false, description = "Maintenance on the server's host (reads the data directory and store directly).")
 final class AdminCommand {
     @ParentCommand
     Cli cli;

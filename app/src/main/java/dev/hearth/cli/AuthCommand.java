@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth auth}: sign in, print tokens, sign out. */
-@Command(name = "auth", description = "Sign in and get access tokens.")
+@Command(name = "auth", addMethodSubcommands = false, description = "Sign in and get access tokens.")
 final class AuthCommand {
     @ParentCommand
     Cli cli;

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth checkpoints}: a computer's checkpoints (memory, overlay and /data). */
-@Command(name = "checkpoints", aliases = "chk", description = "Manage a computer's checkpoints.")
+@Command(name = "checkpoints", addMethodSubcommands = false, aliases = "chk", description = "Manage a computer's checkpoints.")
 final class CheckpointsCommand {
     @ParentCommand
     Cli cli;

@@ -1,10 +1,9 @@
 package dev.hearth.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Json;
+import dev.hearth.api.JsonTrees;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.client.SessionTokens;
@@ -16,12 +15,15 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -54,6 +56,12 @@ public final class Cli {
 
     public static final String DEFAULT_URL = "http://127.0.0.1:7300/v1";
 
+    static {
+        // picocli's default factory otherwise looks for Groovy on the class path, and a class that is
+        // not there costs a scan of the whole jar (~10 ms of every command).
+        System.setProperty("picocli.disable.closures", "true");
+    }
+
     /** What a command may touch of the outside world; tests pass their own. */
     public record Context(Map<String, String> env, InputStream in, PrintStream out, PrintStream err, Path configDir) {
         public static Context system() {
@@ -80,42 +88,62 @@ public final class Cli {
     }
 
     public static int run(String[] args, Context context) {
-        var cli = commandLine(context, firstCommand(args));
+        var cli = commandLine(context, commandWords(args));
         cli.setOut(new PrintWriter(context.out(), true));
         cli.setErr(new PrintWriter(context.err(), true));
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, context.err()));
         return cli.execute(args);
     }
 
-    /** The command tree with only {@code first}'s subcommand, or with all when {@code first} names none. */
-    static CommandLine commandLine(Context context, String first) {
+    /**
+     * The command tree with only the branch that {@code words} (a command line's first words) name: the
+     * subcommand named by the first and, of a group, the method named by the second; all where a word
+     * names none (help, completion, a group's options before its subcommand).
+     */
+    static CommandLine commandLine(Context context, List<String> words) {
         var factory = new Factory(context);
         var cli = new CommandLine(new Cli(context), factory);
+        String first = words.isEmpty() ? null : words.getFirst();
+        String second = words.size() < 2 ? null : words.get(1);
         var wanted = COMMANDS.containsKey(first) ? Set.of(COMMANDS.get(first)) : new LinkedHashSet<>(COMMANDS.values());
-        wanted.forEach(type -> cli.addSubcommand(new CommandLine(type, factory)));
+        wanted.forEach(type -> cli.addSubcommand(group(type, second, factory)));
         return cli;
     }
 
-    /** The subcommand a command line names: its first word that is neither an option nor an option's value. */
-    private static String firstCommand(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            if (VALUED_OPTIONS.contains(args[i])) {
+    /** A subcommand with those of its {@code @Command} methods that {@code word} names, or all of them. */
+    private static CommandLine group(Class<?> type, String word, CommandLine.IFactory factory) {
+        var group = new CommandLine(type, factory);
+        var methods = CommandLine.getCommandMethods(type, null);
+        var named = methods.stream().filter(m -> names(m.getAnnotation(Command.class)).contains(word)).toList();
+        (named.isEmpty() ? methods : named).forEach(m -> group.addSubcommand(new CommandLine(m, factory)));
+        return group;
+    }
+
+    private static List<String> names(Command command) {
+        var names = new ArrayList<>(List.of(command.aliases()));
+        names.add(command.name());
+        return names;
+    }
+
+    /** The first two words of a command line that are neither options nor a global option's value. */
+    private static List<String> commandWords(String[] args) {
+        var words = new ArrayList<String>();
+        for (int i = 0; i < args.length && words.size() < 2; i++) {
+            if (args[i].equals("--")) {
+                break;
+            } else if (VALUED_OPTIONS.contains(args[i])) {
                 i++;
             } else if (!args[i].startsWith("-")) {
-                return args[i];
+                words.add(args[i]);
             }
         }
-        return null;
+        return words;
     }
 
     private static Map<String, Class<?>> commands(Class<?>... types) {
         var all = new LinkedHashMap<String, Class<?>>();
         for (var type : types) {
-            var command = type.getAnnotation(Command.class);
-            all.put(command.name(), type);
-            for (var alias : command.aliases()) {
-                all.put(alias, type);
-            }
+            names(type.getAnnotation(Command.class)).forEach(name -> all.put(name, type));
         }
         return Collections.unmodifiableMap(all);
     }
@@ -145,7 +173,7 @@ public final class Cli {
         Path config = context.configDir().resolve("config.json");
         if (Files.exists(config)) {
             try {
-                return Json.mapper().readTree(config.toFile()).path("url").asText(DEFAULT_URL);
+                return JsonTrees.read(Files.readAllBytes(config)).path("url").asText(DEFAULT_URL);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + config, e);
             }
@@ -192,7 +220,7 @@ public final class Cli {
 
     /** Reads every page of a list route and answers {@code {noun: [all items]}}, as one list. */
     static ObjectNode everyPage(HearthClient client, String path, String noun) {
-        var all = Json.mapper().createArrayNode();
+        var all = JsonTrees.array();
         String cursor = null;
         JsonNode page;
         do {
@@ -201,7 +229,7 @@ public final class Cli {
             page.path(noun).forEach(all::add);
             cursor = page.path("next_cursor").asText(null);
         } while (page.path("has_more").asBoolean());
-        var answer = Json.mapper().createObjectNode();
+        var answer = JsonTrees.object();
         answer.set(noun, all);
         return answer;
     }
@@ -209,11 +237,7 @@ public final class Cli {
     /** Prints the JSON answer with --json, else runs the table printer. */
     void print(JsonNode answer, Runnable table) {
         if (json) {
-            try {
-                context.out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(answer));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
+            context.out().println(JsonTrees.pretty(answer));
         } else {
             table.run();
         }
@@ -223,15 +247,33 @@ public final class Cli {
         return context.out();
     }
 
-    /** Builds commands, handing those that want it the {@link Context}. */
+    /**
+     * Builds commands, handing those that want it the {@link Context}. Constructors are looked up,
+     * not tried: picocli's own factory learns that a class is package-private from an exception,
+     * which costs a fresh JVM more than the lookup.
+     */
     private record Factory(Context context) implements CommandLine.IFactory {
         @Override
         public <K> K create(Class<K> type) throws Exception {
-            try {
-                return type.getDeclaredConstructor(Context.class).newInstance(context);
-            } catch (NoSuchMethodException none) {
+            if (type.isInterface()) {
                 return CommandLine.defaultFactory().create(type);
             }
+            Constructor<?> plain = null;
+            for (var constructor : type.getDeclaredConstructors()) {
+                var parameters = constructor.getParameterTypes();
+                if (parameters.length == 1 && parameters[0] == Context.class) {
+                    constructor.setAccessible(true);
+                    return type.cast(constructor.newInstance(context));
+                }
+                if (parameters.length == 0) {
+                    plain = constructor;
+                }
+            }
+            if (plain == null) {
+                return CommandLine.defaultFactory().create(type);
+            }
+            plain.setAccessible(true);
+            return type.cast(plain.newInstance());
         }
     }
 }

@@ -28,7 +28,7 @@ final class CompletionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var tree = Cli.commandLine(context, null);
+        var tree = Cli.commandLine(context, List.of());
         String script = switch (shell) {
             case "bash" -> AutoComplete.bash("hearth", tree);
             case "zsh" -> "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n"

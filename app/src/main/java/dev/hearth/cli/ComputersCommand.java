@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth computers}: sandboxed computers in a workspace. */
-@Command(name = "computers", aliases = "cmp", description = "Manage computers (gVisor sandboxes).")
+@Command(name = "computers", addMethodSubcommands = false, aliases = "cmp", description = "Manage computers (gVisor sandboxes).")
 final class ComputersCommand {
     @ParentCommand
     Cli cli;

@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth databases}: PostgreSQL databases, their connection details and checkpoints. */
-@Command(name = "databases", aliases = "db", description = "Manage PostgreSQL databases.",
+@Command(name = "databases", addMethodSubcommands = false, aliases = "db", description = "Manage PostgreSQL databases.",
         subcommands = DatabasesCommand.Checkpoints.class)
 final class DatabasesCommand {
     @ParentCommand

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth images}: pull images ahead of time, list and remove them. */
-@Command(name = "images", description = "Manage a workspace's images.")
+@Command(name = "images", addMethodSubcommands = false, description = "Manage a workspace's images.")
 final class ImagesCommand {
     @ParentCommand
     Cli cli;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth invitations}: invite people to a workspace by email, and accept invitations. */
-@Command(name = "invitations", description = "Invite people to a workspace.")
+@Command(name = "invitations", addMethodSubcommands = false, description = "Invite people to a workspace.")
 final class InvitationsCommand {
     @ParentCommand
     Cli cli;

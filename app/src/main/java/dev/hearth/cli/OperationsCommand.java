@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth operations}: long-running work and its outcome. */
-@Command(name = "operations", aliases = "ops", description = "Follow long-running operations.")
+@Command(name = "operations", addMethodSubcommands = false, aliases = "ops", description = "Follow long-running operations.")
 final class OperationsCommand {
     @ParentCommand
     Cli cli;

@@ -18,7 +18,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code hearth variables}: named secrets that computers reference. */
-@Command(name = "variables", aliases = "vars", description = "Manage a workspace's variables (secrets).")
+@Command(name = "variables", addMethodSubcommands = false, aliases = "vars", description = "Manage a workspace's variables (secrets).")
 final class VariablesCommand {
     @ParentCommand
     Cli cli;

@@ -7,7 +7,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth workspaces}: create, list, show, rename and delete workspaces. */
-@Command(name = "workspaces", aliases = "ws", description = "Manage workspaces.")
+@Command(name = "workspaces", addMethodSubcommands = false, aliases = "ws", description = "Manage workspaces.")
 final class WorkspacesCommand {
     @ParentCommand
     Cli cli;

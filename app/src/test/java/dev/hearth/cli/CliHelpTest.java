@@ -31,7 +31,7 @@ class CliHelpTest {
     @Test
     void everyOptionAndParameterIsDescribedWithARealLabel() {
         var problems = new ArrayList<String>();
-        check(Cli.commandLine(context(new ByteArrayOutputStream()), null).getCommandSpec(), problems);
+        check(Cli.commandLine(context(new ByteArrayOutputStream()), List.of()).getCommandSpec(), problems);
         assertEquals(List.of(), problems);
     }
 
@@ -68,6 +68,26 @@ class CliHelpTest {
         var out = new ByteArrayOutputStream();
         Cli.run(new String[] {"computers", "create", "--help"}, context(out));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("--cpus=CPUS"), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aGroupListsAllItsCommandsWhateverComesBeforeTheOne() {
+        // Only the branch a command line names is built; a group's help and its options before the
+        // subcommand's name still find every subcommand.
+        var group = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run(new String[] {"computers", "--help"}, context(group)));
+        for (var command : List.of("create", "list", "get", "update", "sleep", "wake", "restore", "metrics", "delete")) {
+            assertTrue(group.toString(StandardCharsets.UTF_8).contains("\n  " + command + " "), command + " in " + group);
+        }
+        var optionFirst = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run(new String[] {"computers", "-w", "demo", "list", "--help"}, context(optionFirst)));
+        assertTrue(optionFirst.toString(StandardCharsets.UTF_8).startsWith("Usage: hearth computers list"), optionFirst.toString());
+        var alias = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run(new String[] {"db", "checkpoints", "list", "--help"}, context(alias)));
+        assertTrue(alias.toString(StandardCharsets.UTF_8).startsWith("Usage: hearth databases checkpoints list"), alias.toString());
+        var tree = Cli.commandLine(context(new ByteArrayOutputStream()), List.of("computers", "list"));
+        assertEquals(List.of("computers", "cmp"), List.copyOf(tree.getSubcommands().keySet()));
+        assertEquals(List.of("list"), List.copyOf(tree.getSubcommands().get("computers").getSubcommands().keySet()));
     }
 
     @Test
