@@ -3,10 +3,12 @@ package dev.hearth.computers;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
@@ -14,6 +16,8 @@ import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +25,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Files in computers, through the agent: bytes unchanged both ways, directories, archives, bad input. */
 @HearthServerTest(computers = true)
 class FilesTest {
+    @Injected
+    private TestServer server;
     @Injected
     private HearthClient admin;
     private String ws;
@@ -115,6 +122,33 @@ class FilesTest {
         assertEquals(400, admin.send("PUT", files(debian, "/tmp/m") + "&mode=999", "x", Map.of()).status());
         assertError(400, "invalid_request", () -> admin.post("/computers/" + debian + "/files/move",
                 Map.of("from", "/etc/hostname", "to", "../x")));
+    }
+
+    @Test
+    void anUploadRefusedBeforeItsBodyArrivedClosesItsConnectionAndSaysSo() throws Exception {
+        // Most of the body is never sent: the server cannot read to its end, so the connection cannot
+        // carry another request, and a client that pooled it would lose its next one.
+        String token = KeyFileTokens.read(server.dataDir.resolve("admin-key.json")).token(admin).orElseThrow();
+        var url = URI.create(admin.baseUrl() + files(debian, "/tmp/m") + "&mode=999");
+        try (var socket = new Socket(url.getHost(), url.getPort())) {
+            var out = socket.getOutputStream();
+            out.write(("PUT " + url.getRawPath() + "?" + url.getRawQuery() + " HTTP/1.1\r\nHost: x\r\n"
+                    + "Authorization: Bearer " + token + "\r\nContent-Length: 1000000\r\n\r\n0123456789")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            socket.setSoTimeout(10_000);
+            var in = socket.getInputStream();
+            var head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                head.append((char) b);
+            }
+            assertTrue(head.toString().startsWith("HTTP/1.1 400 "), head.toString());
+            assertTrue(head.toString().toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"), head.toString());
+        }
     }
 
     @Test

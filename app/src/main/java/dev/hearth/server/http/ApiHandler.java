@@ -87,6 +87,12 @@ public final class ApiHandler extends Handler.Abstract {
             reply = errorReply(new ApiException(ErrorCode.INVALID_REQUEST,
                     "this route is a WebSocket: connect with Upgrade: websocket (or POST for a command's output)"), requestId);
         }
+        // A body the route left unread (an upload refused at once) may still be on its way. Jetty then
+        // closes the connection after the answer, and a client that pooled it would lose its next
+        // request to an end of file: the answer says so first.
+        if (!request.consumeAvailable()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         byte[] json = write(response, callback, reply, requestId);
         if (json != null) {
             Object route = request.getAttribute(ROUTE);
