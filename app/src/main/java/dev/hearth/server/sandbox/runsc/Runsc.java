@@ -25,10 +25,12 @@ final class Runsc {
 
     private final String binary;
     private final Path root;
+    private final StateFiles states;
 
     Runsc(String binary, Path root) {
         this.binary = binary;
         this.root = root;
+        this.states = new StateFiles(root);
     }
 
     /** What {@code runsc --version} prints (its build date decides workarounds). */
@@ -69,7 +71,16 @@ final class Runsc {
         Commands.check(command("resume", sandboxId), QUICK);
     }
 
+    /** The sandbox's status from runsc's state file; from {@code runsc state} while that is half written. */
     Optional<String> state(String sandboxId) {
+        try {
+            return states.state(sandboxId);
+        } catch (StateFiles.Unreadable e) {
+            return askState(sandboxId);
+        }
+    }
+
+    private Optional<String> askState(String sandboxId) {
         var result = Commands.run(command("state", sandboxId), QUICK);
         if (!result.ok()) {
             return Optional.empty();
@@ -88,16 +99,24 @@ final class Runsc {
         }
     }
 
-    /** Every sandbox under the root, with its status. */
+    /** Every sandbox under the root, with its status (from the state files, as {@link #state}). */
     Map<String, String> list() {
-        var states = new TreeMap<String, String>();
+        try {
+            return states.all();
+        } catch (StateFiles.Unreadable e) {
+            return askList();
+        }
+    }
+
+    private Map<String, String> askList() {
+        var found = new TreeMap<String, String>();
         var result = Commands.run(command("list", "--format=json"), QUICK);
         try {
             JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
-            list.forEach(c -> states.put(c.path("id").asText(), c.path("status").asText()));
+            list.forEach(c -> found.put(c.path("id").asText(), c.path("status").asText()));
         } catch (IOException e) {
             throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
         }
-        return states;
+        return found;
     }
 }
