@@ -9,6 +9,9 @@ import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.router.RouterSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 
 /**
  * A server in a child process, for tests that kill it with SIGKILL: starts on the given data
@@ -151,9 +155,23 @@ public final class ChildServer {
                 + Files.readString(errors).lines().filter(l -> !l.contains(":INFO :")).limit(20).toList());
     }
 
+    /**
+     * A free loopback port below the kernel's ephemeral range (32768 and up by default). A test that
+     * starts a server on it again after a kill must still find it free; a port from that range can
+     * be taken meanwhile by any outgoing connection (the leftover clusters', the next server's), and
+     * a connection's port blocks a listener's bind: it did once in CI.
+     */
     public static int freePort() throws Exception {
-        try (var s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        var random = new Random();
+        for (int tries = 0; tries < 200; tries++) {
+            int port = 20_000 + random.nextInt(12_000);
+            try (var socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return port;
+            } catch (BindException taken) {
+                // another one
+            }
         }
+        throw new IllegalStateException("no free port in 20000-31999");
     }
 }
