@@ -16,13 +16,11 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.Registry;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import dev.hearth.support.TestTerminal;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,10 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,46 +158,16 @@ class ComputersTest {
     @Test
     void anInteractiveTerminalWithResize() throws Exception {
         String id = create("tty", Map.of()).path("id").asText();
-        String token = ((KeyFileTokens) KeyFileTokens.read(
-                server.dataDir.resolve("admin-key.json"))).token(admin).orElseThrow();
-        var output = new StringBuffer();
-        var end = new CompletableFuture<String>();
-        var ws = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
-                .buildAsync(URI.create(server.baseUrl().replace("http://", "ws://") + "/computers/" + id + "/exec"),
-                        new WebSocket.Listener() {
-                            @Override
-                            public CompletionStage<?> onBinary(WebSocket w,
-                                    ByteBuffer data, boolean last) {
-                                output.append(StandardCharsets.UTF_8.decode(data));
-                                w.request(1);
-                                return null;
-                            }
-
-                            @Override
-                            public CompletionStage<?> onText(WebSocket w,
-                                    CharSequence data, boolean last) {
-                                end.complete(data.toString());
-                                w.request(1);
-                                return null;
-                            }
-                        }).join();
-        ws.sendText("{\"command\": [\"/bin/sh\"], \"cols\": 100, \"rows\": 30}", true).join();
-        ws.sendBinary(ByteBuffer.wrap("stty size\n".getBytes()), true).join();
-        awaitOutput(output, "30 100");
-        ws.sendText("{\"resize\": {\"cols\": 120, \"rows\": 40}}", true).join();
-        ws.sendBinary(ByteBuffer.wrap("stty size; echo $TERM; echo parent-$PPID\n".getBytes()), true).join();
-        awaitOutput(output, "40 120");
-        awaitOutput(output, "xterm-256color");
-        awaitOutput(output, "parent-1\r");   // the agent (PID 1) runs it, not runsc exec
-        ws.sendBinary(ByteBuffer.wrap("exit 3\n".getBytes()), true).join();
-        assertEquals("{\"exit_code\":3}", end.get(20, TimeUnit.SECONDS));
-    }
-
-    private static void awaitOutput(StringBuffer output, String expected) {
-        for (int i = 0; i < 100 && !output.toString().contains(expected); i++) {
-            sleep(100);
-        }
-        assertTrue(output.toString().contains(expected), "terminal said: " + output);
+        var terminal = TestTerminal.open(server, id, "/bin/sh", 100, 30);
+        terminal.type("stty size\n");
+        terminal.await("30 100");
+        terminal.resize(120, 40);
+        terminal.type("stty size; echo $TERM; echo parent-$PPID\n");
+        terminal.await("40 120");
+        terminal.await("xterm-256color");
+        terminal.await("parent-1\r");   // the agent (PID 1) runs it, not runsc exec
+        terminal.type("exit 3\n");
+        assertEquals("{\"exit_code\":3}", terminal.end());
     }
 
     @Test

@@ -11,7 +11,9 @@ import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import dev.hearth.support.TestTerminal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +24,13 @@ import org.junit.jupiter.api.function.Executable;
 
 /**
  * Background processes and the computer's log, kept by the agent: they outlive their client, sleep,
- * wake and a fork; their output is replayed from the start; signals and stdin reach them.
+ * wake and a fork; their output is replayed from the start; signals and stdin reach them; on busybox
+ * and on a glibc distribution (Debian), with a terminal there too.
  */
 @HearthServerTest(computers = true)
 class ProcessesTest {
+    @Injected
+    private TestServer server;
     private static final String COUNTER = "i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.2; done";
 
     @Injected
@@ -122,6 +127,33 @@ class ProcessesTest {
         assertEquals(137, lines(output(fork, pid) + "?follow=true").getLast().path("exit_code").asInt());
         assertEquals("running", admin.get("/computers/" + box + "/processes/" + pid).path("process").path("state")
                 .asText(), "the source's process is its own");
+    }
+
+    @Test
+    void aGlibcDistributionKeepsBackgroundProcessesAndOpensTerminals() throws Exception {
+        String image = TestImages.debian();
+        TestComputers.pull(admin, ws, image);
+        String debian = TestComputers.create(admin, ws, TestServer.uniqueName("bookworm"), image, Map.of())
+                .path("id").asText();
+        int pid = start(debian, Map.of("command", List.of("bash", "-c", COUNTER), "tag", "counter")).path("pid").asInt();
+        for (int i = 0; i < 50 && ticks(debian, pid) < 3; i++) {
+            Thread.sleep(100);
+        }
+        String replay = stdout(lines(output(debian, pid)));
+        assertTrue(replay.startsWith("tick 1\ntick 2\ntick 3\n"), "replayed from the start: " + replay);
+        assertEquals("running", find(admin.get("/computers/" + debian + "/processes").path("processes"), pid)
+                .path("state").asText());
+        admin.post("/computers/" + debian + "/processes/" + pid + "/signal", Map.of("signal", "TERM"));
+        assertEquals(143, lines(output(debian, pid) + "?follow=true").getLast().path("exit_code").asInt());
+
+        var terminal = TestTerminal.open(server, debian, "/bin/bash", 90, 25);
+        terminal.type("stty size; tty; echo shell-$BASH_VERSION\n");
+        terminal.await("25 90");
+        terminal.await("/dev/pts/");
+        terminal.await("shell-5.");
+        terminal.type("exit 4\n");
+        assertEquals("{\"exit_code\":4}", terminal.end());
+        admin.delete("/computers/" + debian);
     }
 
     @Test
