@@ -78,6 +78,16 @@ class ComputerMetricsTest {
         assertTrue(after.path("cpu_seconds").asDouble() > 0 && after.path("memory_bytes").asLong() > 0, after.toString());
         assertTrue(after.path("disk_used_bytes").asLong() > before.path("disk_used_bytes").asLong() + (15L << 20),
                 "20 MB written by python3 on /data shows: " + before + " -> " + after);
+        var started = admin.create("/computers/" + id + "/processes", Map.of("command",
+                List.of("bash", "-c", "sleep 300 & sleep 300 & wait"))).path("process");
+        int expected = after.path("processes").asInt() + 3;
+        int counted = metrics(id).path("processes").asInt();
+        for (int i = 0; i < 50 && counted != expected; i++) {   // bash forks its children after it is started
+            Thread.sleep(100);
+            counted = metrics(id).path("processes").asInt();
+        }
+        assertEquals(expected, counted, "bash and its two children count: " + after);
+        admin.post("/computers/" + id + "/processes/" + started.path("pid").asText() + "/signal", Map.of("signal", "KILL"));
         admin.delete("/computers/" + id);
     }
 }
