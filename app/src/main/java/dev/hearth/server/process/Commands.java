@@ -32,6 +32,7 @@ public final class Commands {
 
     /** Runs with {@code input} on stdin (null: /dev/null). */
     public static Result run(List<String> command, String input, Duration limit) {
+        Subreaper.commandStarted();
         try {
             var builder = new ProcessBuilder(command);
             if (input == null) {
@@ -63,6 +64,8 @@ public final class Commands {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Failure("interrupted while running " + command.getFirst());
+        } finally {
+            Subreaper.commandEnded();
         }
     }
 
