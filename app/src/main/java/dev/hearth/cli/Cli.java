@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,9 +49,10 @@ public final class Cli {
             ProcessesCommands.Kill.class, ImagesCommand.class, DatabasesCommand.class, PsqlCommand.class,
             AdminCommand.class, CompletionCommand.class, AotTraining.class);
 
-    // The global options that take a value (--url URL), read from the fields below, so that a value is never
-    // taken for the subcommand's name.
-    private static final Set<String> VALUED_OPTIONS = Arrays.stream(Cli.class.getDeclaredFields())
+    // The options that take a value before a subcommand's name (the global --url URL, a group's
+    // --workspace W), read from their fields, so that a value is never taken for the subcommand's name.
+    private static final Set<String> VALUED_OPTIONS = Stream.of(Cli.class, WorkspaceOption.class)
+            .flatMap(type -> Arrays.stream(type.getDeclaredFields()))
             .filter(f -> f.isAnnotationPresent(Option.class) && f.getType() != boolean.class)
             .flatMap(f -> Arrays.stream(f.getAnnotation(Option.class).names())).collect(Collectors.toUnmodifiableSet());
 

@@ -82,6 +82,10 @@ class CliHelpTest {
         var optionFirst = new ByteArrayOutputStream();
         assertEquals(0, Cli.run(new String[] {"computers", "-w", "demo", "list", "--help"}, context(optionFirst)));
         assertTrue(optionFirst.toString(StandardCharsets.UTF_8).startsWith("Usage: hearth computers list"), optionFirst.toString());
+        var namedLikeACommand = new ByteArrayOutputStream();
+        assertEquals(0, Cli.run(new String[] {"computers", "-w", "list", "get", "--help"}, context(namedLikeACommand)));
+        assertTrue(namedLikeACommand.toString(StandardCharsets.UTF_8).startsWith("Usage: hearth computers get"),
+                "a workspace named list: " + namedLikeACommand);
         var alias = new ByteArrayOutputStream();
         assertEquals(0, Cli.run(new String[] {"db", "checkpoints", "list", "--help"}, context(alias)));
         assertTrue(alias.toString(StandardCharsets.UTF_8).startsWith("Usage: hearth databases checkpoints list"), alias.toString());
