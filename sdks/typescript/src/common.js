@@ -159,3 +159,48 @@ export async function settle(hearth, answer, options = {}) {
     await hearth.operations.wait(op, { timeoutMs: options.timeoutMs });
   }
 }
+
+/**
+ * A workspace's computers or databases: create (a fork or branch with `fromCheckpoint`; a 202's
+ * operation followed unless `wait: false`), get by id or name, list every page.
+ */
+export class WorkspaceResources {
+  /**
+   * @param {import("./hearth.js").Hearth} hearth @param {import("./workspaces.js").Workspace} workspace
+   * @param {string} plural the route's and list's noun ("computers") @param {string} noun one's ("computer")
+   * @param {new (hearth: any, raw: any) => any} Type the resource's class
+   */
+  constructor(hearth, workspace, plural, noun, Type) {
+    this.hearth = hearth;
+    this.workspace = workspace;
+    this._plural = plural;
+    this._noun = noun;
+    this._Type = Type;
+  }
+
+  /** @param {string} name @param {Record<string, any>} options @param {Record<string, any>} [transport] */
+  async _create(name, options, transport = {}) {
+    const json = toBody({ name, ...options, fromCheckpoint: options.fromCheckpoint == null ? undefined : idOf(options.fromCheckpoint) },
+      ["idempotencyKey", "wait", "timeoutMs"]);
+    const answer = await this.hearth.transport.json("POST", `${this.workspace.path}/${this._plural}`, {
+      json, idempotencyKey: options.idempotencyKey, ...transport,
+    });
+    const resource = new this._Type(this.hearth, answer.body[this._noun])._ops(answer.body);
+    if (answer.status === 202 && options.wait !== false) {
+      await settle(this.hearth, answer, options);
+      await resource.refresh();
+    }
+    return resource;
+  }
+
+  /** By id or name. @param {string} idOrName */
+  async get(idOrName) {
+    const { body } = await this.hearth.transport.json("GET", `/${this._plural}/${enc(idOrName)}`, { query: { workspace: this.workspace.id } });
+    return new this._Type(this.hearth, body[this._noun]);
+  }
+
+  /** Every live one, every page. @param {{limit?: number}} [options] */
+  list(options = {}) {
+    return paginate(this.hearth, `${this.workspace.path}/${this._plural}`, this._plural, (raw) => new this._Type(this.hearth, raw), options);
+  }
+}

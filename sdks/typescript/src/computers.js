@@ -1,6 +1,6 @@
 // Computers: create, exec (whole or streamed), logs, sleep and wake, restore, metrics.
 
-import { Model, camelize, enc, idOf, paginate, settle, toBody, fromBase64 } from "./common.js";
+import { Model, WorkspaceResources, camelize, enc, settle, toBody, fromBase64 } from "./common.js";
 import { Checkpoints } from "./checkpoints.js";
 import { execBody, streamEvent } from "./exec.js";
 import { Files } from "./files.js";
@@ -137,11 +137,10 @@ export class Computer extends Model {
   }
 }
 
-export class Computers {
+export class Computers extends WorkspaceResources {
   /** @param {import("./hearth.js").Hearth} hearth @param {import("./workspaces.js").Workspace} workspace */
   constructor(hearth, workspace) {
-    this.hearth = hearth;
-    this.workspace = workspace;
+    super(hearth, workspace, "computers", "computer", Computer);
   }
 
   /**
@@ -153,26 +152,7 @@ export class Computers {
    *   command?: string[]|null, restart?: string|null, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string,
    *   idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
    */
-  async create(name, options = {}) {
-    const json = toBody({ name, ...options, fromCheckpoint: options.fromCheckpoint == null ? undefined : idOf(options.fromCheckpoint) },
-      ["idempotencyKey", "wait", "timeoutMs"]);
-    const answer = await this.hearth.transport.json("POST", `${this.workspace.path}/computers`, { json, idempotencyKey: options.idempotencyKey });
-    const computer = new Computer(this.hearth, answer.body.computer)._ops(answer.body);
-    if (answer.status === 202 && options.wait !== false) {
-      await settle(this.hearth, answer, options);
-      await computer.refresh();
-    }
-    return computer;
-  }
-
-  /** By id or name. @param {string} idOrName */
-  async get(idOrName) {
-    const { body } = await this.hearth.transport.json("GET", `/computers/${enc(idOrName)}`, { query: { workspace: this.workspace.id } });
-    return new Computer(this.hearth, body.computer);
-  }
-
-  /** The workspace's live computers, every page. @param {{limit?: number}} [options] */
-  list(options = {}) {
-    return paginate(this.hearth, `${this.workspace.path}/computers`, "computers", (raw) => new Computer(this.hearth, raw), options);
+  create(name, options = {}) {
+    return this._create(name, options);
   }
 }

@@ -1,6 +1,6 @@
 // PostgreSQL databases: create (and branch), connection details, credentials, sleep and wake.
 
-import { Model, enc, idOf, paginate, settle, toBody } from "./common.js";
+import { Model, WorkspaceResources, enc, toBody } from "./common.js";
 import { Checkpoints } from "./checkpoints.js";
 
 export class Connection extends Model {}
@@ -52,11 +52,10 @@ export class Database extends Model {
   }
 }
 
-export class Databases {
+export class Databases extends WorkspaceResources {
   /** @param {import("./hearth.js").Hearth} hearth @param {import("./workspaces.js").Workspace} workspace */
   constructor(hearth, workspace) {
-    this.hearth = hearth;
-    this.workspace = workspace;
+    super(hearth, workspace, "databases", "database", Database);
   }
 
   /**
@@ -66,28 +65,7 @@ export class Databases {
    * @param {{version?: string, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string, autoSleepSeconds?: number, protected?: boolean,
    *   diskMb?: number, idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
    */
-  async create(name, options = {}) {
-    const json = toBody({ name, ...options, fromCheckpoint: options.fromCheckpoint == null ? undefined : idOf(options.fromCheckpoint) },
-      ["idempotencyKey", "wait", "timeoutMs"]);
-    const answer = await this.hearth.transport.json("POST", `${this.workspace.path}/databases`, {
-      json, idempotencyKey: options.idempotencyKey, timeoutMs: Math.max(this.hearth.transport.timeoutMs, 300_000),
-    });
-    const database = new Database(this.hearth, answer.body.database)._ops(answer.body);
-    if (answer.status === 202 && options.wait !== false) {
-      await settle(this.hearth, answer, options);
-      await database.refresh();
-    }
-    return database;
-  }
-
-  /** By id or name. @param {string} idOrName */
-  async get(idOrName) {
-    const { body } = await this.hearth.transport.json("GET", `/databases/${enc(idOrName)}`, { query: { workspace: this.workspace.id } });
-    return new Database(this.hearth, body.database);
-  }
-
-  /** Every page. @param {{limit?: number}} [options] */
-  list(options = {}) {
-    return paginate(this.hearth, `${this.workspace.path}/databases`, "databases", (raw) => new Database(this.hearth, raw), options);
+  create(name, options = {}) {
+    return this._create(name, options, { timeoutMs: Math.max(this.hearth.transport.timeoutMs, 300_000) });
   }
 }
