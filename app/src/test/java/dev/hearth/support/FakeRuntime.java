@@ -4,6 +4,7 @@ import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.sandbox.Terminal;
 import java.io.IOException;
@@ -28,7 +29,7 @@ import java.util.function.BooleanSupplier;
  * exec with the command it was given, and fails the next call of an action on request.
  */
 public final class FakeRuntime implements SandboxRuntime {
-    private final Map<String, String> sandboxes = new ConcurrentHashMap<>();
+    private final Map<String, SandboxStatus> sandboxes = new ConcurrentHashMap<>();
     private final Map<String, SandboxSpec> specs = new ConcurrentHashMap<>();
     private final Set<Slot> networks = ConcurrentHashMap.newKeySet();
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
@@ -40,9 +41,9 @@ public final class FakeRuntime implements SandboxRuntime {
         failing.add(action);
     }
 
-    /** The sandbox's main process ended (its status becomes "stopped"), as when a program exits. */
+    /** The sandbox's main process ended (its status becomes SandboxStatus.STOPPED), as when a program exits. */
     public void exit(String sandboxId) {
-        sandboxes.replace(sandboxId, "stopped");
+        sandboxes.replace(sandboxId, SandboxStatus.STOPPED);
     }
 
     /** The spec a sandbox was last started or restored with. */
@@ -93,7 +94,7 @@ public final class FakeRuntime implements SandboxRuntime {
     public void start(SandboxSpec spec, Path stateDir) {
         call("start", spec.sandboxId());
         specs.put(spec.sandboxId(), spec);
-        sandboxes.put(spec.sandboxId(), "running");
+        sandboxes.put(spec.sandboxId(), SandboxStatus.RUNNING);
     }
 
     @Override
@@ -103,7 +104,7 @@ public final class FakeRuntime implements SandboxRuntime {
             throw new Commands.Failure("runsc restore failed: no checkpoint.img in " + imageDir);
         }
         specs.put(spec.sandboxId(), spec);
-        sandboxes.put(spec.sandboxId(), "running");
+        sandboxes.put(spec.sandboxId(), SandboxStatus.RUNNING);
     }
 
     @Override
@@ -116,7 +117,7 @@ public final class FakeRuntime implements SandboxRuntime {
             throw new UncheckedIOException(e);
         }
         if (!leaveRunning) {
-            sandboxes.replace(sandboxId, "stopped");
+            sandboxes.replace(sandboxId, SandboxStatus.STOPPED);
         }
     }
 
@@ -128,20 +129,20 @@ public final class FakeRuntime implements SandboxRuntime {
     @Override
     public void pause(String sandboxId) {
         call("pause", sandboxId);
-        sandboxes.replace(sandboxId, "paused");
+        sandboxes.replace(sandboxId, SandboxStatus.PAUSED);
     }
 
     @Override
     public void resume(String sandboxId) {
         call("resume", sandboxId);
-        sandboxes.replace(sandboxId, "running");
+        sandboxes.replace(sandboxId, SandboxStatus.RUNNING);
     }
 
     @Override
     public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
                             BooleanSupplier callerPresent) {
         call("exec", sandboxId);
-        if (!"running".equals(sandboxes.get(sandboxId))) {
+        if (sandboxes.get(sandboxId) != SandboxStatus.RUNNING) {
             return new Exec.Result(128, new byte[0], ("cannot execute in container " + sandboxId).getBytes(), false,
                     false, 1);
         }
@@ -176,7 +177,7 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
-    public Optional<String> state(String sandboxId) {
+    public Optional<SandboxStatus> state(String sandboxId) {
         return Optional.ofNullable(sandboxes.get(sandboxId));
     }
 
@@ -187,7 +188,7 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
-    public Map<String, String> sandboxes() {
+    public Map<String, SandboxStatus> sandboxes() {
         return new TreeMap<>(sandboxes);
     }
 

@@ -4,6 +4,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,8 +48,8 @@ final class Boots {
      */
     Computer start(Computer computer, Image image, boolean fresh) {
         var runsc = access.get();
-        var existing = fresh ? Optional.<String>empty() : runsc.state(computer.sandboxId());
-        if (existing.filter("running"::equals).isPresent()) {
+        var existing = fresh ? Optional.<SandboxStatus>empty() : runsc.state(computer.sandboxId());
+        if (existing.filter(SandboxStatus.RUNNING::equals).isPresent()) {
             // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
             return records.save(computer.adopted(image.digest(), records.now()));
         }
@@ -121,7 +122,7 @@ final class Boots {
     }
 
     private static boolean running(SandboxRuntime runtime, Computer computer) {
-        return runtime.state(computer.sandboxId()).filter("running"::equals).isPresent();
+        return runtime.state(computer.sandboxId()).filter(SandboxStatus.RUNNING::equals).isPresent();
     }
 
     private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former) throws IOException {

@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -86,10 +87,9 @@ final class ComputerSupervisor {
         }
     }
 
-    private void check(Computer c, String status, Instant now) {
+    private void check(Computer c, SandboxStatus status, Instant now) {
         var history = restarts.get(c.id());
-        // Paused is alive: a checkpoint pauses a sandbox for its save.
-        if ("running".equals(status) || "paused".equals(status)) {
+        if (status != null && status.alive()) {
             if (history != null && history.lastAt().plus(MAX_BACKOFF).isBefore(now)) {
                 restarts.remove(c.id());
             }

@@ -8,6 +8,7 @@ import dev.hearth.server.images.Images;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,12 +103,12 @@ final class Lifecycle {
                 return false;
             }
             var status = access.get().state(c.sandboxId());
-            if (status.filter(s -> s.equals("running") || s.equals("paused")).isPresent()) {
+            if (status.filter(SandboxStatus::alive).isPresent()) {
                 LOG.debug("computer {} ({}) runs after all; not restarted", c.name(), computerId);
                 return false;
             }
             LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(),
-                    computerId, status.orElse("gone"), count);
+                    computerId, status.map(SandboxStatus::word).orElse("gone"), count);
             restarted.merge(c.name(), 1, Integer::sum);
             try {
                 var started = boots.start(c, images.ofRunning(c), false);
@@ -134,7 +135,7 @@ final class Lifecycle {
         var runtime = access.get();
         if (runtime.runsProcesses()) {
             agents.adoptedRestored(c, AgentHolders.of(imageDir),
-                    () -> runtime.state(c.sandboxId()).filter("running"::equals).isPresent(),
+                    () -> runtime.state(c.sandboxId()).filter(SandboxStatus.RUNNING::equals).isPresent(),
                     () -> runtime.signalInit(c.sandboxId(), "PWR"));
         }
     }

@@ -3,6 +3,7 @@ package dev.hearth.server.computers;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -158,12 +159,12 @@ final class Reconciler {
      */
     private void settle(Computer c) {
         var state = runsc.state(c.sandboxId());
-        if (state.filter("paused"::equals).isPresent()) {
+        if (state.filter(SandboxStatus.PAUSED::equals).isPresent()) {
             LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
             runsc.resume(c.sandboxId());
-            state = Optional.of("running");
+            state = Optional.of(SandboxStatus.RUNNING);
         }
-        boolean running = state.filter("running"::equals).isPresent();
+        boolean running = state.filter(SandboxStatus.RUNNING::equals).isPresent();
         if (c.pending() == Pending.RESTORING && !running) {
             LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
             records.fail(c.withStatus(ComputerState.FAILED, null, null, records.now()), "restore_interrupted",

@@ -83,14 +83,14 @@ public interface SandboxRuntime {
     /** Kills every command started through exec in the sandbox and waits for them to end. */
     void endExecs(String sandboxId, Duration limit);
 
-    /** Whether the sandbox exists and its state ("running", "stopped", ...). */
-    Optional<String> state(String sandboxId);
+    /** Whether the sandbox exists, and its status. */
+    Optional<SandboxStatus> state(String sandboxId);
 
     /** Stops and forgets a sandbox; nothing if it does not exist. */
     void delete(String sandboxId);
 
-    /** Every sandbox this runtime knows of, with its status ("running", "stopped", ...). */
-    Map<String, String> sandboxes();
+    /** Every sandbox this runtime knows of, with its status. */
+    Map<String, SandboxStatus> sandboxes();
 
     /** Removes cgroups left by sandboxes not in {@code keep}; answers how many went. */
     int pruneCgroups(Set<String> keep);

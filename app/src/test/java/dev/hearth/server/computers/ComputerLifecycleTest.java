@@ -14,6 +14,7 @@ import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.support.ComputerRig;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ class ComputerLifecycleTest {
         var c = create("web", Map.of("GREETING", "hi"));
         assertEquals(ComputerState.READY, c.state());
         var computer = stored(c.id());
-        assertEquals("running", rig.runtime.state(computer.sandboxId()).orElseThrow());
+        assertEquals(SandboxStatus.RUNNING, rig.runtime.state(computer.sandboxId()).orElseThrow());
         assertTrue(rig.runtime.networks().contains(computer.slot()));
         var spec = rig.runtime.spec(computer.sandboxId());
         assertEquals("hi", spec.env().get("GREETING"));
@@ -81,7 +82,7 @@ class ComputerLifecycleTest {
         assertEquals(ComputerState.READY, woken.state());
         String second = stored(c.id()).sandboxId();
         assertFalse(first.equals(second), "every wake runs a new sandbox id");
-        assertEquals("running", rig.runtime.state(second).orElseThrow());
+        assertEquals(SandboxStatus.RUNNING, rig.runtime.state(second).orElseThrow());
         assertFalse(Files.exists(rig.dataDir.resolve("computers/" + c.id() + "/sleep")), "the sleep image is spent");
     }
 
@@ -176,7 +177,7 @@ class ComputerLifecycleTest {
         }
         var after = stored(c.id());
         assertEquals("restarted", after.error().code());
-        assertEquals("running", rig.runtime.state(after.sandboxId()).orElseThrow());
+        assertEquals(SandboxStatus.RUNNING, rig.runtime.state(after.sandboxId()).orElseThrow());
     }
 
     @Test

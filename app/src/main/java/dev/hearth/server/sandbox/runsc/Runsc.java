@@ -3,6 +3,7 @@ package dev.hearth.server.sandbox.runsc;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -72,7 +73,7 @@ final class Runsc {
     }
 
     /** The sandbox's status from runsc's state file; from {@code runsc state} while that is half written. */
-    Optional<String> state(String sandboxId) {
+    Optional<SandboxStatus> state(String sandboxId) {
         try {
             return states.state(sandboxId);
         } catch (StateFiles.Unreadable e) {
@@ -80,13 +81,13 @@ final class Runsc {
         }
     }
 
-    private Optional<String> askState(String sandboxId) {
+    private Optional<SandboxStatus> askState(String sandboxId) {
         var result = Commands.run(command("state", sandboxId), QUICK);
         if (!result.ok()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(Json.mapper().readTree(result.stdout()).path("status").asText());
+            return Optional.of(SandboxStatus.of(Json.mapper().readTree(result.stdout()).path("status").asText()));
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -100,7 +101,7 @@ final class Runsc {
     }
 
     /** Every sandbox under the root, with its status (from the state files, as {@link #state}). */
-    Map<String, String> list() {
+    Map<String, SandboxStatus> list() {
         try {
             return states.all();
         } catch (StateFiles.Unreadable e) {
@@ -108,12 +109,12 @@ final class Runsc {
         }
     }
 
-    private Map<String, String> askList() {
-        var found = new TreeMap<String, String>();
+    private Map<String, SandboxStatus> askList() {
+        var found = new TreeMap<String, SandboxStatus>();
         var result = Commands.run(command("list", "--format=json"), QUICK);
         try {
             JsonNode list = Json.mapper().readTree(result.stdout().isBlank() ? "[]" : result.stdout());
-            list.forEach(c -> found.put(c.path("id").asText(), c.path("status").asText()));
+            list.forEach(c -> found.put(c.path("id").asText(), SandboxStatus.of(c.path("status").asText())));
         } catch (IOException e) {
             throw new Commands.Failure("runsc list answered no JSON: " + result.stdout());
         }

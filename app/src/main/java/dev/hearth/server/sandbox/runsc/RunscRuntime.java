@@ -6,6 +6,7 @@ import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
+import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.SandboxUsage;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.sandbox.Terminal;
@@ -149,7 +150,7 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     @Override
-    public Optional<String> state(String sandboxId) {
+    public Optional<SandboxStatus> state(String sandboxId) {
         return cli.state(sandboxId);
     }
 
@@ -159,7 +160,7 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     @Override
-    public Map<String, String> sandboxes() {
+    public Map<String, SandboxStatus> sandboxes() {
         return cli.list();
     }
 

@@ -2,11 +2,13 @@ package dev.hearth.server.sandbox.runsc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.JsonTrees;
+import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,7 +27,7 @@ final class StateFiles {
     private static final String SUFFIX = ".state";
     private static final String SANDBOX = "_sandbox:";
     // runsc's own rule (container.Load): only these are checked against the sandbox's process.
-    private static final Set<String> CHECKED = Set.of("created", "running");
+    private static final Set<SandboxStatus> CHECKED = EnumSet.of(SandboxStatus.CREATED, SandboxStatus.RUNNING);
 
     /** A state file that is not (yet) a whole JSON document. */
     static final class Unreadable extends Exception {
@@ -41,13 +43,13 @@ final class StateFiles {
     }
 
     /** The sandbox's status, as {@code runsc state} would say it; empty when runsc has no such sandbox. */
-    Optional<String> state(String sandboxId) throws Unreadable {
+    Optional<SandboxStatus> state(String sandboxId) throws Unreadable {
         return read(root.resolve(sandboxId + SANDBOX + sandboxId + SUFFIX));
     }
 
     /** Every sandbox under the root with its status, as {@code runsc list} would say them. */
-    Map<String, String> all() throws Unreadable {
-        var states = new TreeMap<String, String>();
+    Map<String, SandboxStatus> all() throws Unreadable {
+        var states = new TreeMap<String, SandboxStatus>();
         try (var files = Files.newDirectoryStream(root, "*" + SANDBOX + "*" + SUFFIX)) {
             for (Path file : files) {
                 String name = file.getFileName().toString();
@@ -61,7 +63,7 @@ final class StateFiles {
         return states;
     }
 
-    private Optional<String> read(Path file) throws Unreadable {
+    private Optional<SandboxStatus> read(Path file) throws Unreadable {
         JsonNode state;
         try {
             state = JsonTrees.read(Files.readAllBytes(file));
@@ -70,11 +72,13 @@ final class StateFiles {
         } catch (IOException e) {
             throw new Unreadable(file, e);
         }
-        String status = state.path("status").asText("");
-        if (status.isEmpty()) {
-            throw new Unreadable(file, null);
+        SandboxStatus status;
+        try {
+            status = SandboxStatus.of(state.path("status").asText(""));
+        } catch (IllegalArgumentException notAStatus) {
+            throw new Unreadable(file, notAStatus);
         }
-        return Optional.of(CHECKED.contains(status) && !alive(state.path("sandbox").path("pid").asLong()) ? "stopped" : status);
+        return Optional.of(CHECKED.contains(status) && !alive(state.path("sandbox").path("pid").asLong()) ? SandboxStatus.STOPPED : status);
     }
 
     /** Whether {@code pid} is this root's sandbox process (not another that took its number since). */

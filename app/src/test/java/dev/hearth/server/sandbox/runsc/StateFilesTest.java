@@ -1,5 +1,7 @@
 package dev.hearth.server.sandbox.runsc;
 
+import static dev.hearth.server.sandbox.SandboxStatus.PAUSED;
+import static dev.hearth.server.sandbox.SandboxStatus.STOPPED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -29,8 +31,8 @@ class StateFilesTest {
         Files.writeString(root.resolve("a-0001_sandbox:a-0001.lock"), "");
         Files.writeString(root.resolve("runsc-a-0001.sock"), "");
         var states = new StateFiles(root);
-        assertEquals(Map.of("a-0001", "stopped", "b-0001", "stopped", "c-0001", "stopped", "d-0001", "paused"), states.all());
-        assertEquals(Optional.of("stopped"), states.state("a-0001"));
+        assertEquals(Map.of("a-0001", STOPPED, "b-0001", STOPPED, "c-0001", STOPPED, "d-0001", PAUSED), states.all());
+        assertEquals(Optional.of(STOPPED), states.state("a-0001"));
         assertEquals(Optional.empty(), states.state("z-0001"));
     }
 
@@ -42,6 +44,8 @@ class StateFilesTest {
         assertThrows(StateFiles.Unreadable.class, states::all);
         write("a-0001", "");
         assertThrows(StateFiles.Unreadable.class, () -> states.state("a-0001"));
+        write("a-0001", "{\"id\":\"a-0001\",\"status\":\"somewhere\",\"sandbox\":{\"pid\":0}}");
+        assertThrows(StateFiles.Unreadable.class, () -> states.state("a-0001"), "a status runsc does not write");
         assertEquals(Map.of(), new StateFiles(root.resolve("never-made")).all());
     }
 }
