@@ -30,6 +30,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class FakeRuntime implements SandboxRuntime {
     private final Map<String, SandboxStatus> sandboxes = new ConcurrentHashMap<>();
+    private final Set<String> frozen = ConcurrentHashMap.newKeySet();
     private final Map<String, SandboxSpec> specs = new ConcurrentHashMap<>();
     private final Set<Slot> networks = ConcurrentHashMap.newKeySet();
     private final Set<String> failing = ConcurrentHashMap.newKeySet();
@@ -127,6 +128,23 @@ public final class FakeRuntime implements SandboxRuntime {
     }
 
     @Override
+    public void freeze(String sandboxId) {
+        call("freeze", sandboxId);
+        frozen.add(sandboxId);
+    }
+
+    @Override
+    public void thaw(String sandboxId) {
+        call("thaw", sandboxId);
+        frozen.remove(sandboxId);
+    }
+
+    @Override
+    public boolean frozen(String sandboxId) {
+        return frozen.contains(sandboxId);
+    }
+
+    @Override
     public void pause(String sandboxId) {
         call("pause", sandboxId);
         sandboxes.replace(sandboxId, SandboxStatus.PAUSED);
@@ -184,6 +202,7 @@ public final class FakeRuntime implements SandboxRuntime {
     @Override
     public void delete(String sandboxId) {
         call("delete", sandboxId);
+        frozen.remove(sandboxId);
         sandboxes.remove(sandboxId);
     }
 

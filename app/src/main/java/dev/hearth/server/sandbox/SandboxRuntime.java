@@ -34,12 +34,12 @@ public interface SandboxRuntime {
      */
     boolean runsProcesses();
 
-    /** Starts a sandbox detached; returns when its main process runs. */
     /** CPU and memory of a running sandbox, from its cgroup; empty when it is not running or has none. */
     default Optional<SandboxUsage> usage(String sandboxId) {
         return Optional.empty();
     }
 
+    /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, Path stateDir);
 
     /**
@@ -69,6 +69,18 @@ public interface SandboxRuntime {
      */
     void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning);
 
+    /**
+     * Stops every process of a running sandbox where it stands, memory kept (a warm sleep): it uses no
+     * CPU until {@link #thaw}. Nothing else may be asked of a frozen sandbox but thaw, delete, state
+     * and usage; the others fail rather than wait.
+     */
+    void freeze(String sandboxId);
+
+    /** Lets a frozen sandbox run on; nothing if it is not frozen. */
+    void thaw(String sandboxId);
+
+    boolean frozen(String sandboxId);
+
     /** Freezes every process of the sandbox; a checkpoint of a paused sandbox leaves it paused. */
     void pause(String sandboxId);
 
@@ -86,7 +98,7 @@ public interface SandboxRuntime {
     /** Whether the sandbox exists, and its status. */
     Optional<SandboxStatus> state(String sandboxId);
 
-    /** Stops and forgets a sandbox; nothing if it does not exist. */
+    /** Stops and forgets a sandbox (thawed first if frozen); nothing if it does not exist. */
     void delete(String sandboxId);
 
     /** Every sandbox this runtime knows of, with its status. */

@@ -29,6 +29,7 @@ public final class RunscRuntime implements SandboxRuntime {
     private final Disks disks = new Disks();
     private final Boot boot;
     private final Cgroups cgroups;
+    private final Freezer freezer;
     private final RunningExecs running = new RunningExecs();
     private final Execs execs;
     private final Terminals terminals;
@@ -38,6 +39,7 @@ public final class RunscRuntime implements SandboxRuntime {
         this.cli = new Runsc(runsc, root);
         this.networks = new Networks(root.resolveSibling("networks"));
         this.cgroups = new Cgroups(root);
+        this.freezer = new Freezer(cgroups);
         this.boot = new Boot(cli, networks, cgroups);
         var killTree = new KillTree(cli);
         this.execs = new Execs(cli, running, killTree);
@@ -104,22 +106,48 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public void checkpoint(String sandboxId, Path imageDir, boolean leaveRunning) {
+        requireThawed(sandboxId);
         cli.checkpoint(sandboxId, imageDir, leaveRunning);
     }
 
     @Override
+    public void freeze(String sandboxId) {
+        freezer.freeze(sandboxId);
+    }
+
+    @Override
+    public void thaw(String sandboxId) {
+        freezer.thaw(sandboxId);
+    }
+
+    @Override
+    public boolean frozen(String sandboxId) {
+        return freezer.frozen(sandboxId);
+    }
+
+    @Override
     public void pause(String sandboxId) {
+        requireThawed(sandboxId);
         cli.pause(sandboxId);
     }
 
     @Override
     public void signalInit(String sandboxId, String signal) {
+        requireThawed(sandboxId);
         cli.signalInit(sandboxId, signal);
     }
 
     @Override
     public void resume(String sandboxId) {
+        requireThawed(sandboxId);
         cli.resume(sandboxId);
+    }
+
+    // runsc would wait on a frozen sentry for as long as its time limit: a mistake answers at once.
+    private void requireThawed(String sandboxId) {
+        if (freezer.frozen(sandboxId)) {
+            throw new IllegalStateException("sandbox " + sandboxId + " is frozen; thaw it first");
+        }
     }
 
     @Override
@@ -156,6 +184,7 @@ public final class RunscRuntime implements SandboxRuntime {
 
     @Override
     public void delete(String sandboxId) {
+        freezer.thaw(sandboxId);
         cli.delete(sandboxId);
     }
 
