@@ -18,6 +18,8 @@ export class Computer extends Model {
   name: string;
   state: "creating" | "ready" | "sleeping" | "failed";
   pending: string | null;
+  /** How a sleeping computer sleeps: "warm" (frozen in memory) or "cold" (memory on disk); null unless sleeping. */
+  sleepMode: "warm" | "cold" | null;
   image: string;
   imageDigest: string | null;
   ports: Port[];

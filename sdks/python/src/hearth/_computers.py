@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Computer(Model):
-    _fields = ("id", "workspace", "name", "state", "pending", "image", "image_digest", "ports", "url",
+    _fields = ("id", "workspace", "name", "state", "pending", "sleep_mode", "image", "image_digest", "ports", "url",
                "env_keys", "env_vars", "resources", "generation", "protected", "auto_sleep_seconds",
                "network", "entrypoint", "command", "restart", "main_exit", "parent", "from_checkpoint",
                "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")

@@ -224,10 +224,15 @@ final class ComputersCommand {
         cli.print(answer, () -> table(JsonTrees.array().add(answer.path("computer"))));
     }
 
+    /** "sleeping (warm)": how deeply it sleeps tells how fast it wakes. */
+    private static String state(JsonNode c) {
+        var mode = c.path("sleep_mode");
+        return c.path("state").asText() + (mode.isTextual() ? " (" + mode.asText() + ")" : "");
+    }
+
     private void table(Iterable<JsonNode> rows) {
         var table = new Table("NAME", "ID", "STATE", "IMAGE", "URL", "NETWORK", "ERROR");
-        rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(), c.path("state").asText(),
-                c.path("image").asText(), c.path("url").asText(), NetworkOptions.summary(c.path("network")),
+        rows.forEach(c -> table.row(c.path("name").asText(), c.path("id").asText(), state(c), c.path("image").asText(), c.path("url").asText(), NetworkOptions.summary(c.path("network")),
                 c.path("error").isNull() ? "-" : c.path("error").path("message").asText()));
         table.print(cli.out());
     }

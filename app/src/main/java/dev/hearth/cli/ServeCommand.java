@@ -2,6 +2,7 @@ package dev.hearth.cli;
 
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.Cidr;
@@ -90,6 +91,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--disk-reserve-mb", paramLabel = "DISK_RESERVE_MB", defaultValue = "${env:HEARTH_DISK_RESERVE_MB:-1024}", description = "free space the data directory keeps; below it creates answer 507 (default ${DEFAULT-VALUE})")
     long diskReserveMb;
 
+    @Option(names = "--warm-sleep-seconds", paramLabel = "SECONDS", defaultValue = "${env:HEARTH_WARM_SLEEP_SECONDS:-300}", description = "a sleeping computer stays frozen in memory this long (woken in milliseconds) before its memory goes to disk; 0: straight to disk (default ${DEFAULT-VALUE})")
+    long warmSleepSeconds;
+
+    @Option(names = "--memory-reserve-mb", paramLabel = "MB", defaultValue = "${env:HEARTH_MEMORY_RESERVE_MB}", description = "host memory kept available: below it, warm sleepers go to disk early, longest asleep first (default: a tenth of the host's memory)")
+    Long memoryReserveMb;
+
     @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -136,6 +143,14 @@ final class ServeCommand implements Callable<Integer> {
                     + "(--tls-cert, --router-tls-cert or --tls-self-signed)");
         }
         return settings;
+    }
+
+    private SleepSettings sleepSettings(SleepSettings defaults) {
+        if (warmSleepSeconds < 0 || memoryReserveMb != null && memoryReserveMb < 0) {
+            throw new IllegalArgumentException("--warm-sleep-seconds and --memory-reserve-mb cannot be negative");
+        }
+        return new SleepSettings(Duration.ofSeconds(warmSleepSeconds),
+                memoryReserveMb == null ? defaults.memoryReserveBytes() : memoryReserveMb << 20);
     }
 
     private static Optional<TlsFiles> pair(String certOption, Path cert, String keyOption, Path key) {
@@ -188,6 +203,7 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
                 .withAuthFailures(signInFailures).withReserve(diskReserveMb));
         config = config.withTls(tlsSettings());
+        config = config.withSleep(sleepSettings(config.sleep()));
         if (metricsListen != null && metricsListen.lastIndexOf(':') < 0) {
             throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
         }

@@ -1,5 +1,6 @@
 package dev.hearth.server;
 
+import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.http.IdempotencySettings;
 import dev.hearth.server.http.RequestObserver;
@@ -28,14 +29,15 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
-                     Optional<String> metricsListen, RequestObserver observer) {
+                     Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
                 Duration.ofDays(30), Duration.ofDays(30), 1 << 20, Optional.empty(), Optional.empty(),
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
-                IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE);
+                IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE,
+                SleepSettings.defaults());
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -132,6 +134,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.observer = o);
     }
 
+    /** How long computers sleep warm, and the memory the host keeps free of warm sleepers. */
+    public Config withSleep(SleepSettings s) {
+        return with(b -> b.sleep = s);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -165,6 +172,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         TlsSettings tls;
         Optional<String> metricsListen;
         RequestObserver observer;
+        SleepSettings sleep;
 
         Builder(Config c) {
             host = c.host;
@@ -192,13 +200,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             tls = c.tls;
             metricsListen = c.metricsListen;
             observer = c.observer;
+            sleep = c.sleep;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen, observer);
+                    idempotency, tls, metricsListen, observer, sleep);
         }
     }
 }

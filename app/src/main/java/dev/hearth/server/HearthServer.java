@@ -251,7 +251,7 @@ public final class HearthServer implements AutoCloseable {
         var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
-                listeners::routerAddress, g.timings()), g.operations());
+                listeners::routerAddress, g.timings(), g.config().sleep()), g.operations());
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         FilesApi.register(g.routes(), service.files(), store);

@@ -41,4 +41,22 @@ class ServerKillTest {
         }
     }
 
+    @Test
+    void aServerKilledWhileAComputerSleepsWarmLeavesItAsleepAndItWakesWhereItStood(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        String id = ChildServer.startAndKill(dir, port, "warm");
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin2 = restarted.admin();
+            var computer = admin2.get("/computers/" + id).path("computer");
+            assertEquals("sleeping", computer.path("state").asText(), computer.toString());
+            assertEquals("warm", computer.path("sleep_mode").asText(), "adopted frozen, not thawed nor lost");
+            var out = admin2.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "cat /data/f; ps")));
+            assertTrue(out.path("stdout").asText().contains("sleep 100000"), "woken where it stood: " + out);
+            computer = admin2.get("/computers/" + id).path("computer");
+            assertEquals("ready", computer.path("state").asText());
+            assertTrue(computer.path("sleep_mode").isNull());
+        }
+    }
+
 }

@@ -26,7 +26,8 @@ import java.util.Random;
 /**
  * A server in a child process, for tests that kill it with SIGKILL: starts on the given data
  * directory and port with the test operation kinds, begins one operation of the named kind (or, for
- * "computer", creates a computer that writes /data), prints its id, and serves until killed.
+ * "computer", creates a computer that writes /data; for "warm", one that then sleeps warm), prints its
+ * id, and serves until killed.
  */
 public final class ChildServer {
     private ChildServer() {
@@ -53,11 +54,14 @@ public final class ChildServer {
                 .withLocalImages(List.of(dataDir.getParent())));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
-        if (kind.equals("computer")) {
+        if (kind.equals("computer") || kind.equals("warm")) {
             String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "survivor", "image", "hearth/busybox"))
                     .path("computer").path("id").asText();
             admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
                     "echo acknowledged > /data/f; sleep 100000 > /dev/null 2>&1 &")));
+            if (kind.equals("warm")) {
+                admin.post("/computers/" + id + "/sleep", Map.of());
+            }
             System.out.println("computer " + id);
             System.out.flush();
             server.join();

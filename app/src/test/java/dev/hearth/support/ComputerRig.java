@@ -5,6 +5,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.ComputerService;
+import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.RouterAddress;
 import dev.hearth.server.crypto.Keyring;
@@ -44,7 +45,12 @@ public final class ComputerRig implements AutoCloseable {
     public final ComputerService service;
     public final Workspace workspace;
 
+    /** Computers that sleep cold at once, as before sleep had depths. */
     public ComputerRig() throws IOException {
+        this(new SleepSettings(Duration.ZERO, 0));
+    }
+
+    public ComputerRig(SleepSettings sleep) throws IOException {
         dataDir = Files.createTempDirectory("hearth-rig");
         store = Store.open(null, dataDir);
         var jdbi = store.jdbi();
@@ -54,7 +60,7 @@ public final class ComputerRig implements AutoCloseable {
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
                 Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301"),
-                Timings.NONE), operations);
+                Timings.NONE, sleep), operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

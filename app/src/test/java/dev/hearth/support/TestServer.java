@@ -165,6 +165,8 @@ public final class TestServer implements AutoCloseable {
             unmountDisks(dataDir);
             return;
         }
+        // A warm sleeper's sandbox is frozen: runsc list and delete would wait on it.
+        RunscRuntime.thawAll(root);
         var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
         for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
             if (!id.isBlank()) {

@@ -3,6 +3,7 @@ package dev.hearth.bench;
 import dev.hearth.client.HearthClient;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -167,6 +168,7 @@ public final class ComputerBench {
         static void removeSandboxes(Path dataDir) throws Exception {
             new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            RunscRuntime.thawAll(dataDir.resolve("runsc"));
             var list = new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "list", "-quiet").start();
             for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
                 if (!id.isBlank()) {

@@ -6,11 +6,13 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.router.RouterSettings;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -45,8 +47,10 @@ public final class SnapshotBench {
         var sizes = Arrays.stream((args.length > 1 ? args[1] : "0,200").split(",")).map(Integer::parseInt).toList();
         Path work = Files.createTempDirectory("hearth-snapshot-bench");
         String image = buildImage(work);
+        // Cold at once: sleep is a checkpoint to disk and wake a restore, beside runsc's own (WarmSleepBench has warm).
         var config = Config.defaults(work.resolve("hearth")).withPort(0).withLocalImages(List.of(work))
-                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
+                .withSleep(new SleepSettings(Duration.ZERO, 0));
         try (var server = HearthServer.start(config)) {
             var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
@@ -201,18 +205,18 @@ public final class SnapshotBench {
         }
     }
 
-    private static void add(Map<String, List<Double>> into, String step, long startNanos) {
+    static void add(Map<String, List<Double>> into, String step, long startNanos) {
         into.computeIfAbsent(step, k -> new ArrayList<>()).add((System.nanoTime() - startNanos) / 1e6);
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(v);
         return v[v.length / 2];
     }
 
     /** Polls with curl until the server answers 200 (curl resolves *.localhost to the loopback address). */
-    private static void firstByte(String url) throws Exception {
+    static void firstByte(String url) throws Exception {
         for (int i = 0; i < 2000; i++) {
             var p = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", url).start();
             String status = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -246,7 +250,7 @@ public final class SnapshotBench {
         throw new IllegalStateException("the probe never started");
     }
 
-    private static void await(HearthClient admin, JsonNode accepted) {
+    static void await(HearthClient admin, JsonNode accepted) {
         String op = accepted.path("operations").get(0).asText();
         var done = admin.get("/operations/" + op + "?wait=60").path("operation");
         if (!done.path("state").asText().equals("succeeded")) {
@@ -255,7 +259,7 @@ public final class SnapshotBench {
     }
 
     /** busybox for httpd and sh, the probe compiled static, an entrypoint that starts both. */
-    private static String buildImage(Path work) throws Exception {
+    static String buildImage(Path work) throws Exception {
         Path source = work.resolve("probe.c");
         try (InputStream in = SnapshotBench.class.getResourceAsStream("/probe.c")) {
             Files.write(source, in.readAllBytes());

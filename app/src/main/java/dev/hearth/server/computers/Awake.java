@@ -16,14 +16,14 @@ final class Awake {
     private final ComputerRecords records;
     private final Gates gates;
     private final Activity activity;
-    private final Lifecycle lifecycle;
+    private final Sleeps sleeps;
     private final Agents agents;
 
-    Awake(ComputerRecords records, Gates gates, Activity activity, Lifecycle lifecycle, Agents agents) {
+    Awake(ComputerRecords records, Gates gates, Activity activity, Sleeps sleeps, Agents agents) {
         this.records = records;
         this.gates = gates;
         this.activity = activity;
-        this.lifecycle = lifecycle;
+        this.sleeps = sleeps;
         this.agents = agents;
     }
 
@@ -66,7 +66,7 @@ final class Awake {
             } finally {
                 shared.unlock();
             }
-            lifecycle.wakeNow(computerId);
+            sleeps.wakeNow(computerId);
         }
     }
 

@@ -42,9 +42,14 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /**
      * Its state, a change under way (null if none), why it last failed or restarted (null if fine),
-     * and how the main process of a sandbox of it last ended (null if none was seen to).
+     * how the main process of a sandbox of it last ended (null if none was seen to), and how it
+     * sleeps (null unless sleeping).
      */
-    public record Status(ComputerState state, Pending pending, Operation.Error error, MainExit mainExit) {
+    public record Status(ComputerState state, Pending pending, Operation.Error error, MainExit mainExit, Sleep sleep) {
+    }
+
+    /** How deeply it sleeps, and since when it has slept (the warm period counts from then). */
+    public record Sleep(SleepMode mode, Instant since) {
     }
 
     /** The main process of sandbox {@code incarnation} ended with {@code exitCode} (128 + N: signal N). */
@@ -80,7 +85,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** A computer just asked for: creating, generation and incarnation 1, no slot yet. */
     static Computer draft(String id, String workspace, String name, Settings settings, String imageDigest,
                           Lineage lineage, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null, null),
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null, null, null),
                 new Instance(imageDigest, 1, 1, null), lineage, new Times(now, now, null, null, null));
     }
 
@@ -94,6 +99,16 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     public Operation.Error error() {
         return status.error();
+    }
+
+    /** How it sleeps; null unless sleeping. */
+    public Sleep sleep() {
+        return status.sleep();
+    }
+
+    /** Sleeping with its sandbox frozen in memory. */
+    public boolean sleepsWarm() {
+        return is(ComputerState.SLEEPING) && sleep() != null && sleep().mode() == SleepMode.WARM;
     }
 
     public String image() {
@@ -143,16 +158,23 @@ public record Computer(String id, String workspace, String name, Settings settin
         return id + "-" + String.format("%04d", instance.incarnation());
     }
 
+    /** In {@code state}; a sleeper that stays asleep keeps how it sleeps. */
     public Computer withStatus(ComputerState state, Pending pending, Operation.Error error, Instant now) {
-        return new Computer(id, workspace, name, settings, new Status(state, pending, error, status.mainExit()),
-                instance, lineage,
-                times.updated(now));
+        var sleep = state == ComputerState.SLEEPING ? status.sleep() : null;
+        return new Computer(id, workspace, name, settings, new Status(state, pending, error, status.mainExit(), sleep),
+                instance, lineage, times.updated(now));
+    }
+
+    /** Asleep, {@code mode} deep, since {@code since}; nothing pending, its error kept. */
+    public Computer asleep(SleepMode mode, Instant since, Instant now) {
+        return new Computer(id, workspace, name, settings, new Status(ComputerState.SLEEPING, null, error(),
+                status.mainExit(), new Sleep(mode, since)), instance, lineage, times.updated(now));
     }
 
     /** Its sandbox runs the image {@code digest} from now on; error cleared. */
     public Computer started(String digest, Instant now) {
         return new Computer(id, workspace, name, settings,
-                new Status(ComputerState.READY, pending(), null, status.mainExit()),
+                new Status(ComputerState.READY, pending(), null, status.mainExit(), null),
                 new Instance(digest, generation(), instance.incarnation(), slot()), lineage,
                 new Times(times.createdAt(), now, now, times.lastActiveAt(), deletedAt()));
     }
@@ -160,7 +182,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** A sandbox of it was found running: ready, its error and start time kept. */
     public Computer adopted(String digest, Instant now) {
         return new Computer(id, workspace, name, settings,
-                new Status(ComputerState.READY, pending(), error(), status.mainExit()),
+                new Status(ComputerState.READY, pending(), error(), status.mainExit(), null),
                 new Instance(digest, generation(), instance.incarnation(), slot()), lineage, times.updated(now));
     }
 
@@ -192,7 +214,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
         var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network(), settings.launch());
-        return new Computer(id, workspace, name, unprotected, new Status(state(), null, error(), status.mainExit()),
+        return new Computer(id, workspace, name, unprotected, new Status(state(), null, error(), status.mainExit(), status.sleep()),
                 instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));
     }

@@ -17,11 +17,11 @@ public final class ComputerAddresses {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerAddresses.class);
 
     private final ComputerRecords records;
-    private final Lifecycle lifecycle;
+    private final Sleeps sleeps;
 
-    ComputerAddresses(ComputerRecords records, Lifecycle lifecycle) {
+    ComputerAddresses(ComputerRecords records, Sleeps sleeps) {
         this.records = records;
-        this.lifecycle = lifecycle;
+        this.sleeps = sleeps;
     }
 
     /** The workspace of the live computer at this sandbox address. */
@@ -45,7 +45,7 @@ public final class ComputerAddresses {
         }
         LOG.info("computer {} ({}): woken by a connection to port {} from computer {}", to.get().name(),
                 to.get().id(), target.getPort(), from.get().name());
-        return lifecycle.wakeNow(to.get().id()).is(ComputerState.READY);
+        return sleeps.wakeNow(to.get().id()).is(ComputerState.READY);
     }
 
     private Optional<Computer> at(InetAddress address) {

@@ -176,7 +176,13 @@ final class ComputerCheckpoints {
             Files.createDirectories(dir);
             switch (computer.state()) {
                 case READY -> captureRunning(computer, runsc, dir);
-                case SLEEPING -> captureAsleep(computer, dir);
+                case SLEEPING -> {
+                    if (computer.sleepsWarm()) {
+                        captureWarm(computer, runsc, dir);
+                    } else {
+                        captureAsleep(computer, dir);
+                    }
+                }
                 default -> throw new IllegalStateException("the computer is " + computer.state());
             }
             Dirs.markComplete(dir);
@@ -229,7 +235,20 @@ final class ComputerCheckpoints {
         }
     }
 
-    /** Asleep, its sleep image already holds memory and overlay; it stays asleep. */
+    /**
+     * Asleep warm: thawed just for the pause the checkpoint takes anyway (the agent is asked for its
+     * boot first, since a paused agent cannot answer), and frozen again after; it stays asleep.
+     */
+    private void captureWarm(Computer computer, SandboxRuntime runsc, Path dir) {
+        runsc.thaw(computer.sandboxId());
+        try {
+            captureRunningPaused(computer, runsc, dir, agents.boot(computer));
+        } finally {
+            runsc.freeze(computer.sandboxId());
+        }
+    }
+
+    /** Asleep cold, its sleep image already holds memory and overlay; it stays asleep. */
     private void captureAsleep(Computer computer, Path dir) throws IOException {
         Path sleep = dirs.sleepImage(computer.id());
         if (!Dirs.complete(sleep)) {

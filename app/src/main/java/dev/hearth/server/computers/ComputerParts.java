@@ -8,7 +8,7 @@ import dev.hearth.server.agent.AgentSecrets;
  * there is none), each computer's gate and activity, its directories, and the rules built on them.
  */
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-                     ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Restores restores,
+                     ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
                      Networking networking, ComputerUsage usage) {
 
@@ -28,14 +28,15 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"),
                 agents);
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
-        var lifecycle = new Lifecycle(records, access, gates, activity, dirs, images, boots, restores, networking,
-                agents, in.timings());
-        var awake = new Awake(records, gates, activity, lifecycle, agents);
+        var lifecycle = new Lifecycle(records, access, gates, images, boots, restores, agents);
+        var sleeps = new Sleeps(records, access, gates, activity, dirs, boots, networking, agents, lifecycle,
+                in.sleep(), in.timings());
+        var awake = new Awake(records, gates, activity, sleeps, agents);
         var execs = new Execs(access, awake, activity, dirs, environments, images, agents, in.timings());
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
-        return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, restores,
-                execs, files, processes, new RouteTargets(records, activity, lifecycle), new ComputerViews(environments, in.routerHost()),
+        return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
+                execs, files, processes, new RouteTargets(records, activity, sleeps), new ComputerViews(environments, in.routerHost()),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents));
     }
 }

@@ -60,7 +60,7 @@ public final class ComputerService {
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
                   Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
                   CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost,
-                  Timings timings) {
+                  Timings timings, SleepSettings sleep) {
     }
 
     private final ComputerParts parts;
@@ -79,7 +79,8 @@ public final class ComputerService {
         // not: reconcile settles a computer whose sleep was cut short.
         operations.register(OperationKind.of(CREATE_KIND, true, this::createWork));
         operations.register(OperationKind.of(SLEEP_KIND, false, this::sleepWork));
-        this.supervisor = inputs.runtime().map(r -> new ComputerSupervisor(parts.lifecycle(), parts.records(), r,
+        this.supervisor = inputs.runtime().map(r -> new ComputerSupervisor(parts.lifecycle(), parts.sleeps(),
+                new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
                 parts.activity()));
         supervisor.ifPresent(ComputerSupervisor::start);
     }
@@ -281,7 +282,7 @@ public final class ComputerService {
         if (!computer.allows(Move.WAKE)) {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + ", not asleep");
         }
-        return view(parts.lifecycle().wakeNow(computer.id()), workspace);
+        return view(parts.sleeps().wakeNow(computer.id()), workspace);
     }
 
     /**
@@ -325,7 +326,7 @@ public final class ComputerService {
 
     /** Computers by address, for the resolver and the waker (see {@link ComputerAddresses}). */
     public ComputerAddresses addresses() {
-        return new ComputerAddresses(parts.records(), parts.lifecycle());
+        return new ComputerAddresses(parts.records(), parts.sleeps());
     }
 
     /** The computer router's side (see {@link RouteTargets}). */
@@ -367,7 +368,7 @@ public final class ComputerService {
 
     private void sleepWork(OperationKind.Work work) throws OperationKind.Failure {
         try {
-            var c = parts.lifecycle().sleepNow(work.resource());
+            var c = parts.sleeps().sleepNow(work.resource());
             if (!c.is(ComputerState.SLEEPING) && !c.deleted()) {
                 throw new OperationKind.Failure("not_asleep", "the computer is " + c.state() + ", not asleep");
             }

@@ -90,7 +90,8 @@ public final class ComputerStore {
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
                     env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
                     launch = :launch, generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
-                    last_started_at = :started, last_active_at = :active, deleted_at = :deleted
+                    last_started_at = :started, last_active_at = :active, deleted_at = :deleted,
+                    sleep_mode = :sleepMode, slept_at = :sleptAt
                 WHERE id = :id""")
                 .bind("id", c.id()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("pending", c.pending() == null ? null : c.pending().wire())
@@ -103,7 +104,9 @@ public final class ComputerStore {
                 .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set))
                 .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
-                .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt())).execute();
+                .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt()))
+                .bind("sleepMode", c.sleep() == null ? null : c.sleep().mode().wire())
+                .bind("sleptAt", c.sleep() == null ? null : millis(c.sleep().since())).execute();
     }
 
     /** Notes how a sandbox's main process ended, unless the computer runs another sandbox by now. */
@@ -151,6 +154,14 @@ public final class ComputerStore {
                 view.denyOut().stream().map(Cidr::of).toList());
     }
 
+    private static Computer.Sleep sleep(ResultSet rs) throws SQLException {
+        if (!ComputerState.SLEEPING.wire().equals(rs.getString("state"))) {
+            return null;
+        }
+        Instant since = instant(rs, "slept_at");
+        return new Computer.Sleep(SleepMode.of(rs.getString("sleep_mode")), since == null ? instant(rs, "updated_at") : since);
+    }
+
     private static Computer computer(ResultSet rs, StatementContext ctx) throws SQLException {
         int autoSleep = rs.getInt("auto_sleep_seconds");
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
@@ -159,7 +170,7 @@ public final class ComputerStore {
                 rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs));
         var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",
-                Computer.MainExit.class));
+                Computer.MainExit.class), sleep(rs));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),
                 rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
         var lineage = new Computer.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"));

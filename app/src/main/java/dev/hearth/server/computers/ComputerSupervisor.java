@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches ready computers once a second: one whose main process died (its sandbox stopped or
  * vanished) is started again, after 1 s, 2 s, 4 s ... up to a minute while it keeps dying; one idle
- * for its {@code auto_sleep_seconds} is put to sleep. Also writes {@code last_active_at}.
+ * for its {@code auto_sleep_seconds} is put to sleep; a warm sleeper whose time is up (see
+ * {@link SleepDepth}) goes cold. Also writes {@code last_active_at}.
  */
 final class ComputerSupervisor {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerSupervisor.class);
@@ -27,15 +28,21 @@ final class ComputerSupervisor {
     }
 
     private final Lifecycle lifecycle;
+    private final Sleeps sleeps;
+    private final SleepDepth depth;
     private final ComputerRecords records;
     private final SandboxRuntime runtime;
     private final Activity activity;
     private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
+    private final Set<String> goingCold = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    ComputerSupervisor(Lifecycle lifecycle, ComputerRecords records, SandboxRuntime runtime, Activity activity) {
+    ComputerSupervisor(Lifecycle lifecycle, Sleeps sleeps, SleepDepth depth, ComputerRecords records,
+                       SandboxRuntime runtime, Activity activity) {
         this.lifecycle = lifecycle;
+        this.sleeps = sleeps;
+        this.depth = depth;
         this.records = records;
         this.runtime = runtime;
         this.activity = activity;
@@ -85,6 +92,22 @@ final class ComputerSupervisor {
                 sleepIfIdle(c, now);
             }
         }
+        depth.due(live, now).forEach(this::goCold);
+    }
+
+    private void goCold(Computer c) {
+        if (!goingCold.add(c.id())) {
+            return;
+        }
+        Thread.ofVirtual().name("cold-sleep-" + c.id()).start(() -> {
+            try {
+                sleeps.deepen(c.id());
+            } catch (RuntimeException e) {
+                LOG.warn("computer {} could not go cold", c.id(), e);
+            } finally {
+                goingCold.remove(c.id());
+            }
+        });
     }
 
     private void check(Computer c, SandboxStatus status, Instant now) {
@@ -121,7 +144,7 @@ final class ComputerSupervisor {
         Thread.ofVirtual().name("auto-sleep-" + c.id()).start(() -> {
             try {
                 LOG.info("computer {} ({}) idle for {} s: putting it to sleep", c.name(), c.id(), delay);
-                lifecycle.sleepNow(c.id());
+                sleeps.sleepNow(c.id());
             } catch (RuntimeException e) {
                 LOG.warn("auto-sleep of computer {} failed", c.id(), e);
             } finally {

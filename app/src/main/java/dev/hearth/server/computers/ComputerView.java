@@ -7,7 +7,8 @@ import java.time.Instant;
 import java.util.List;
 
 /** The Computer of the wire. */
-public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, String image,
+public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, SleepMode sleepMode,
+                           String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,

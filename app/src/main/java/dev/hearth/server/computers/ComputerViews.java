@@ -34,7 +34,8 @@ final class ComputerViews {
                 .toList();
         var set = c.settings();
         var times = c.times();
-        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(), set.image(), c.imageDigest(),
+        return new ComputerView(c.id(), c.workspace(), c.name(), c.state(), c.pending(),
+                c.sleep() == null ? null : c.sleep().mode(), set.image(), c.imageDigest(),
                 ports, router.url(host), List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),

@@ -1,15 +1,9 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.ApiException;
-import dev.hearth.api.ErrorCode;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.images.Images;
-import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
-import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.SandboxStatus;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The moves of a computer's sandbox, each alone under the computer's gate: provision (pull and
- * start, or fork), restart after its main process exited, sleep (memory to disk) and wake.
+ * start, or fork) and restart after its main process exited; {@link Sleeps} has sleep and wake.
  */
 final class Lifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(Lifecycle.class);
@@ -30,32 +24,23 @@ final class Lifecycle {
     private final ComputerRecords records;
     private final SandboxAccess access;
     private final Gates gates;
-    private final Activity activity;
-    private final Dirs dirs;
     private final ComputerImages images;
     private final Boots boots;
     private final Restores restores;
-    private final Networking networking;
     // Restarts by computer name since this server started, for operators and the tests that forbid them.
     private final Map<String, Integer> restarted = new ConcurrentHashMap<>();
 
     private final Agents agents;
-    private final Timings timings;
 
-    Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-              ComputerImages images, Boots boots, Restores restores, Networking networking, Agents agents,
-              Timings timings) {
+    Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, ComputerImages images, Boots boots,
+              Restores restores, Agents agents) {
         this.agents = agents;
-        this.timings = timings;
         this.records = records;
         this.access = access;
         this.gates = gates;
-        this.activity = activity;
-        this.dirs = dirs;
         this.images = images;
         this.boots = boots;
         this.restores = restores;
-        this.networking = networking;
     }
 
     /** Pulls (or builds) the image and starts the computer; on failure it is marked failed with the reason. */
@@ -138,68 +123,6 @@ final class Lifecycle {
                     () -> runtime.state(c.sandboxId()).filter(SandboxStatus.RUNNING::equals).isPresent(),
                     () -> runtime.signalInit(c.sandboxId(), "PWR"));
         }
-    }
-
-    /** Checkpoints the sandbox's memory and overlay to disk and stops it; /data stays where it is. */
-    Computer sleepNow(String computerId) {
-        var runsc = access.get();
-        return lockedEndingExecs(computerId, () -> {
-            var computer = records.current(computerId);
-            if (!computer.allows(Move.SLEEP) || computer.deleted()) {
-                return computer;
-            }
-            runsc.endExecs(computer.sandboxId(), EXECS_END);
-            agents.endExecs(computer.sandboxId(), EXECS_END);
-            var boot = agents.boot(computer);
-            Path image = dirs.sleepImage(computer.id());
-            Disk.deleteTree(image);
-            try {
-                runsc.checkpoint(computer.sandboxId(), image, false);
-                boots.saved(computer, boot, image);
-                Dirs.markComplete(image);
-            } catch (RuntimeException | IOException e) {
-                Disk.deleteTree(image);
-                records.save(computer.withStatus(ComputerState.READY, null,
-                        new Operation.Error("sleep_failed", e.getMessage()), records.now()));
-                throw new Commands.Failure("the checkpoint for sleep failed: " + e.getMessage());
-            }
-            runsc.delete(computer.sandboxId());
-            var asleep = records.save(computer.withStatus(ComputerState.SLEEPING, null, computer.error(), records.now()));
-            networking.asleep(asleep, true);
-            LOG.info("computer {} ({}) is asleep", computer.name(), computer.id());
-            return asleep;
-        });
-    }
-
-    /**
-     * Restores a sleeping computer from its sleep image into a new sandbox. The new sandbox id is
-     * stored before the restore, so a crash in between finds and adopts it.
-     */
-    Computer wakeNow(String computerId) {
-        var runsc = access.get();
-        long start = System.nanoTime();
-        return gates.locked(computerId, () -> {
-            var computer = records.current(computerId);
-            if (!computer.allows(Move.WAKE) || computer.deleted()) {
-                return computer;
-            }
-            var next = records.save(computer.nextIncarnation(computer.generation(), records.now()));
-            try {
-                boots.restoreInto(next, dirs.sleepImage(next.id()));
-            } catch (IOException | RuntimeException e) {
-                runsc.delete(next.sandboxId());
-                records.save(next.withStatus(ComputerState.SLEEPING, null,
-                        new Operation.Error("wake_failed", e.getMessage()), records.now()));
-                throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + next.name() + " could not wake: "
-                        + e.getMessage());
-            }
-            var ready = records.save(next.started(next.imageDigest(), records.now()));
-            networking.asleep(ready, false);
-            Disk.deleteTree(dirs.sleepImage(next.id()));
-            activity.restarted(computerId, ready.times().lastStartedAt());
-            timings.record(Timings.Event.COMPUTER_WAKE, System.nanoTime() - start);
-            return ready;
-        });
     }
 
     /** Restarts after an exit, by computer name, since this server started. */

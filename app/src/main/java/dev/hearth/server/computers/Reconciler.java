@@ -154,11 +154,36 @@ final class Reconciler {
     }
 
     /**
+     * A warm sleeper whose sandbox is there stays so: frozen again (a checkpoint cut short may have
+     * left it thawed, or paused), a sleep image a move to cold left half written removed.
+     */
+    private void keepWarm(Computer c, SandboxStatus status) {
+        if (status == SandboxStatus.PAUSED) {
+            runsc.thaw(c.sandboxId());
+            runsc.resume(c.sandboxId());
+        }
+        runsc.freeze(c.sandboxId());
+        if (!Dirs.complete(dirs.sleepImage(c.id()))) {
+            Disk.deleteTree(dirs.sleepImage(c.id()));
+        }
+        LOG.info("computer {} ({}) sleeps warm; adopted", c.name(), c.id());
+        lifecycle.adoptedRunning(c);
+    }
+
+    /**
      * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
      * finish a sleep whose image is complete, and start again what should run and does not.
      */
     private void settle(Computer c) {
         var state = runsc.state(c.sandboxId());
+        if (c.sleepsWarm() && c.pending() == null && state.filter(SandboxStatus::alive).isPresent()) {
+            keepWarm(c, state.get());
+            return;
+        }
+        if (state.isPresent() && runsc.frozen(c.sandboxId())) {
+            LOG.warn("computer {} ({}) was left frozen (a sleep or wake cut short); thawing it", c.name(), c.id());
+            runsc.thaw(c.sandboxId());
+        }
         if (state.filter(SandboxStatus.PAUSED::equals).isPresent()) {
             LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
             runsc.resume(c.sandboxId());
@@ -188,18 +213,25 @@ final class Reconciler {
         state.ifPresent(s -> runsc.delete(c.sandboxId()));
         boolean sleepingOrFallingAsleep = c.is(ComputerState.SLEEPING) || c.pending() != null;
         if (sleepingOrFallingAsleep && Dirs.complete(dirs.sleepImage(c.id()))) {
-            records.save(c.withStatus(ComputerState.SLEEPING, null, c.error(), records.now()));
-            LOG.info("computer {} ({}) is asleep", c.name(), c.id());
+            var since = c.sleep() == null ? records.now() : c.sleep().since();
+            records.save(c.asleep(SleepMode.COLD, since, records.now()));
+            LOG.info("computer {} ({}) is asleep, cold", c.name(), c.id());
             return;
         }
         if (sleepingOrFallingAsleep) {
             LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
-            records.save(c.withStatus(ComputerState.READY, null, new Operation.Error("memory_lost", "the sleep image "
-                    + "was incomplete after a crash; the computer started afresh from its image (/data is kept)"),
-                    records.now()));
-        } else {
-            LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
+            String lost = c.sleepsWarm() ? "its sandbox, frozen in memory, was gone (the host restarted)"
+                    : "the sleep image was incomplete after a crash";
+            var why = new Operation.Error("memory_lost", lost + "; the computer started afresh from its image (/data is kept)");
+            records.save(c.withStatus(ComputerState.READY, null, why, records.now()));
+            // A start clears the error of the computer it starts: this one must still say why its memory is gone.
+            var started = lifecycle.provision(c.id());
+            if (started.is(ComputerState.READY)) {
+                records.save(started.noted(why, records.now()));
+            }
+            return;
         }
+        LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
         lifecycle.provision(c.id());
     }
 }

@@ -16,12 +16,12 @@ public final class RouteTargets {
 
     private final ComputerRecords records;
     private final Activity activity;
-    private final Lifecycle lifecycle;
+    private final Sleeps sleeps;
 
-    RouteTargets(ComputerRecords records, Activity activity, Lifecycle lifecycle) {
+    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps) {
         this.records = records;
         this.activity = activity;
-        this.lifecycle = lifecycle;
+        this.sleeps = sleeps;
     }
 
     /** Where a router request goes: the computer and the port it publishes. */
@@ -62,7 +62,7 @@ public final class RouteTargets {
             // routeFor has just read it: read again only to wake it (under its gate).
             var c = target.computer();
             if (c.is(ComputerState.SLEEPING)) {
-                c = lifecycle.wakeNow(computerId);
+                c = sleeps.wakeNow(computerId);
             }
             if (!c.is(ComputerState.READY) || c.deleted()) {
                 throw new ApiException(ErrorCode.BAD_GATEWAY, "computer " + c.name() + " is " + (c.deleted()

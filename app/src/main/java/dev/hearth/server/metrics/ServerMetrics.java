@@ -37,8 +37,10 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
                 .help("API requests by method, route template and status").classicOnly()
                 .labelNames("method", "route", "status").register(registry);
         var counts = new StateCounts(jdbi);
-        byState("hearth_computers", "Computers by state", computerStates, counts::computers);
-        byState("hearth_databases", "Databases by state", databaseStates, counts::databases);
+        byState("hearth_computers", "Computers by state", "state", computerStates, counts::computers);
+        byState("hearth_computers_sleeping", "Sleeping computers by depth: warm (frozen in memory) or cold (on disk)",
+                "mode", List.of("warm", "cold"), counts::sleepers);
+        byState("hearth_databases", "Databases by state", "state", databaseStates, counts::databases);
         GaugeWithCallback.builder().name("hearth_operations").help("Operations by kind and state, since the store began")
                 .labelNames("kind", "state")
                 .callback(cb -> counts.operations().forEach(r -> cb.call(r.count(), r.first(), r.second())))
@@ -62,8 +64,9 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
         timings.get(event).observe(nanos / 1e9);
     }
 
-    private void byState(String name, String help, List<String> states, Supplier<List<StateCounts.Row>> rows) {
-        GaugeWithCallback.builder().name(name).help(help).labelNames("state").callback(cb -> {
+    private void byState(String name, String help, String label, List<String> states,
+                         Supplier<List<StateCounts.Row>> rows) {
+        GaugeWithCallback.builder().name(name).help(help).labelNames(label).callback(cb -> {
             var counts = new LinkedHashMap<String, Long>();
             states.forEach(state -> counts.put(state, 0L));
             rows.get().forEach(r -> counts.put(r.first(), r.count()));

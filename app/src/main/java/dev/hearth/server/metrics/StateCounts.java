@@ -20,6 +20,12 @@ final class StateCounts {
         return byState("SELECT state, '' AS second, COUNT(*) AS n FROM computers WHERE deleted_at IS NULL GROUP BY state");
     }
 
+    /** Sleeping computers by how they sleep; those from before sleep had depths were cold. */
+    List<Row> sleepers() {
+        return byState("SELECT COALESCE(sleep_mode, 'cold'), '' AS second, COUNT(*) AS n FROM computers "
+                + "WHERE deleted_at IS NULL AND state = 'sleeping' GROUP BY COALESCE(sleep_mode, 'cold')");
+    }
+
     List<Row> databases() {
         return byState("SELECT state, '' AS second, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL GROUP BY state");
     }

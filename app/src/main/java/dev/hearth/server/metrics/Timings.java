@@ -11,8 +11,8 @@ public interface Timings {
     enum Event {
         /** A create, from the request to the computer running (image pulled if need be, booted, agent up). */
         COMPUTER_CREATE("Computer creates: pull if needed, boot, agent ready"),
-        /** A wake, on request, on exec or through the router: restore to running. */
-        COMPUTER_WAKE("Computer wakes: restore from the sleep image to running"),
+        /** A wake, on request, on exec or through the router: thaw or restore to running. */
+        COMPUTER_WAKE("Computer wakes: thawed from a warm sleep, or restored from the sleep image, to running"),
         /** An exec, from the request to the command's exit, with the command's own time. */
         COMPUTER_EXEC("Execs: start to exit, the command's own time included"),
         /** A connection to a sleeping database: the cluster started and ready for it. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +61,24 @@ final class Cgroups {
             LOG.debug("no usage for sandbox {}: {}", sandboxId, e.toString());
         }
         return Optional.empty();
+    }
+
+    /** The sandboxes with a cgroup of this instance, under any controller. */
+    Set<String> sandboxes() {
+        var found = new TreeSet<String>();
+        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
+            for (Path controller : controllers) {
+                Path parent = controller.resolve(this.parent);
+                if (Files.isDirectory(parent)) {
+                    try (var groups = Files.newDirectoryStream(parent, Files::isDirectory)) {
+                        groups.forEach(g -> found.add(g.getFileName().toString()));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list cgroups", e);
+        }
+        return found;
     }
 
     /**

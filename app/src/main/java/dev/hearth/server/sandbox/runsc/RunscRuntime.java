@@ -51,6 +51,23 @@ public final class RunscRuntime implements SandboxRuntime {
         return Cgroups.parentOf(root);
     }
 
+    /**
+     * Thaws every frozen sandbox of the instance whose runsc root this is, for whoever removes them
+     * without a server (runsc list and delete would wait on a frozen sentry); answers how many.
+     */
+    public static int thawAll(Path root) {
+        var cgroups = new Cgroups(root);
+        var freezer = new Freezer(cgroups);
+        int thawed = 0;
+        for (String sandboxId : cgroups.sandboxes()) {
+            if (freezer.frozen(sandboxId)) {
+                freezer.thaw(sandboxId);
+                thawed++;
+            }
+        }
+        return thawed;
+    }
+
     /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
     public static Optional<String> unavailableReason(String runsc) {
         if (!"root".equals(System.getProperty("user.name"))) {

@@ -1,0 +1,151 @@
+package dev.hearth.bench;
+
+import static dev.hearth.bench.SnapshotBench.add;
+import static dev.hearth.bench.SnapshotBench.await;
+import static dev.hearth.bench.SnapshotBench.firstByte;
+import static dev.hearth.bench.SnapshotBench.median;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
+import dev.hearth.server.Config;
+import dev.hearth.server.HearthServer;
+import dev.hearth.server.router.RouterSettings;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A warm sleep and wake of a Hearth computer (its cgroup frozen and thawed) beside {@code runsc pause}
+ * and {@code runsc resume} of a raw sandbox of the same bundle, in the same run: sleep, wake, wake to
+ * the first exec ({@code true}) and to the first HTTP byte through the router; and the CPU a
+ * computer uses at rest awake and asleep warm. Needs root, runsc, gcc, umoci, busybox and curl.
+ * Arguments: {@code [rounds=15]}.
+ */
+public final class WarmSleepBench {
+    private final Map<String, List<Double>> raw = new LinkedHashMap<>();
+    private final Map<String, List<Double>> hearth = new LinkedHashMap<>();
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+        Path work = Files.createTempDirectory("hearth-warm-bench");
+        String image = SnapshotBench.buildImage(work);
+        var config = Config.defaults(work.resolve("hearth")).withPort(0).withLocalImages(List.of(work))
+                .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
+        try (var server = HearthServer.start(config)) {
+            var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
+            String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
+            await(admin, admin.create("/workspaces/" + ws + "/images", Map.of("reference", image)));
+            new WarmSleepBench().run(admin, ws, image, work, rounds);
+            System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
+        }
+    }
+
+    private void run(HearthClient admin, String ws, String image, Path work, int rounds) throws Exception {
+        var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "warm", "image", image,
+                "ports", List.of(Map.of("target", 8080, "published", 80)))).path("computer");
+        String id = computer.path("id").asText();
+        String url = computer.path("url").asText() + "/";
+        var sandbox = RawSandbox.prepare(work, work.resolve("hearth/computers").resolve(id).resolve("bundle/config.json"), 0);
+        try {
+            sandbox.network();
+            sandbox.start();
+            String rawUrl = "http://" + sandbox.guest + ":8080/";
+            firstByte(rawUrl);
+            firstByte(url);
+            for (int round = 0; round < rounds; round++) {
+                rawRound(sandbox, rawUrl);
+                hearthRound(admin, id, url);
+            }
+            print();
+            atRest(admin, ws, work.resolve("hearth/runsc"));
+        } finally {
+            sandbox.delete();
+            sandbox.removeNetwork();
+            admin.delete("/computers/" + id);
+        }
+    }
+
+    private void rawRound(RawSandbox sandbox, String url) throws Exception {
+        long t = System.nanoTime();
+        sandbox.pause();
+        add(raw, "sleep", t);
+        t = System.nanoTime();
+        sandbox.resume();
+        add(raw, "wake", t);
+        sandbox.pause();
+        t = System.nanoTime();
+        sandbox.resume();
+        sandbox.exec("true");
+        add(raw, "wake to first exec", t);
+        sandbox.pause();
+        t = System.nanoTime();
+        sandbox.resume();
+        firstByte(url);
+        add(raw, "wake to first HTTP byte", t);
+    }
+
+    private void hearthRound(HearthClient admin, String id, String url) throws Exception {
+        long t = System.nanoTime();
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        add(hearth, "sleep", t);
+        t = System.nanoTime();
+        admin.post("/computers/" + id + "/wake", Map.of());
+        add(hearth, "wake", t);
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("true")));
+        add(hearth, "wake to first exec", t);
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        t = System.nanoTime();
+        firstByte(url);
+        add(hearth, "wake to first HTTP byte", t);
+        // Execs alone, awake: what the first exec costs without the wake.
+        t = System.nanoTime();
+        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("true")));
+        add(hearth, "exec alone (awake)", t);
+    }
+
+    private void print() {
+        System.out.println("| step | raw runsc pause/resume (median ms) | hearth warm (median ms) | ratio |");
+        System.out.println("|---|---|---|---|");
+        for (var step : hearth.keySet()) {
+            double h = median(hearth.get(step));
+            if (raw.containsKey(step)) {
+                double r = median(raw.get(step));
+                System.out.printf("| %s | %.1f | %.1f | %.2f |%n", step, r, h, h / r);
+            } else {
+                System.out.printf("| %s | - | %.1f | - |%n", step, h);
+            }
+        }
+    }
+
+    /**
+     * CPU over 5 s from the cgroup of a hearth/busybox computer (the probe computer wakes every
+     * millisecond), awake and idle, then asleep warm; and the memory it keeps.
+     */
+    private static void atRest(HearthClient admin, String ws, Path runscRoot) throws Exception {
+        String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "idle", "image", "hearth/busybox"))
+                .path("computer").path("id").asText();
+        Path group = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(runscRoot), id + "-0001");
+        Path memory = Path.of("/sys/fs/cgroup/memory", RunscRuntime.cgroupParent(runscRoot), id + "-0001");
+        double awake = cpuPerSecond(group);
+        admin.post("/computers/" + id + "/sleep", Map.of());
+        double asleep = cpuPerSecond(group);
+        long bytes = Long.parseLong(Files.readString(memory.resolve("memory.usage_in_bytes")).strip());
+        System.out.printf("%nat rest: awake and idle %.1f ms CPU/s; asleep warm %.1f ms CPU/s, %.1f MiB of memory kept%n",
+                awake, asleep, bytes / 1048576.0);
+        admin.delete("/computers/" + id);
+    }
+
+    private static double cpuPerSecond(Path group) throws Exception {
+        long before = Long.parseLong(Files.readString(group.resolve("cpuacct.usage")).strip());
+        Thread.sleep(5000);
+        long after = Long.parseLong(Files.readString(group.resolve("cpuacct.usage")).strip());
+        return (after - before) / 5e6;
+    }
+}
