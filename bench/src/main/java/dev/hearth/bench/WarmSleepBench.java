@@ -46,7 +46,9 @@ public final class WarmSleepBench {
     }
 
     private void run(HearthClient admin, String ws, String image, Path work, int rounds) throws Exception {
+        // httpd alone: SnapshotBench's probe wakes every millisecond, which would load both cores.
         var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "warm", "image", image,
+                "entrypoint", List.of("/bin/sh"), "command", List.of("-c", "exec httpd -f -p 8080 -h /www"),
                 "ports", List.of(Map.of("target", 8080, "published", 80)))).path("computer");
         String id = computer.path("id").asText();
         String url = computer.path("url").asText() + "/";
@@ -104,6 +106,10 @@ public final class WarmSleepBench {
         t = System.nanoTime();
         firstByte(url);
         add(hearth, "wake to first HTTP byte", t);
+        // The floor under every row: one API round trip that changes nothing.
+        t = System.nanoTime();
+        admin.get("/computers/" + id);
+        add(hearth, "GET of the computer (API floor)", t);
         // Execs alone, awake: what the first exec costs without the wake.
         t = System.nanoTime();
         admin.post("/computers/" + id + "/exec", Map.of("command", List.of("true")));

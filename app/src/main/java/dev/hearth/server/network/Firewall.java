@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * Computers' network rules, in one nftables table of Hearth's own ({@code inet hearth}): NAT for
  * their way out, what each may reach, their workspace's computers and databases, Hearth's services
  * address, and nothing of the host. Rules are keyed by each computer's host-side veth, so they hold
- * across sleep, wake and restores; every change is one atomic {@code nft -f} batch. Rules that
+ * across sleep, wake and restores; every change is one atomic batch ({@link Nft}). Rules that
  * other software installed are never touched.
  */
 public final class Firewall {
@@ -82,7 +82,7 @@ public final class Firewall {
     }
 
     private static void apply(StringBuilder batch) {
-        Commands.check(List.of("nft", "-f", "-"), batch.toString(), LIMIT);
+        Nft.apply(batch.toString());
     }
 
     static String set(Collection<Cidr> cidrs) {
