@@ -2,7 +2,6 @@ package dev.hearth.bench;
 
 import static dev.hearth.bench.SnapshotBench.add;
 import static dev.hearth.bench.SnapshotBench.await;
-import static dev.hearth.bench.SnapshotBench.firstByte;
 import static dev.hearth.bench.SnapshotBench.median;
 
 import dev.hearth.client.HearthClient;
@@ -11,6 +10,10 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -39,13 +42,14 @@ public final class WarmSleepBench {
             var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
             await(admin, admin.create("/workspaces/" + ws + "/images", Map.of("reference", image)));
-            new WarmSleepBench().run(admin, ws, image, work, rounds);
+            String token = KeyFileTokens.read(work.resolve("hearth/admin-key.json")).token(admin).orElseThrow();
+            new WarmSleepBench().run(admin, token, ws, image, work, rounds);
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
         }
     }
 
-    private void run(HearthClient admin, String ws, String image, Path work, int rounds) throws Exception {
+    private void run(HearthClient admin, String token, String ws, String image, Path work, int rounds) throws Exception {
         // httpd alone: SnapshotBench's probe wakes every millisecond, which would load both cores.
         var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "warm", "image", image,
                 "entrypoint", List.of("/bin/sh"), "command", List.of("-c", "exec httpd -f -p 8080 -h /www"),
@@ -59,9 +63,11 @@ public final class WarmSleepBench {
             String rawUrl = "http://" + sandbox.guest + ":8080/";
             firstByte(rawUrl);
             firstByte(url);
-            for (int round = 0; round < rounds; round++) {
-                rawRound(sandbox, rawUrl);
-                hearthRound(admin, id, url);
+            try (var api = new BlockingHttp(admin.baseUrl(), token)) {
+                for (int round = 0; round < rounds; round++) {
+                    rawRound(sandbox, rawUrl);
+                    hearthRound(api, id, url);
+                }
             }
             print();
             atRest(admin, ws, work.resolve("hearth/runsc"));
@@ -91,29 +97,52 @@ public final class WarmSleepBench {
         add(raw, "wake to first HTTP byte", t);
     }
 
-    private void hearthRound(HearthClient admin, String id, String url) throws Exception {
+    /** Through the blocking client (as curl would; see BlockingHttp), so that the JDK client's hand-offs are not counted. */
+    private void hearthRound(BlockingHttp api, String id, String url) throws Exception {
+        String computer = "/computers/" + id;
         long t = System.nanoTime();
-        admin.post("/computers/" + id + "/sleep", Map.of());
+        api.send("POST", computer + "/sleep", "{}");
         add(hearth, "sleep", t);
         t = System.nanoTime();
-        admin.post("/computers/" + id + "/wake", Map.of());
+        api.send("POST", computer + "/wake", "{}");
         add(hearth, "wake", t);
-        admin.post("/computers/" + id + "/sleep", Map.of());
+        api.send("POST", computer + "/sleep", "{}");
         t = System.nanoTime();
-        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("true")));
+        api.send("POST", computer + "/exec", "{\"command\":[\"true\"]}");
         add(hearth, "wake to first exec", t);
-        admin.post("/computers/" + id + "/sleep", Map.of());
+        api.send("POST", computer + "/sleep", "{}");
         t = System.nanoTime();
         firstByte(url);
         add(hearth, "wake to first HTTP byte", t);
         // The floor under every row: one API round trip that changes nothing.
         t = System.nanoTime();
-        admin.get("/computers/" + id);
+        api.send("GET", computer, null);
         add(hearth, "GET of the computer (API floor)", t);
         // Execs alone, awake: what the first exec costs without the wake.
         t = System.nanoTime();
-        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("true")));
+        api.send("POST", computer + "/exec", "{\"command\":[\"true\"]}");
         add(hearth, "exec alone (awake)", t);
+    }
+
+    /** One GET on a new connection (as a browser's first request), until it answers 200; names resolve to 127.0.0.1. */
+    private static void firstByte(String url) throws Exception {
+        var uri = URI.create(url);
+        String host = uri.getHost().endsWith(".localhost") ? "127.0.0.1" : uri.getHost();
+        for (int i = 0; i < 5000; i++) {
+            try (var socket = new Socket(host, uri.getPort() < 0 ? 80 : uri.getPort())) {
+                socket.setTcpNoDelay(true);
+                socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: " + uri.getAuthority()
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                byte[] status = socket.getInputStream().readNBytes(12);
+                if (new String(status, StandardCharsets.US_ASCII).endsWith("200")) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // the listener is not back yet
+            }
+            Thread.sleep(1);
+        }
+        throw new IllegalStateException("no answer from " + url);
     }
 
     private void print() {
