@@ -2,6 +2,7 @@ package dev.hearth.support;
 
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
+import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
@@ -125,6 +126,12 @@ public final class FakeRuntime implements SandboxRuntime {
     @Override
     public void signalInit(String sandboxId, String signal) {
         call("signal", sandboxId);
+    }
+
+    @Override
+    public Optional<SandboxLimits> limits(String sandboxId) {
+        return Optional.ofNullable(sandboxes.containsKey(sandboxId) ? specs.get(sandboxId) : null)
+                .map(s -> new SandboxLimits(s.memoryBytes(), s.cpus(), s.pids()));
     }
 
     @Override

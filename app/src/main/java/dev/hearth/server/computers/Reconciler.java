@@ -155,7 +155,8 @@ final class Reconciler {
 
     /**
      * A warm sleeper whose sandbox is there stays so: frozen again (a checkpoint cut short may have
-     * left it thawed, or paused), a sleep image a move to cold left half written removed.
+     * left it thawed, or paused), a sleep image a move to cold left half written removed. Its main
+     * process is watched again from its wake: a frozen agent does not answer.
      */
     private void keepWarm(Computer c, SandboxStatus status) {
         if (status == SandboxStatus.PAUSED) {
@@ -167,7 +168,6 @@ final class Reconciler {
             Disk.deleteTree(dirs.sleepImage(c.id()));
         }
         LOG.info("computer {} ({}) sleeps warm; adopted", c.name(), c.id());
-        lifecycle.adoptedRunning(c);
     }
 
     /**

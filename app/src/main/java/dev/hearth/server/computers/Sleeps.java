@@ -8,6 +8,7 @@ import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -59,15 +60,43 @@ final class Sleeps {
             access.get().endExecs(computer.sandboxId(), Lifecycle.EXECS_END);
             agents.endExecs(computer.sandboxId(), Lifecycle.EXECS_END);
             try {
-                var asleep = settings.warm() ? freeze(computer) : checkpointToDisk(computer, records.now());
+                boolean warm = settings.warm() && !limitsChanged(computer);
+                var asleep = warm ? freeze(computer) : checkpointToDisk(computer, records.now());
                 networking.asleep(asleep, true);
                 return asleep;
             } catch (IOException | RuntimeException e) {
+                // Frozen but not recorded asleep (the store failed): it must not stay frozen while it reads ready.
+                access.get().thaw(computer.sandboxId());
                 records.save(computer.withStatus(ComputerState.READY, null,
                         new Operation.Error("sleep_failed", e.getMessage()), records.now()));
                 throw new Commands.Failure("the computer could not sleep: " + e.getMessage());
             }
         });
+    }
+
+    /**
+     * Whether its resources were changed (PATCH) since its sandbox started. They apply from the next
+     * start, and a sleep and wake is the documented way to apply them now; a warm wake starts
+     * nothing, so such a sleep goes cold at once and its wake restores with the new limits.
+     */
+    private boolean limitsChanged(Computer computer) {
+        var wanted = computer.settings().resources();
+        boolean limits = access.get().limits(computer.sandboxId())
+                .map(had -> had.memoryBytes() != (long) wanted.memoryMb() << 20
+                        || Math.abs(had.cpus() - wanted.cpus()) > 0.001 || had.pids() != wanted.pids())
+                .orElse(false);
+        return limits || diskWaitsToGrow(computer);
+    }
+
+    /** A disk PATCH grew is grown before the sandbox's next start (an ext4 in use grows only with CAP_SYS_RESOURCE). */
+    private boolean diskWaitsToGrow(Computer computer) {
+        int mb = computer.settings().resources().diskMb();
+        Path image = dirs.disk(computer.id());
+        try {
+            return mb != Computer.Resources.NO_DISK && Files.exists(image) && Files.size(image) < (long) mb << 20;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private Computer freeze(Computer computer) {
@@ -146,7 +175,10 @@ final class Sleeps {
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + computer.name() + " could not wake: "
                     + e.getMessage());
         }
-        return records.save(computer.withStatus(ComputerState.READY, null, computer.error(), records.now()));
+        var awake = records.save(computer.withStatus(ComputerState.READY, null, computer.error(), records.now()));
+        // Watched already unless hearth serve restarted while it slept (its frozen agent could not be asked then).
+        lifecycle.adoptedRunning(awake);
+        return awake;
     }
 
     private Computer restore(Computer computer) {

@@ -39,6 +39,11 @@ public interface SandboxRuntime {
         return Optional.empty();
     }
 
+    /** The limits a running sandbox has (a change of settings applies from its next start); empty if unknown. */
+    default Optional<SandboxLimits> limits(String sandboxId) {
+        return Optional.empty();
+    }
+
     /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, Path stateDir);
 

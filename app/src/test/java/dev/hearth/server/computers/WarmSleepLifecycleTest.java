@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
+import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
+import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.support.ComputerRig;
 import java.nio.file.Files;
@@ -56,6 +58,17 @@ class WarmSleepLifecycleTest {
         assertNull(awake.sleepMode());
         assertEquals(sandbox, stored(id).sandboxId(), "the same sandbox, no restore");
         assertFalse(rig.runtime.frozen(sandbox));
+    }
+
+    @Test
+    void aComputerWhoseResourcesChangedSleepsColdSoThatItsWakeAppliesThem() {
+        String id = create("resized");
+        rig.service.update(rig.workspace, id, new UpdateComputer(null, null, null, null, null, null,
+                new ResourcesRequest(null, 1024, null, null), null, null, null));
+        assertEquals(SleepMode.COLD, rig.service.sleep(rig.workspace, id).computer().sleepMode());
+        rig.service.wake(rig.workspace, id);
+        assertEquals(1024L << 20, rig.runtime.spec(stored(id).sandboxId()).memoryBytes(), "the wake applied it");
+        assertEquals(SleepMode.WARM, rig.service.sleep(rig.workspace, id).computer().sleepMode(), "and from then on warm");
     }
 
     @Test

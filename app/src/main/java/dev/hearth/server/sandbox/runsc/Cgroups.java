@@ -1,6 +1,7 @@
 package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.server.crypto.Secrets;
+import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxUsage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,6 +62,38 @@ final class Cgroups {
             LOG.debug("no usage for sandbox {}: {}", sandboxId, e.toString());
         }
         return Optional.empty();
+    }
+
+    /**
+     * The limits its spec gave a sandbox (see {@link OciSpec}): cgroup v1 (memory.limit_in_bytes,
+     * cpu.cfs_quota_us over cpu.cfs_period_us, pids.max) or v2 (memory.max, cpu.max, pids.max).
+     */
+    Optional<SandboxLimits> limits(String sandboxId) {
+        Path root = Path.of("/sys/fs/cgroup");
+        String group = pathOf(sandboxId).substring(1);
+        try {
+            Path memory = root.resolve("memory").resolve(group).resolve("memory.limit_in_bytes");
+            if (Files.exists(memory)) {
+                long quota = number(root.resolve("cpu").resolve(group).resolve("cpu.cfs_quota_us"));
+                long period = number(root.resolve("cpu").resolve(group).resolve("cpu.cfs_period_us"));
+                long tasks = number(root.resolve("pids").resolve(group).resolve("pids.max"));
+                return Optional.of(new SandboxLimits(number(memory), (double) quota / period, OciSpec.pidsOf(tasks)));
+            }
+            Path unified = root.resolve(group);
+            if (Files.exists(unified.resolve("memory.max"))) {
+                String[] cpu = Files.readString(unified.resolve("cpu.max")).strip().split(" ");
+                return Optional.of(new SandboxLimits(number(unified.resolve("memory.max")),
+                        Double.parseDouble(cpu[0]) / Double.parseDouble(cpu[1]),
+                        OciSpec.pidsOf(number(unified.resolve("pids.max")))));
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("no limits for sandbox {}: {}", sandboxId, e.toString());
+        }
+        return Optional.empty();
+    }
+
+    private static long number(Path file) throws IOException {
+        return Long.parseLong(Files.readString(file).strip());
     }
 
     /** The sandboxes with a cgroup of this instance, under any controller. */

@@ -68,6 +68,11 @@ final class OciSpec {
         return 2 * pids + 256;
     }
 
+    /** The {@code pids} a host task limit was made from. */
+    static int pidsOf(long hostTasks) {
+        return (int) ((hostTasks - 256) / 2);
+    }
+
     /** A process as root with Docker's default capabilities. */
     static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
         var p = Json.mapper().createObjectNode().put("terminal", false).put("cwd", cwd);

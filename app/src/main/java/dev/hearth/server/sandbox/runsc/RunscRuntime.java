@@ -5,6 +5,7 @@ import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.SandboxRuntime;
+import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.SandboxUsage;
@@ -68,6 +69,11 @@ public final class RunscRuntime implements SandboxRuntime {
         return thawed;
     }
 
+    /** The sandboxes under a runsc root, from runsc's state files: {@code runsc list} would wait on a frozen one. */
+    public static Map<String, SandboxStatus> sandboxesUnder(Path root) {
+        return new Runsc("runsc", root).list();
+    }
+
     /** Is runsc usable here: installed, and are we root (namespaces, cgroups)? */
     public static Optional<String> unavailableReason(String runsc) {
         if (!"root".equals(System.getProperty("user.name"))) {
@@ -109,6 +115,11 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public Optional<SandboxUsage> usage(String sandboxId) {
         return cgroups.usage(sandboxId);
+    }
+
+    @Override
+    public Optional<SandboxLimits> limits(String sandboxId) {
+        return cgroups.limits(sandboxId);
     }
 
     @Override
