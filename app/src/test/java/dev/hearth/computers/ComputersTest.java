@@ -14,6 +14,7 @@ import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.Registry;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import dev.hearth.support.TestTerminal;
@@ -337,9 +338,7 @@ class ComputersTest {
         var deleted = admin.delete("/computers/" + id).path("computer");
         assertFalse(deleted.path("deleted_at").isNull());
         assertFalse(Files.exists(server.dataDir.resolve("computers").resolve(id)));
-        var list = new String(new ProcessBuilder("runsc", "--root", server.dataDir.resolve("runsc").toString(), "list", "-quiet")
-                .start().getInputStream().readAllBytes());
-        assertFalse(list.contains(id));
+        assertFalse(TestComputers.sandboxes(server.dataDir.resolve("runsc")).keySet().stream().anyMatch(s -> s.startsWith(id)));
         admin.get("/workspaces/" + ws + "/computers").path("computers")
                 .forEach(x -> assertFalse(x.path("id").asText().equals(id)));
         assertError(exec(id, Map.of("command", List.of("true"))), 409, "conflict");

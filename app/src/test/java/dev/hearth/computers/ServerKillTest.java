@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,9 +36,7 @@ class ServerKillTest {
             var out = admin2.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "cat /data/f; ps")));
             assertTrue(out.path("stdout").asText().startsWith("acknowledged\n"), out.toString());
             assertTrue(out.path("stdout").asText().contains("sleep 100000"), "the sandbox was adopted, not restarted");
-            var sandboxes = new String(new ProcessBuilder("runsc", "--root", dir.resolve("runsc").toString(), "list", "-quiet")
-                    .start().getInputStream().readAllBytes()).strip().split("\\s+");
-            assertEquals(List.of(id + "-0001"), List.of(sandboxes));
+            assertEquals(List.of(id + "-0001"), List.copyOf(TestComputers.sandboxes(dir.resolve("runsc")).keySet()));
         }
     }
 

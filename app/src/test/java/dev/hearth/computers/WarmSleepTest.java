@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
+import dev.hearth.server.Config;
 import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.HearthServerTest;
@@ -14,10 +15,18 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * all, woken where it stood), goes cold (memory to disk, the sandbox gone) after the warm period, and
  * a warm sleeper can be checkpointed, forked from, restored and deleted like any other.
  */
-@HearthServerTest(computers = true)
+@HearthServerTest(config = "withMetrics", computers = true)
 class WarmSleepTest {
     @Injected
     private TestServer server;
@@ -35,6 +44,24 @@ class WarmSleepTest {
     private HearthClient admin;
     private String ws;
     private String counterImage;
+    private final int metricsPort;
+
+    WarmSleepTest() throws Exception {
+        try (var free = new ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
+    }
+
+    UnaryOperator<Config> withMetrics() {
+        return c -> c.withMetricsListen(Optional.of("127.0.0.1:" + metricsPort));
+    }
+
+    private String metrics() throws Exception {
+        try (var client = HttpClient.newHttpClient()) {
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
 
     @BeforeAll
     void start(@TempDir Path tmp) throws Exception {
@@ -78,6 +105,8 @@ class WarmSleepTest {
         long cpu = cpuNanos(id + "-0001");
         Thread.sleep(1500);
         assertEquals(cpu, cpuNanos(id + "-0001"), "a warm sleeper runs nothing at all");
+        assertTrue(Pattern.compile("(?m)^hearth_computers_sleeping\\{mode=\"warm\"} [1-9]").matcher(metrics()).find(),
+                "counted as a warm sleeper");
 
         var awake = admin.send("POST", "/computers/" + id + "/wake", Map.of(), Map.of()).body().path("computer");
         assertEquals("ready", awake.path("state").asText());

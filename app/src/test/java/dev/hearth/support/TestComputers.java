@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,13 +40,13 @@ public final class TestComputers {
         return r.body().path("stdout").asText().strip();
     }
 
-    /** Every sandbox runsc knows under {@code root}, id to status ("running", "paused", ...). */
-    public static Map<String, String> sandboxes(Path root) throws Exception {
-        var process = new ProcessBuilder("runsc", "--root", root.toString(), "list").redirectErrorStream(true).start();
+    /**
+     * Every sandbox runsc knows under {@code root}, id to status ("running", "paused", ...), from its
+     * state files: {@code runsc list} waits on a frozen sandbox (a warm sleeper).
+     */
+    public static Map<String, String> sandboxes(Path root) {
         var sandboxes = new LinkedHashMap<String, String>();
-        new String(process.getInputStream().readAllBytes()).lines().skip(1).map(l -> l.split("\\s+"))
-                .filter(cells -> cells.length >= 3).forEach(cells -> sandboxes.put(cells[0], cells[2]));
-        process.waitFor();
+        RunscRuntime.sandboxesUnder(root).forEach((id, status) -> sandboxes.put(id, status.word()));
         return sandboxes;
     }
 
