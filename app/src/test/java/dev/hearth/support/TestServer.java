@@ -165,13 +165,10 @@ public final class TestServer implements AutoCloseable {
             unmountDisks(dataDir);
             return;
         }
-        // A warm sleeper's sandbox is frozen: runsc list and delete would wait on it.
+        // A warm sleeper's sandbox is frozen: runsc delete would wait on it.
         RunscRuntime.thawAll(root);
-        var list = new ProcessBuilder("runsc", "--root", root.toString(), "list", "-quiet").start();
-        for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
-            if (!id.isBlank()) {
-                new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
-            }
+        for (String id : RunscRuntime.sandboxesUnder(root).keySet()) {
+            new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
         }
         Path computers = dataDir.resolve("computers");
         if (Files.isDirectory(computers)) {

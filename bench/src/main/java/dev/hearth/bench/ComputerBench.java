@@ -168,13 +168,10 @@ public final class ComputerBench {
         static void removeSandboxes(Path dataDir) throws Exception {
             new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            RunscRuntime.thawAll(dataDir.resolve("runsc"));
-            var list = new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "list", "-quiet").start();
-            for (String id : new String(list.getInputStream().readAllBytes()).split("\\s+")) {
-                if (!id.isBlank()) {
-                    new ProcessBuilder("runsc", "--root", dataDir.resolve("runsc").toString(), "delete", "--force", id)
-                            .start().waitFor();
-                }
+            Path root = dataDir.resolve("runsc");
+            RunscRuntime.thawAll(root);
+            for (String id : RunscRuntime.sandboxesUnder(root).keySet()) {
+                new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
             }
         }
     }

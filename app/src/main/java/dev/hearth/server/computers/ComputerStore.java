@@ -154,8 +154,8 @@ public final class ComputerStore {
                 view.denyOut().stream().map(Cidr::of).toList());
     }
 
-    private static Computer.Sleep sleep(ResultSet rs) throws SQLException {
-        if (!ComputerState.SLEEPING.wire().equals(rs.getString("state"))) {
+    private static Computer.Sleep sleep(ResultSet rs, ComputerState state) throws SQLException {
+        if (state != ComputerState.SLEEPING) {
             return null;
         }
         Instant since = instant(rs, "slept_at");
@@ -168,9 +168,10 @@ public final class ComputerStore {
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
                 rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs));
-        var status = new Computer.Status(ComputerState.of(rs.getString("state")), Pending.of(rs.getString("pending")),
+        var state = ComputerState.of(rs.getString("state"));
+        var status = new Computer.Status(state, Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",
-                Computer.MainExit.class), sleep(rs));
+                Computer.MainExit.class), sleep(rs, state));
         var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),
                 rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
         var lineage = new Computer.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"));

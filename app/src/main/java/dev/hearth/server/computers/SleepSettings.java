@@ -24,10 +24,6 @@ public record SleepSettings(Duration warmFor, long memoryReserveBytes) {
         return new SleepSettings(DEFAULT_WARM, HostMemory.total() / 10);
     }
 
-    public SleepSettings withWarmFor(Duration d) {
-        return new SleepSettings(d, memoryReserveBytes);
-    }
-
     boolean warm() {
         return !warmFor.isZero();
     }

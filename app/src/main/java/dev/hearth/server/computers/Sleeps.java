@@ -101,7 +101,8 @@ final class Sleeps {
 
     private Computer freeze(Computer computer) {
         access.get().freeze(computer.sandboxId());
-        var asleep = records.save(computer.asleep(SleepMode.WARM, records.now(), records.now()));
+        Instant now = records.now();
+        var asleep = records.save(computer.asleep(SleepMode.WARM, now, now));
         LOG.info("computer {} ({}) is asleep, warm", computer.name(), computer.id());
         return asleep;
     }

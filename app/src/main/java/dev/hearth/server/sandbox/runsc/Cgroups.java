@@ -6,6 +6,8 @@ import dev.hearth.server.sandbox.SandboxUsage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,6 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Cgroups {
     private static final Logger LOG = LoggerFactory.getLogger(Cgroups.class);
+    static final Path ROOT = Path.of("/sys/fs/cgroup");
 
     private final String parent;
 
@@ -32,7 +35,12 @@ final class Cgroups {
 
     /** The cgroupsPath of a sandbox of this instance. */
     String pathOf(String sandboxId) {
-        return "/" + parent + "/" + sandboxId;
+        return "/" + group(sandboxId);
+    }
+
+    /** A sandbox's cgroup relative to a controller's root (v1) or the unified root (v2). */
+    String group(String sandboxId) {
+        return parent + "/" + sandboxId;
     }
 
     /**
@@ -40,23 +48,19 @@ final class Cgroups {
      * (cpu.stat usage_usec, memory.current); empty if its cgroup is gone.
      */
     Optional<SandboxUsage> usage(String sandboxId) {
-        Path root = Path.of("/sys/fs/cgroup");
-        String group = pathOf(sandboxId).substring(1);
+        String group = group(sandboxId);
         try {
-            Path cpuacct = root.resolve("cpuacct").resolve(group).resolve("cpuacct.usage");
+            Path cpuacct = ROOT.resolve("cpuacct").resolve(group).resolve("cpuacct.usage");
             if (Files.exists(cpuacct)) {
-                long nanos = Long.parseLong(Files.readString(cpuacct).strip());
-                long memory = Long.parseLong(Files.readString(root.resolve("memory").resolve(group)
-                        .resolve("memory.usage_in_bytes")).strip());
-                return Optional.of(new SandboxUsage(nanos / 1e9, memory));
+                long memory = number(ROOT.resolve("memory").resolve(group).resolve("memory.usage_in_bytes"));
+                return Optional.of(new SandboxUsage(number(cpuacct) / 1e9, memory));
             }
-            Path unified = root.resolve(group);
+            Path unified = ROOT.resolve(group);
             if (Files.exists(unified.resolve("cpu.stat"))) {
                 long micros = Files.readAllLines(unified.resolve("cpu.stat")).stream()
                         .filter(l -> l.startsWith("usage_usec ")).mapToLong(l -> Long.parseLong(l.substring(11).strip()))
                         .findFirst().orElse(0);
-                long memory = Long.parseLong(Files.readString(unified.resolve("memory.current")).strip());
-                return Optional.of(new SandboxUsage(micros / 1e6, memory));
+                return Optional.of(new SandboxUsage(micros / 1e6, number(unified.resolve("memory.current"))));
             }
         } catch (IOException | NumberFormatException e) {
             LOG.debug("no usage for sandbox {}: {}", sandboxId, e.toString());
@@ -69,17 +73,16 @@ final class Cgroups {
      * cpu.cfs_quota_us over cpu.cfs_period_us, pids.max) or v2 (memory.max, cpu.max, pids.max).
      */
     Optional<SandboxLimits> limits(String sandboxId) {
-        Path root = Path.of("/sys/fs/cgroup");
-        String group = pathOf(sandboxId).substring(1);
+        String group = group(sandboxId);
         try {
-            Path memory = root.resolve("memory").resolve(group).resolve("memory.limit_in_bytes");
+            Path memory = ROOT.resolve("memory").resolve(group).resolve("memory.limit_in_bytes");
             if (Files.exists(memory)) {
-                long quota = number(root.resolve("cpu").resolve(group).resolve("cpu.cfs_quota_us"));
-                long period = number(root.resolve("cpu").resolve(group).resolve("cpu.cfs_period_us"));
-                long tasks = number(root.resolve("pids").resolve(group).resolve("pids.max"));
+                long quota = number(ROOT.resolve("cpu").resolve(group).resolve("cpu.cfs_quota_us"));
+                long period = number(ROOT.resolve("cpu").resolve(group).resolve("cpu.cfs_period_us"));
+                long tasks = number(ROOT.resolve("pids").resolve(group).resolve("pids.max"));
                 return Optional.of(new SandboxLimits(number(memory), (double) quota / period, OciSpec.pidsOf(tasks)));
             }
-            Path unified = root.resolve(group);
+            Path unified = ROOT.resolve(group);
             if (Files.exists(unified.resolve("memory.max"))) {
                 String[] cpu = Files.readString(unified.resolve("cpu.max")).strip().split(" ");
                 return Optional.of(new SandboxLimits(number(unified.resolve("memory.max")),
@@ -99,12 +102,19 @@ final class Cgroups {
     /** The sandboxes with a cgroup of this instance, under any controller. */
     Set<String> sandboxes() {
         var found = new TreeSet<String>();
-        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
+        groups().forEach(g -> found.add(g.getFileName().toString()));
+        return found;
+    }
+
+    /** Every sandbox cgroup of this instance (/sys/fs/cgroup/CONTROLLER/hearth/INSTANCE/ID), under every controller. */
+    private List<Path> groups() {
+        var found = new ArrayList<Path>();
+        try (var controllers = Files.newDirectoryStream(ROOT)) {
             for (Path controller : controllers) {
                 Path parent = controller.resolve(this.parent);
                 if (Files.isDirectory(parent)) {
                     try (var groups = Files.newDirectoryStream(parent, Files::isDirectory)) {
-                        groups.forEach(g -> found.add(g.getFileName().toString()));
+                        groups.forEach(found::add);
                     }
                 }
             }
@@ -120,23 +130,10 @@ final class Cgroups {
      */
     int prune(Set<String> keep) {
         int removed = 0;
-        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
-            for (Path controller : controllers) {
-                Path parent = controller.resolve(this.parent);
-                if (!Files.isDirectory(parent)) {
-                    continue;
-                }
-                try (var groups = Files.newDirectoryStream(parent)) {
-                    for (Path group : groups) {
-                        if (Files.isDirectory(group) && !keep.contains(group.getFileName().toString())
-                                && group.toFile().delete()) {
-                            removed++;
-                        }
-                    }
-                }
+        for (Path group : groups()) {
+            if (!keep.contains(group.getFileName().toString()) && group.toFile().delete()) {
+                removed++;
             }
-        } catch (IOException e) {
-            LOG.warn("cannot prune cgroups", e);
         }
         return removed;
     }

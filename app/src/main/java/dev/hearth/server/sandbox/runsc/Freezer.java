@@ -17,7 +17,7 @@ import java.time.Duration;
 final class Freezer {
     // A cgroup freezes once every task in it stopped; one stuck in an uninterruptible sleep can delay that.
     private static final Duration LIMIT = Duration.ofSeconds(5);
-    private static final Path ROOT = Path.of("/sys/fs/cgroup");
+    private static final Path ROOT = Cgroups.ROOT;
 
     private final Cgroups cgroups;
 
@@ -99,6 +99,6 @@ final class Freezer {
     }
 
     private String group(String sandboxId) {
-        return cgroups.pathOf(sandboxId).substring(1);
+        return cgroups.group(sandboxId);
     }
 }
