@@ -23,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -149,6 +150,30 @@ class WarmSleepTest {
         delete(forkId);
         var left = TestComputers.sandboxes(server.dataDir.resolve("runsc")).keySet();
         assertFalse(left.stream().anyMatch(s -> s.startsWith(id) || s.startsWith(forkId)), left.toString());
+    }
+
+    @Test
+    void aGlibcComputersBackgroundProcessSleepsWarmAndRunsOnWhereItStood() throws Exception {
+        String image = TestImages.debian();
+        TestComputers.pull(admin, ws, image);
+        String id = TestComputers.create(admin, ws, TestServer.uniqueName("bookworm"), image, Map.of()).path("id").asText();
+        // python3 keeps a count in memory only; its file shows where it stands.
+        var started = admin.post("/computers/" + id + "/processes", Map.of("command", List.of("python3", "-c",
+                "import time\ni = 0\nwhile True:\n    i += 1\n    open('/tmp/n', 'w').write(str(i))\n    time.sleep(0.05)")));
+        int pid = started.path("process").path("pid").asInt();
+        String before = "";
+        for (int i = 0; i < 100 && before.isEmpty(); i++) {
+            Thread.sleep(50);
+            before = run(id, "cat /tmp/n 2>/dev/null || true");
+        }
+        assertEquals("warm", sleep(id).path("sleep_mode").asText());
+        long cpu = cpuNanos(id + "-0001");
+        Thread.sleep(500);
+        assertEquals(cpu, cpuNanos(id + "-0001"), "python3 is frozen too");
+        String after = run(id, "sleep 0.3; cat /tmp/n");
+        assertTrue(Integer.parseInt(after) > Integer.parseInt(before), before + " then " + after);
+        assertEquals("running", admin.get("/computers/" + id + "/processes/" + pid).path("process").path("state").asText());
+        delete(id);
     }
 
     @Test
