@@ -24,12 +24,26 @@ func runInit(opts initOptions) int {
 	go reapNow(signals)
 	renewed := takeOver()
 	main := processes.find(mainTag)
+	var pending *claim
+	if opts.pool && !renewed {
+		if pending = awaitClaim(signals); pending == nil {
+			return 0
+		}
+		var err error
+		if opts, err = pending.apply(); err != nil {
+			pending.started <- err
+			return 127
+		}
+	}
 	if renewed && (main == nil || main.ended()) || !renewed && len(opts.command) == 0 {
+		report(pending, nil)
 		return idle(signals)
 	}
 	if !renewed {
 		var err error
-		if main, err = startMain(opts.command); err != nil {
+		main, err = startMain(opts.command)
+		report(pending, err)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "hearth-agent: cannot start %s: %v\n", strings.Join(opts.command, " "), err)
 			return 127
 		}
@@ -57,6 +71,13 @@ func runInit(opts initOptions) int {
 				code, opts.restart)
 			return idle(signals)
 		}
+	}
+}
+
+// report tells a claim's caller how starting its main process went (a start without a claim: nothing).
+func report(c *claim, err error) {
+	if c != nil {
+		c.started <- err
 	}
 }
 
@@ -120,7 +141,7 @@ const renewSignal = syscall.SIGPWR
 
 func renew() {
 	env := handOver(os.Environ())
-	err := syscall.Exec(os.Args[0], os.Args, env)
+	err := syscall.Exec(reexecArgs[0], reexecArgs, env)
 	fmt.Fprintf(os.Stderr, "hearth-agent: cannot renew itself: %v\n", err)
 	resume()
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-const usage = "usage: hearth-agent init [--restart always|on-failure|never] [--] [COMMAND ARGS...]"
+const usage = "usage: hearth-agent init [--pool] [--restart always|on-failure|never] [--] [COMMAND ARGS...]"
 
 func main() {
 	// The agent sits in every computer's memory: one P and an eager collector keep it small.
@@ -26,6 +26,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "hearth-agent: %v\n%s\n", err, usage)
 		os.Exit(2)
 	}
+	pooled.Store(opts.pool)
 	if secret := os.Getenv(secretEnv); secret != "" {
 		go serve(secret)
 	}

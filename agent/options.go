@@ -8,6 +8,7 @@ import "fmt"
 type initOptions struct {
 	command []string
 	restart string
+	pool    bool // started for the warm pool: the main process comes with the claim (pool.go)
 }
 
 func parseInit(args []string) (initOptions, error) {
@@ -17,6 +18,9 @@ func parseInit(args []string) (initOptions, error) {
 		case "--":
 			opts.command = args[1:]
 			return opts, nil
+		case "--pool":
+			opts.pool = true
+			args = args[1:]
 		case "--restart":
 			if len(args) < 2 || (args[1] != "always" && args[1] != "on-failure" && args[1] != "never") {
 				return opts, fmt.Errorf("--restart is always, on-failure or never")

@@ -53,8 +53,9 @@ type server struct {
 func serve(secret string) {
 	s := &server{secret: []byte(secret)}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { answer(w, map[string]string{"boot": bootID}) })
+	mux.HandleFunc("GET /health", health)
 	mux.HandleFunc("POST /rekey", s.rekey)
+	mux.HandleFunc("POST /claim", s.claim)
 	mux.HandleFunc("GET /stats", stats)
 	mux.HandleFunc("POST /exec", execute)
 	mux.HandleFunc("POST /terminal", terminal)

@@ -1,6 +1,7 @@
 package dev.hearth.cli;
 
 import dev.hearth.server.Config;
+import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.variables.KeyRotation;
 import java.nio.file.Path;
@@ -26,6 +27,21 @@ final class AdminCommand {
             var result = KeyRotation.rotate(config.encryptionKeyFile(), opened.jdbi());
             cli.out().println("active key " + result.activeKey() + "; re-sealed " + result.resealed()
                     + " values; dropped keys " + result.dropped());
+        }
+        return 0;
+    }
+
+    @Command(name = "pool", description = "The warm pool: sandboxes booted ahead of creates, by image (read from the store).")
+    int pool(
+            @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})") Path dataDir,
+            @Option(names = "--store", paramLabel = "STORE", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db of a shared store (default: SQLite in the data directory)") String store) {
+        var config = Config.defaults(dataDir).withStore(store);
+        try (var opened = Store.open(config.store(), dataDir)) {
+            var table = new Table("ID", "IMAGE", "STATE", "SLOT", "SINCE");
+            for (var p : opened.jdbi().withHandle(new PoolStore()::all)) {
+                table.row(p.id(), p.image(), p.state(), p.slot().index(), p.createdAt());
+            }
+            table.print(cli.out());
         }
         return 0;
     }

@@ -7,6 +7,7 @@ import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkSettings;
+import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tls.TlsFiles;
 import dev.hearth.server.tls.TlsSettings;
@@ -96,6 +97,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--memory-reserve-mb", paramLabel = "MB", defaultValue = "${env:HEARTH_MEMORY_RESERVE_MB}", description = "host memory kept available: below it, warm sleepers go to disk early, longest asleep first (default: a tenth of the host's memory)")
     Long memoryReserveMb;
+
+    @Option(names = "--warm-pool", paramLabel = "IMAGE=N", defaultValue = "${env:HEARTH_WARM_POOL:-" + PoolSettings.DEFAULT + "}", description = "booted sandboxes kept per image, claimed by creates with default resources (IMAGE=N[,IMAGE=N]; 0: none) (default ${DEFAULT-VALUE})")
+    String warmPool;
 
     @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
@@ -203,7 +207,7 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
                 .withAuthFailures(signInFailures).withReserve(diskReserveMb));
         config = config.withTls(tlsSettings());
-        config = config.withSleep(sleepSettings(config.sleep()));
+        config = config.withSleep(sleepSettings(config.sleep())).withPool(PoolSettings.parse(warmPool));
         if (metricsListen != null && metricsListen.lastIndexOf(':') < 0) {
             throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
         }

@@ -1,6 +1,7 @@
 package dev.hearth.server;
 
 import dev.hearth.server.computers.SleepSettings;
+import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.http.IdempotencySettings;
 import dev.hearth.server.http.RequestObserver;
@@ -29,7 +30,8 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      List<OperationKind> operationKinds, Clock clock, RouterSettings router,
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
-                     Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep) {
+                     Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep,
+                     PoolSettings pool) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
@@ -37,7 +39,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
                 IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE,
-                SleepSettings.defaults());
+                SleepSettings.defaults(), PoolSettings.NONE);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -139,6 +141,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.sleep = s);
     }
 
+    /** The warm pool: booted sandboxes per image that creates claim (none unless asked; hearth serve asks). */
+    public Config withPool(PoolSettings p) {
+        return with(b -> b.pool = p);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -173,6 +180,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         Optional<String> metricsListen;
         RequestObserver observer;
         SleepSettings sleep;
+        PoolSettings pool;
 
         Builder(Config c) {
             host = c.host;
@@ -201,13 +209,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             metricsListen = c.metricsListen;
             observer = c.observer;
             sleep = c.sleep;
+            pool = c.pool;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen, observer, sleep);
+                    idempotency, tls, metricsListen, observer, sleep, pool);
         }
     }
 }

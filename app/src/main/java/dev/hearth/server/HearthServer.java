@@ -63,6 +63,7 @@ import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
+import dev.hearth.server.pool.PoolReport;
 import dev.hearth.server.process.Subreaper;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
@@ -251,7 +252,7 @@ public final class HearthServer implements AutoCloseable {
         var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
-                listeners::routerAddress, g.timings(), g.config().sleep()), g.operations());
+                listeners::routerAddress, g.timings(), g.config().sleep(), g.config().pool()), g.operations());
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         FilesApi.register(g.routes(), service.files(), store);
@@ -351,6 +352,11 @@ public final class HearthServer implements AutoCloseable {
     /** Variables, for features that resolve references to them (computers' environments). */
     public VariableService variables() {
         return variables;
+    }
+
+    /** The warm pool now (for tests and embedders; operators read it with hearth admin pool). */
+    public PoolReport pool() {
+        return computers.pool();
     }
 
     /** Restarts of computers whose main process exited, by computer name, since this server started. */

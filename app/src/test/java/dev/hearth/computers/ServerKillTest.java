@@ -1,12 +1,15 @@
 package dev.hearth.computers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -58,4 +61,23 @@ class ServerKillTest {
         }
     }
 
+    @Test
+    void aServerKilledWithAFullPoolLeavesNoneOfItsSandboxesAndTheClaimedComputerRunsOn(@TempDir Path tmp)
+            throws Exception {
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        var ids = List.of(ChildServer.startAndKill(dir, port, "pool").split(" "));
+        String claimed = ids.get(0);
+        try (var restarted = TestServer.startOn(dir, port, c -> c.withPool(PoolSettings.parse("hearth/busybox=1")))) {
+            var admin2 = restarted.admin();
+            assertEquals("acknowledged survivor", admin2.post("/computers/" + claimed + "/exec", Map.of("command",
+                    List.of("sh", "-c", "echo $(cat /data/f) $(hostname)"))).path("stdout").asText().strip());
+            var sandboxes = TestComputers.sandboxes(dir.resolve("runsc")).keySet();
+            for (String unclaimed : ids.subList(1, ids.size())) {
+                assertFalse(sandboxes.contains(unclaimed + "-0001"), "removed, never handed out: " + sandboxes);
+                assertFalse(Files.exists(dir.resolve("computers").resolve(unclaimed)));
+                assertTrue(restarted.server().pool().sandboxes().stream().noneMatch(p -> p.id().equals(unclaimed)));
+            }
+        }
+    }
 }

@@ -6,6 +6,9 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.pool.PoolSettings;
+import dev.hearth.server.pool.PoolState;
+import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.router.RouterSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -26,7 +29,8 @@ import java.util.Random;
 /**
  * A server in a child process, for tests that kill it with SIGKILL: starts on the given data
  * directory and port with the test operation kinds, begins one operation of the named kind (or, for
- * "computer", creates a computer that writes /data; for "warm", one that then sleeps warm), prints its
+ * "computer", creates a computer that writes /data; for "warm", one that then sleeps warm; for "pool",
+ * one claimed from a warm pool of two, once that is full again), prints its
  * id, and serves until killed.
  */
 public final class ChildServer {
@@ -51,7 +55,8 @@ public final class ChildServer {
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
-                .withLocalImages(List.of(dataDir.getParent())));
+                .withLocalImages(List.of(dataDir.getParent()))
+                .withPool(kind.equals("pool") ? PoolSettings.parse("hearth/busybox=2") : PoolSettings.NONE));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer") || kind.equals("warm")) {
@@ -63,6 +68,12 @@ public final class ChildServer {
                 admin.post("/computers/" + id + "/sleep", Map.of());
             }
             System.out.println("computer " + id);
+            System.out.flush();
+            server.join();
+            return;
+        }
+        if (kind.equals("pool")) {
+            System.out.println("pool " + claimedWithPoolFull(server, admin, ws));
             System.out.flush();
             server.join();
             return;
@@ -112,6 +123,27 @@ public final class ChildServer {
         server.join();
     }
 
+    /** Once the pool is full: a computer claimed from it, and the pool full again; answers "computer pooled pooled". */
+    private static String claimedWithPoolFull(HearthServer server, HearthClient admin, String ws) throws Exception {
+        readyPool(server, 2);
+        String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "survivor", "image", "hearth/busybox"))
+                .path("computer").path("id").asText();
+        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "echo acknowledged > /data/f")));
+        return id + " " + String.join(" ", readyPool(server, 2));
+    }
+
+    private static List<String> readyPool(HearthServer server, int size) throws InterruptedException {
+        for (int i = 0; i < 1200; i++) {
+            var ready = server.pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY)
+                    .map(PooledSandbox::id).toList();
+            if (ready.size() == size) {
+                return ready;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the pool did not fill: " + server.pool());
+    }
+
     /**
      * Creates a computer with 40 MB in its overlay (so that saving it takes a while) and starts to
      * {@code sleep}, {@code wake} or {@code checkpoint} it; answers "id" or "id operation" once under way.
@@ -148,7 +180,7 @@ public final class ChildServer {
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")
-                        || line.startsWith("started ")) {
+                        || line.startsWith("started ") || line.startsWith("pool ")) {
                     child.destroyForcibly().waitFor();
                     return line.substring(line.indexOf(' ') + 1);
                 }

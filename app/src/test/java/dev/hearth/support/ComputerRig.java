@@ -15,6 +15,7 @@ import dev.hearth.server.images.Images;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
+import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.tenancy.Workspace;
@@ -51,6 +52,11 @@ public final class ComputerRig implements AutoCloseable {
     }
 
     public ComputerRig(SleepSettings sleep) throws IOException {
+        this(sleep, PoolSettings.NONE);
+    }
+
+    /** With a warm pool, filled once {@code service.reconcile()} ran (as hearth serve does at start). */
+    public ComputerRig(SleepSettings sleep, PoolSettings pool) throws IOException {
         dataDir = Files.createTempDirectory("hearth-rig");
         store = Store.open(null, dataDir);
         var jdbi = store.jdbi();
@@ -60,7 +66,7 @@ public final class ComputerRig implements AutoCloseable {
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
                 Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301"),
-                Timings.NONE, sleep), operations);
+                Timings.NONE, sleep, pool), operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

@@ -130,6 +130,12 @@ public final class AgentClient implements AutoCloseable {
         }
     }
 
+    /** Whether the agent was started for the warm pool and waits for its claim still. */
+    public boolean unclaimed(AgentEndpoint agent) {
+        var health = json(agent, request(agent, "GET", "/health").timeout(2, TimeUnit.SECONDS));
+        return health != null && health.path("unclaimed").asBoolean(false);
+    }
+
     /** How many processes the computer runs now, its agent left out. */
     public int processes(AgentEndpoint agent) {
         var stats = json(agent, request(agent, "GET", "/stats").timeout(2, TimeUnit.SECONDS));
@@ -149,6 +155,14 @@ public final class AgentClient implements AutoCloseable {
     /** Gives an agent (reached with the secret it has) the secret it answers to from now on. */
     public void rekey(AgentEndpoint agent, String secret) {
         json(agent, jsonBody(request(agent, "POST", "/rekey"), Map.of("secret", secret)));
+    }
+
+    /**
+     * Hands a pooled agent its computer: the hostname, the main process's argv and environment, the
+     * restart policy. Answers once the main process started (a refusal says why it could not).
+     */
+    public void claim(AgentEndpoint agent, AgentClaim claim) {
+        json(agent, jsonBody(request(agent, "POST", "/claim"), claim));
     }
 
     @Override

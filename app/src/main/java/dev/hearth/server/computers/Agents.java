@@ -2,6 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.server.agent.AgentClaim;
 import dev.hearth.server.agent.AgentClient;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
@@ -153,7 +154,39 @@ final class Agents {
 
     /** Waits for the agent of a sandbox just started. */
     void started(Computer c, BooleanSupplier running) {
-        await(c, endpoint(c, c.id()), null, "", running);
+        if (await(c, endpoint(c, c.id()), null, "", running)) {
+            watchMain(c);
+        }
+    }
+
+    /** Whether the computer's sandbox is a pooled one whose claim never finished (hearth serve stopped). */
+    boolean unclaimed(Computer c) {
+        try {
+            return of(c).map(client::unclaimed).orElse(false);
+        } catch (AgentException e) {
+            return false;
+        }
+    }
+
+    /** Whether the agent of a sandbox started for the warm pool answers (it has no main process yet). */
+    boolean pooled(Computer c, BooleanSupplier running) {
+        return await(c, endpoint(c, c.id()), null, "", running);
+    }
+
+    /**
+     * Makes a pooled sandbox's agent this computer's and starts its main process. One that cannot
+     * start ends the sandbox, as it would have at a cold start; the supervisor then does the same.
+     */
+    void claim(Computer c, AgentClaim claim) {
+        try {
+            client.claim(endpoint(c, c.id()), claim);
+        } catch (AgentException e) {
+            if (e.unreachable() || !"cannot_start".equals(e.code())) {
+                throw e;
+            }
+            LOG.info("computer {} ({}): its main process could not start: {}", c.name(), c.id(), e.getMessage());
+        }
+        watchMain(c);
     }
 
     /**
@@ -170,7 +203,9 @@ final class Agents {
         renew.run();
         var saved = holder.get();
         var former = saved.computerId().equals(c.id()) ? null : endpoint(c, saved.computerId());
-        await(c, endpoint(c, c.id()), former, saved.boot(), running);
+        if (await(c, endpoint(c, c.id()), former, saved.boot(), running)) {
+            watchMain(c);
+        }
     }
 
     /**
@@ -187,25 +222,29 @@ final class Agents {
         }
         renew.run();
         var former = holder.get().computerId().equals(c.id()) ? null : endpoint(c, holder.get().computerId());
-        await(c, own, former, holder.get().boot(), running);
+        if (await(c, own, former, holder.get().boot(), running)) {
+            watchMain(c);
+        }
     }
 
-    private void await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {
+    /** Whether the agent answered; one that did not in time is taken for one without a channel. */
+    private boolean await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {
         long started = System.nanoTime();
         try {
             for (int tries = 1; !ready(own, former, oldBoot); tries++) {
                 if (tries % 100 == 0 && !running.getAsBoolean()) {
-                    return;
+                    return false;
                 }
                 if (System.nanoTime() - started > READY_MILLIS * 1_000_000) {
                     noChannel(c);
-                    return;
+                    return false;
                 }
                 Thread.sleep(2);
             }
-            watchMain(c);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 

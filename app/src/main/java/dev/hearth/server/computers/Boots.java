@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
+import dev.hearth.server.agent.AgentClaim;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
@@ -49,7 +50,7 @@ final class Boots {
     Computer start(Computer computer, Image image, boolean fresh) {
         var runsc = access.get();
         var existing = fresh ? Optional.<SandboxStatus>empty() : runsc.state(computer.sandboxId());
-        if (existing.filter(SandboxStatus.RUNNING::equals).isPresent()) {
+        if (existing.filter(SandboxStatus.RUNNING::equals).isPresent() && !agents.unclaimed(computer)) {
             // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
             return records.save(computer.adopted(image.digest(), records.now()));
         }
@@ -63,7 +64,7 @@ final class Boots {
             runsc.prepareNetwork(computer.slot());
             networking.attach(computer);
             formerAddresses.forget(computer);
-            runsc.start(spec(computer, image, data, List.of()), dir);
+            runsc.start(spec(computer, image, data, List.of(), init(computer, image)), dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -111,7 +112,8 @@ final class Boots {
         access.get().prepareNetwork(next.slot());
         networking.attach(next);
         var former = formerAddresses.carry(next, imageDir);
-        access.get().restore(spec(next, image, dirs.data(next.id()), former), dirs.computer(next.id()), imageDir);
+        access.get().restore(spec(next, image, dirs.data(next.id()), former, init(next, image)), dirs.computer(next.id()),
+                imageDir);
         var runtime = access.get();
         if (runtime.runsProcesses()) {
             agents.restored(next, AgentHolders.of(imageDir), () -> running(runtime, next),
@@ -125,15 +127,57 @@ final class Boots {
         return runtime.state(computer.sandboxId()).filter(SandboxStatus.RUNNING::equals).isPresent();
     }
 
-    private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former) throws IOException {
+    /**
+     * Boots a sandbox for the warm pool as {@code draft} (the computer it will become: its id, slot
+     * and resources): no rules, no main process; answers whether its agent answers.
+     */
+    boolean startPooled(Computer draft, Image image) {
+        try {
+            Path dir = disk(draft);
+            Path data = Files.createDirectories(dir.resolve("data"));
+            tools.ensure();
+            var runtime = access.get();
+            runtime.prepareNetwork(draft.slot());
+            runtime.start(spec(draft, image, data, List.of(), Tools.pooled()), dir);
+            return !runtime.runsProcesses() || agents.pooled(draft, () -> running(runtime, draft));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Makes a pooled sandbox this computer's, as a start from its image would have made it: its rules,
+     * its name in /etc/hosts and as hostname, then its main process with its environment.
+     */
+    Computer claim(Computer computer, Image image) throws IOException {
+        networking.attach(computer);
+        networking.files(computer, dirs.computer(computer.id()));
+        if (access.get().runsProcesses()) {
+            var set = computer.settings();
+            var env = environments.of(computer, image, Map.of()).entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).toList();
+            agents.claim(computer, new AgentClaim(set.launch().argv(image.config()), env, set.launch().restart().wire(),
+                    computer.name()));
+        } else {
+            agents.noChannel(computer);
+        }
+        return records.save(computer.started(image.digest(), records.now()));
+    }
+
+    private static List<String> init(Computer computer, Image image) {
+        var launch = computer.settings().launch();
+        return Tools.init(launch.restart(), launch.argv(image.config()));
+    }
+
+    private SandboxSpec spec(Computer computer, Image image, Path data, List<String> former, List<String> init)
+            throws IOException {
         var set = computer.settings();
         long memory = (long) set.resources().memoryMb() << 20;
-        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(),
-                Tools.init(set.launch().restart(), set.launch().argv(image.config())),
+        return new SandboxSpec(computer.sandboxId(), computer.name(), image.rootfs(), init,
                 withSecret(environments.of(computer, image, Map.of()), computer),
                 workingDir(image), data, tools.dir(), networking.files(computer, dirs.computer(computer.id())),
                 computer.slot(), memory,
-                set.resources().cpus(), set.resources().pids(), former);
+                set.resources().cpus(), set.resources().pids(), former, init.contains(Tools.POOL_FLAG));
     }
 
     /** PID 1's environment: the computer's, and the agent's secret, which the agent passes on to nobody. */

@@ -5,6 +5,7 @@ import dev.hearth.server.images.ImageState;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.images.WorkspaceImage;
+import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Ids;
 import java.time.Instant;
 import java.util.HashSet;
@@ -69,9 +70,20 @@ final class ComputerImages {
                 new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
     }
 
-    /** Digests that must stay unpacked: those of live computers, their checkpoints and the workspaces' images. */
+    /** An image for the warm pool: built in, or pulled for no workspace in particular. */
+    Image forPool(String reference) {
+        return images.resolve(reference);
+    }
+
+    /** What a pooled sandbox was booted from, for the computer that claims it. */
+    Image ofPooled(String reference, String digest) {
+        return images.unpacked(reference, digest).orElseGet(() -> images.resolve(reference));
+    }
+
+    /** Digests that must stay unpacked: those of live computers, their checkpoints, the workspaces' images and the pool's. */
     Set<String> digestsInUse() {
         var keep = new HashSet<>(jdbi.withHandle(computers::digestsInUse));
+        keep.addAll(jdbi.withHandle(new PoolStore()::digests));
         keep.addAll(jdbi.withHandle(pulled::digests));
         keep.addAll(checkpointDigests.get());
         return keep;

@@ -10,7 +10,7 @@ import dev.hearth.server.agent.AgentSecrets;
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
-                     Networking networking, ComputerUsage usage) {
+                     Networking networking, ComputerUsage usage, WarmPool pool) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
@@ -37,6 +37,8 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
                 execs, files, processes, new RouteTargets(records, activity, sleeps), new ComputerViews(environments, in.routerHost()),
-                networking, new ComputerUsage(access, dirs, in.clock(), agents));
+                networking, new ComputerUsage(access, dirs, in.clock(), agents),
+                new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
+                        in.sleep().memoryReserveBytes()));
     }
 }

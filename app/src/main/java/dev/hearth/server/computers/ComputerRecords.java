@@ -3,14 +3,20 @@ package dev.hearth.server.computers;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.pool.PoolState;
+import dev.hearth.server.pool.PoolStore;
+import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 
@@ -22,11 +28,18 @@ final class ComputerRecords {
     private final Jdbi jdbi;
     private final ComputerStore store;
     private final Clock clock;
+    private final PoolStore pool = new PoolStore();
+    // Slots are chosen from two tables (computers and the warm pool): one chooser at a time here.
+    private final Object slotChoice = new Object();
 
     ComputerRecords(Jdbi jdbi, ComputerStore store, Clock clock) {
         this.jdbi = jdbi;
         this.store = store;
         this.clock = clock;
+    }
+
+    PoolStore pool() {
+        return pool;
     }
 
     Jdbi jdbi() {
@@ -70,11 +83,13 @@ final class ComputerRecords {
     Computer insert(Computer draft) {
         for (int attempt = 0; attempt < 20; attempt++) {
             try {
-                return jdbi.inTransaction(h -> {
-                    var c = draft.withSlot(freeSlot(store.slotsInUse(h)));
-                    store.insert(h, c);
-                    return c;
-                });
+                synchronized (slotChoice) {
+                    return jdbi.inTransaction(h -> {
+                        var c = draft.withSlot(freeSlot(slotsTaken(h)));
+                        store.insert(h, c);
+                        return c;
+                    });
+                }
             } catch (JdbiException e) {
                 if (!Constraints.isUniqueViolation(e)) {
                     throw e;
@@ -87,6 +102,38 @@ final class ComputerRecords {
             }
         }
         throw new ApiException(ErrorCode.CONFLICT, "could not find a free network slot; retry");
+    }
+
+    /** A row for a sandbox about to boot for the warm pool, on the lowest free slot. */
+    PooledSandbox reservePooled(String id, String image) {
+        synchronized (slotChoice) {
+            return jdbi.inTransaction(h -> {
+                var p = new PooledSandbox(id, image, null, freeSlot(slotsTaken(h)), PoolState.BOOTING, now());
+                pool.insert(h, p);
+                return p;
+            });
+        }
+    }
+
+    /**
+     * The computer, on the pooled sandbox's slot, in the transaction that takes the sandbox out of the
+     * pool; empty if another claim took it first. 409 when the name is taken (the sandbox stays pooled).
+     */
+    Optional<Computer> insertClaimed(Computer draft, PooledSandbox pooled) {
+        return Constraints.unique(() -> jdbi.inTransaction(h -> {
+            if (!pool.claim(h, pooled.id())) {
+                return Optional.<Computer>empty();
+            }
+            var c = draft.withSlot(pooled.slot());
+            store.insert(h, c);
+            return Optional.of(c);
+        }), () -> nameTaken(draft.name()));
+    }
+
+    private Set<Integer> slotsTaken(Handle h) {
+        var taken = new HashSet<>(store.slotsInUse(h));
+        taken.addAll(pool.slots(h));
+        return taken;
     }
 
     /** Saves a change of settings; 409 when the new name is taken. */

@@ -19,6 +19,8 @@ import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
+import dev.hearth.server.pool.PoolReport;
+import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.store.Ids;
@@ -60,7 +62,7 @@ public final class ComputerService {
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
                   Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
                   CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost,
-                  Timings timings, SleepSettings sleep) {
+                  Timings timings, SleepSettings sleep, PoolSettings pool) {
     }
 
     private final ComputerParts parts;
@@ -85,15 +87,22 @@ public final class ComputerService {
         supervisor.ifPresent(ComputerSupervisor::start);
     }
 
-    /** Makes what runs match the store after a start (see {@link Reconciler}). */
+    /** Makes what runs match the store after a start (see {@link Reconciler}), then fills the warm pool. */
     public void reconcile() {
         parts.access().ifPresent(r -> new Reconciler(parts.lifecycle(), parts.records(), r, parts.dirs(),
                 parts.checkpoints(), parts.networking(), this::remove, this::pullUnlessUnderWay).run());
+        parts.pool().start();
     }
 
-    /** Stops watching computers; they keep running, and the next start adopts them. */
+    /** Stops watching computers (they keep running, and the next start adopts them) and empties the warm pool. */
     public void close() {
         supervisor.ifPresent(ComputerSupervisor::stop);
+        parts.pool().stop();
+    }
+
+    /** The warm pool's sandboxes, and why an image's pool is short, if it is. */
+    public PoolReport pool() {
+        return new PoolReport(parts.pool().sizes(), parts.pool().pooled(), parts.pool().problems());
     }
 
     // ---- create
@@ -115,6 +124,11 @@ public final class ComputerService {
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE));
+        var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CREATE,
+                () -> parts.pool().claim(workspace.id(), name, settings));
+        if (claimed.isPresent()) {
+            return new Outcome(view(claimed.get(), workspace), Optional.empty());
+        }
         var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings, null,
                 new Computer.Lineage(null, null), parts.records().now()));
         if (parts.lifecycle().canStartAtOnce(computer)) {

@@ -1,9 +1,11 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.server.images.Image;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxStatus;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -64,6 +66,29 @@ final class Lifecycle {
                 return boots.start(computer, image, fresh);
             } catch (Images.PullFailure e) {
                 return records.fail(computer, "image_pull_failed", e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("computer {} did not start", computerId, e);
+                return records.fail(computer, "start_failed", e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Makes a pooled sandbox the computer's (inserted on its slot, with its id, just now). A claim
+     * that fails starts the computer cold instead, as if there had been no pool.
+     */
+    Computer claim(String computerId, Image image) {
+        return gates.locked(computerId, () -> {
+            var computer = records.current(computerId);
+            try {
+                return boots.claim(computer, image);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("computer {} ({}): its pooled sandbox could not be claimed; starting it cold", computer.name(),
+                        computerId, e);
+                access.get().delete(computer.sandboxId());
+            }
+            try {
+                return boots.start(computer, image, true);
             } catch (RuntimeException e) {
                 LOG.warn("computer {} did not start", computerId, e);
                 return records.fail(computer, "start_failed", e.getMessage());

@@ -15,6 +15,7 @@ import java.util.List;
  */
 final class Tools {
     static final String AGENT = "/.hearth/hearth-agent";
+    static final String POOL_FLAG = "--pool";
     private static final String AGENT_RESOURCE = "/dev/hearth/agent/hearth-agent";
 
     private final Path dir;
@@ -55,6 +56,11 @@ final class Tools {
         var argv = new ArrayList<>(List.of(AGENT, "init", "--restart", restart.wire(), "--"));
         argv.addAll(command);
         return argv;
+    }
+
+    /** PID 1 of a sandbox of the warm pool: the agent, which starts the main process at the claim. */
+    static List<String> pooled() {
+        return List.of(AGENT, "init", POOL_FLAG);
     }
 
     private void writeAgent() throws IOException {

@@ -45,6 +45,11 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
                 .labelNames("kind", "state")
                 .callback(cb -> counts.operations().forEach(r -> cb.call(r.count(), r.first(), r.second())))
                 .register(registry);
+        GaugeWithCallback.builder().name("hearth_pool_sandboxes")
+                .help("The warm pool's sandboxes (booted, not yet claimed by a create) by image and state")
+                .labelNames("image", "state")
+                .callback(cb -> counts.pool().forEach(r -> cb.call(r.count(), r.first(), r.second())))
+                .register(registry);
         GaugeWithCallback.builder().name("hearth_store_connections").help("The store's connection pool")
                 .labelNames("state").callback(cb -> {
                     var bean = pool.get();

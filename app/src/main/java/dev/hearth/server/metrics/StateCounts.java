@@ -30,6 +30,12 @@ final class StateCounts {
         return byState("SELECT state, '' AS second, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL GROUP BY state");
     }
 
+    /** The warm pool's sandboxes by image and state (booting, ready); images keep their spelling. */
+    List<Row> pool() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT image, state, COUNT(*) FROM pooled_sandboxes GROUP BY image, state")
+                .map((rs, ctx) -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3))).list());
+    }
+
     /** Operations by kind and state (running, succeeded, failed), over the store's whole history. */
     List<Row> operations() {
         return byState("SELECT kind, state, COUNT(*) AS n FROM operations GROUP BY kind, state");

@@ -1,6 +1,7 @@
 package dev.hearth.server.metrics;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** How long the moves users wait on took: features report them, {@code /metrics} shows them as histograms. */
@@ -42,5 +43,13 @@ public interface Timings {
         } finally {
             record(event, System.nanoTime() - start);
         }
+    }
+
+    /** Timed only when there was something to do (the answer is present). */
+    default <T> Optional<T> timedIfPresent(Event event, Supplier<Optional<T>> work) {
+        long start = System.nanoTime();
+        var done = work.get();
+        done.ifPresent(d -> record(event, System.nanoTime() - start));
+        return done;
     }
 }

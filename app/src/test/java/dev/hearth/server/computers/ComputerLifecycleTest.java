@@ -184,7 +184,7 @@ class ComputerLifecycleTest {
     void reconcileRemovesSandboxesAndNetworksThatNoComputerOwns() {
         var c = create("owned", Map.of());
         rig.runtime.start(new SandboxSpec("stray-0001", "stray", rig.dataDir, List.of(),
-                Map.of(), "/", rig.dataDir, rig.dataDir, List.of(), new Slot(9000), 64L << 20, 1, 64, List.of()), rig.dataDir);
+                Map.of(), "/", rig.dataDir, rig.dataDir, List.of(), new Slot(9000), 64L << 20, 1, 64, List.of(), false), rig.dataDir);
         rig.runtime.prepareNetwork(new Slot(9000));
         rig.service.reconcile();
         assertEquals(List.of(stored(c.id()).sandboxId()), List.copyOf(rig.runtime.sandboxes().keySet()));

@@ -21,7 +21,7 @@ final class OciSpec {
 
     static ObjectNode of(SandboxSpec spec, String cgroupsPath) {
         var s = Json.mapper().createObjectNode().put("ociVersion", "1.0.2").put("hostname", spec.hostname());
-        var process = process(spec.args(), spec.env(), spec.cwd());
+        var process = process(spec.args(), spec.env(), spec.cwd(), spec.namedLater());
         // gVisor counts processes per user inside the sandbox and answers EAGAIN past this; execs inherit it.
         process.putArray("rlimits").addObject().put("type", "RLIMIT_NPROC").put("hard", spec.pids())
                 .put("soft", spec.pids());
@@ -75,6 +75,11 @@ final class OciSpec {
 
     /** A process as root with Docker's default capabilities. */
     static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
+        return process(args, env, cwd, false);
+    }
+
+    /** {@code setsHostname}: and CAP_SYS_ADMIN, which a pooled agent drops once it named its computer. */
+    private static ObjectNode process(List<String> args, Map<String, String> env, String cwd, boolean setsHostname) {
         var p = Json.mapper().createObjectNode().put("terminal", false).put("cwd", cwd);
         p.putObject("user").put("uid", 0).put("gid", 0);
         var argv = p.putArray("args");
@@ -85,6 +90,9 @@ final class OciSpec {
         for (String set : List.of("bounding", "effective", "permitted")) {
             var list = caps.putArray(set);
             CAPABILITIES.forEach(list::add);
+            if (setsHostname) {
+                list.add("CAP_SYS_ADMIN");
+            }
         }
         return p;
     }

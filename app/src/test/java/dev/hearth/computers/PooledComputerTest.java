@@ -1,0 +1,144 @@
+package dev.hearth.computers;
+
+import static dev.hearth.support.TestComputers.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.server.Config;
+import dev.hearth.server.pool.PoolSettings;
+import dev.hearth.server.pool.PoolState;
+import dev.hearth.server.pool.PooledSandbox;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
+import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestServer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A computer claimed from the warm pool is one started cold: the same checks, read from inside, on
+ * one of each made with the same settings (its name as hostname, its environment in its main
+ * process and commands, limits, capabilities, /data, its rules, sleep, checkpoint and fork).
+ */
+@HearthServerTest(config = "pooled", computers = true)
+class PooledComputerTest {
+    private static final String MAIN = "echo \"$FOO $(hostname)\" > /tmp/main.txt; mkdir -p /tmp/www; "
+            + "echo hello-$(hostname) > /tmp/www/index.html; exec httpd -f -p 8080 -h /tmp/www";
+    // What is read from inside each twin; the two must agree.
+    private static final String LOOK = "echo host=$(hostname); grep -c \"$(hostname)$\" /etc/hosts; cat /tmp/main.txt; "
+            + "echo FOO=$FOO; env | grep -c HEARTH_AGENT || true; grep -E 'Cap(Bnd|Eff|Prm|Inh)' /proc/self/status; "
+            + "grep MemTotal /proc/meminfo; ulimit -u; ls -A /data | wc -l; df -m /data | tail -1 | awk '{print $2}'";
+
+    @Injected
+    private TestServer server;
+    @Injected
+    private HearthClient admin;
+    private String ws;
+    private String pooled;
+    private String cold;
+    // What each showed from inside right after its create.
+    private Map<String, String> pooledAtFirst;
+    private Map<String, String> coldAtFirst;
+
+    UnaryOperator<Config> pooled() {
+        return c -> c.withPool(PoolSettings.parse("hearth/busybox=1"));
+    }
+
+    @BeforeAll
+    void twins() throws Exception {
+        ws = TestServer.workspace(admin).path("id").asText();
+        var ready = readyPool();
+        pooled = create("pooled").path("id").asText();
+        assertEquals(ready, Set.of(pooled), "the first create claimed the pooled sandbox");
+        // The same settings on a server without a pool: started cold. The restart also adopts the claimed one.
+        server.restart(c -> c.withPool(PoolSettings.NONE));
+        assertTrue(server.server().pool().sandboxes().isEmpty(), "the pool went with the server that had it");
+        cold = create("cold").path("id").asText();
+        pooledAtFirst = look(pooled);
+        coldAtFirst = look(cold);
+    }
+
+    private Set<String> readyPool() throws InterruptedException {
+        for (int i = 0; i < 600; i++) {
+            var ready = server.server().pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY)
+                    .map(PooledSandbox::id).collect(Collectors.toSet());
+            if (!ready.isEmpty()) {
+                return ready;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the pool did not fill: " + server.server().pool());
+    }
+
+    private JsonNode create(String name) {
+        return TestComputers.create(admin, ws, name, "hearth/busybox", Map.of("env", Map.of("FOO", "bar"),
+                "command", List.of("sh", "-c", MAIN), "network", Map.of("internet", false)));
+    }
+
+    private String run(String computer, String script) {
+        return TestComputers.run(admin, computer, script);
+    }
+
+    private Map<String, String> look(String computer) {
+        var seen = new LinkedHashMap<String, String>();
+        String[] lines = run(computer, LOOK).split("\n");
+        String[] names = {"hostname", "hosts lines", "main process saw", "FOO", "agent variables", "CapInh", "CapPrm",
+                "CapEff", "CapBnd", "MemTotal", "max user processes", "files in /data", "MiB of /data"};
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            seen.put(i < names.length ? names[i] : "line " + i, line.replaceAll("\\b(pooled|cold)\\b", "NAME"));
+        }
+        return seen;
+    }
+
+    @Test
+    void bothShowTheSameFromInsideTheirNameAndEnvironmentEverywhere() {
+        var fromPool = pooledAtFirst;
+        assertEquals(coldAtFirst, fromPool);
+        assertEquals("host=NAME", fromPool.get("hostname"));
+        assertEquals("1", fromPool.get("hosts lines"));
+        assertEquals("bar NAME", fromPool.get("main process saw"), "the main process started with its env and name");
+        assertEquals("FOO=bar", fromPool.get("FOO"));
+        assertEquals("0", fromPool.get("agent variables"), "the agent's secret is nobody's");
+        assertEquals("0", fromPool.get("files in /data"), "an empty /data");
+        assertTrue(fromPool.get("CapBnd").endsWith("a80405fb"), "Docker's capabilities, no CAP_SYS_ADMIN: "
+                + fromPool.get("CapBnd"));
+    }
+
+    @Test
+    void eachReachesTheOtherByNameThroughItsRules() {
+        // Names resolve through the workspace's DNAT to the resolver: a sandbox without its rules has none.
+        assertEquals("hello-cold", run(pooled, "wget -qO- http://cold:8080/"));
+        assertEquals("hello-pooled", run(cold, "wget -qO- http://pooled:8080/"));
+    }
+
+    @Test
+    void bothSleepWakeCheckpointAndForkAlike() {
+        for (String c : List.of(pooled, cold)) {
+            String name = c.equals(pooled) ? "pooled" : "cold";
+            run(c, "echo kept > /data/kept; echo in-memory > /tmp/mem");
+            var slept = admin.send("POST", "/computers/" + c + "/sleep", Map.of(), Map.of());
+            assertEquals("sleeping", slept.body().path("computer").path("state").asText(), slept.body()::toString);
+            assertEquals("in-memory kept", run(c, "cat /tmp/mem /data/kept | tr '\\n' ' '"), "woken where it stood");
+
+            var cp = admin.send("POST", "/computers/" + c + "/checkpoints", Map.of(), key());
+            String op = cp.body().path("operations").get(0).asText();
+            assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+            var forked = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "fork-of-" + name,
+                    "from_checkpoint", cp.body().path("checkpoint").path("id").asText()), key());
+            assertEquals(201, forked.status(), forked.body()::toString);
+            String fork = forked.body().path("computer").path("id").asText();
+            assertEquals("in-memory kept bar", run(fork, "cat /tmp/mem /data/kept | tr '\\n' ' '; echo $FOO"));
+            assertFalse(run(fork, "cat /tmp/main.txt").isEmpty());
+        }
+    }
+}
