@@ -29,6 +29,18 @@ final class BlockingHttp implements AutoCloseable {
 
     /** Sends a request and returns the answer's status; fails on anything but 2xx. */
     int send(String method, String path, String json) throws IOException {
+        return send(method, path, json, "");
+    }
+
+    /** A create: with an Idempotency-Key; answers the body (the created resource). */
+    String create(String path, String json, String idempotencyKey) throws IOException {
+        send("POST", path, json, "Idempotency-Key: " + idempotencyKey + "\r\n");
+        return lastBody;
+    }
+
+    private String lastBody = "";
+
+    private int send(String method, String path, String json, String extraHeaders) throws IOException {
         if (socket == null) {
             socket = new Socket(base.getHost(), base.getPort());
             socket.setTcpNoDelay(true);
@@ -37,8 +49,8 @@ final class BlockingHttp implements AutoCloseable {
         }
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         String head = method + " " + base.getPath() + path + " HTTP/1.1\r\nHost: " + base.getAuthority()
-                + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\nContent-Length: "
-                + body.length + "\r\n\r\n";
+                + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\n" + extraHeaders
+                + "Content-Length: " + body.length + "\r\n\r\n";
         out.write(head.getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
@@ -64,7 +76,7 @@ final class BlockingHttp implements AutoCloseable {
             }
             line();
         } else if (length > 0) {
-            in.readNBytes((int) length);
+            lastBody = new String(in.readNBytes((int) length), StandardCharsets.UTF_8);
         }
         if (status / 100 != 2) {
             throw new IOException("HTTP " + status);

@@ -88,7 +88,7 @@ public final class ComputerBench {
     private static final int WARM_UP_EXECS = 100;
 
     /** Namespace and veth, runsc run, runsc exec: what a script would do for a computer of this bundle. */
-    private static double rawCreateToFirstExec(Path dataDir, Path templateBundle, int i) throws Exception {
+    static double rawCreateToFirstExec(Path dataDir, Path templateBundle, int i) throws Exception {
         var raw = RawSandbox.prepare(dataDir, templateBundle, i);
         long t = System.nanoTime();
         raw.network();

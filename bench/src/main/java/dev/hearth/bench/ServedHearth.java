@@ -37,6 +37,10 @@ final class ServedHearth implements AutoCloseable {
         var command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve",
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + api,
                 "--router-listen", "127.0.0.1:" + freePort()));
+        // No warm pool unless the bench asks: its sandboxes would take CPU and memory from what is measured.
+        if (!List.of(extraArgs).contains("--warm-pool")) {
+            command.addAll(List.of("--warm-pool", "0"));
+        }
         command.addAll(List.of(extraArgs));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log(dataDir).toFile()).start();

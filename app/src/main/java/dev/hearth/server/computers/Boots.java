@@ -50,6 +50,9 @@ final class Boots {
     Computer start(Computer computer, Image image, boolean fresh) {
         var runsc = access.get();
         var existing = fresh ? Optional.<SandboxStatus>empty() : runsc.state(computer.sandboxId());
+        if (existing.isPresent() && runsc.frozen(computer.sandboxId())) {
+            runsc.thaw(computer.sandboxId()); // a pooled sandbox whose claim was cut short: its agent must answer
+        }
         if (existing.filter(SandboxStatus.RUNNING::equals).isPresent() && !agents.unclaimed(computer)) {
             // Never run an id twice: a second runsc run orphans the first sandbox. Adopt it instead.
             return records.save(computer.adopted(image.digest(), records.now()));
@@ -129,7 +132,8 @@ final class Boots {
 
     /**
      * Boots a sandbox for the warm pool as {@code draft} (the computer it will become: its id, slot
-     * and resources): no rules, no main process; answers whether its agent answers.
+     * and resources): no rules, no main process; answers whether its agent answered. It is then
+     * frozen, as a warm sleeper is, so that it uses no CPU until its claim thaws it.
      */
     boolean startPooled(Computer draft, Image image) {
         try {
@@ -139,7 +143,11 @@ final class Boots {
             var runtime = access.get();
             runtime.prepareNetwork(draft.slot());
             runtime.start(spec(draft, image, data, List.of(), Tools.pooled()), dir);
-            return !runtime.runsProcesses() || agents.pooled(draft, () -> running(runtime, draft));
+            if (runtime.runsProcesses() && !agents.pooled(draft, () -> running(runtime, draft))) {
+                return false;
+            }
+            runtime.freeze(draft.sandboxId());
+            return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -150,6 +158,7 @@ final class Boots {
      * its name in /etc/hosts and as hostname, then its main process with its environment.
      */
     Computer claim(Computer computer, Image image) throws IOException {
+        access.get().thaw(computer.sandboxId());
         networking.attach(computer);
         networking.files(computer, dirs.computer(computer.id()));
         if (access.get().runsProcesses()) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.cli.Cli;
 import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
@@ -14,6 +15,8 @@ import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.support.ComputerRig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -64,12 +67,14 @@ class WarmPoolTest {
     void theServerBootsThePoolAtStartAndACreateClaimsOneOfItsSandboxesWhichIsReplaced() throws Exception {
         var before = readyWhenFull();
         before.forEach(p -> assertEquals(SandboxStatus.RUNNING, rig.runtime.state(p.id() + "-0001").orElseThrow()));
+        before.forEach(p -> assertTrue(rig.runtime.frozen(p.id() + "-0001"), "a pooled sandbox uses no CPU"));
 
         var claimed = create("web", null);
         assertTrue(ids(before).contains(claimed.id()), "the computer is the pooled sandbox, under its id");
         var slot = before.stream().filter(p -> p.id().equals(claimed.id())).findFirst().orElseThrow().slot();
         assertEquals(slot, claimed.slot(), "and on its network slot");
         assertEquals(ComputerState.READY, claimed.state());
+        assertFalse(rig.runtime.frozen(claimed.sandboxId()), "thawed by its claim");
         assertEquals(claimed.sandboxId(), claimed.id() + "-0001");
         assertEquals(1, rig.runtime.calls.stream().filter(c -> c.startsWith("start " + claimed.sandboxId())).count(),
                 "booted once, for the pool; the claim started nothing");
@@ -109,6 +114,22 @@ class WarmPoolTest {
         rig.service.reconcile();
         var second = readyWhenFull();
         assertTrue(ids(second).stream().noneMatch(ids(first)::contains), "new sandboxes, never the old ones");
+    }
+
+    @Test
+    void hearthAdminPoolListsThePooledSandboxesFromTheStore() throws Exception {
+        var ready = readyWhenFull();
+        var out = new ByteArrayOutputStream();
+        int code = Cli.run(new String[] {"admin", "pool", "--data-dir", rig.dataDir.toString()}, new Cli.Context(Map.of(),
+                System.in, new PrintStream(out, true), System.err, rig.dataDir.resolve("cli")));
+        assertEquals(0, code);
+        var lines = out.toString().strip().lines().toList();
+        assertEquals(List.of("ID", "IMAGE", "STATE", "SLOT", "SINCE"), List.of(lines.get(0).split("\\s+")));
+        assertEquals(3, lines.size(), out::toString);
+        for (var p : ready) {
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(p.id() + "  hearth/busybox  ready  " + p.slot().index())),
+                    out::toString);
+        }
     }
 
     @Test
