@@ -15,11 +15,18 @@ import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,8 +56,32 @@ class PooledComputerTest {
     private Map<String, String> pooledAtFirst;
     private Map<String, String> coldAtFirst;
 
+    private final int metricsPort;
+
+    PooledComputerTest() throws Exception {
+        try (var free = new ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
+    }
+
     UnaryOperator<Config> pooled() {
-        return c -> c.withPool(PoolSettings.parse("hearth/busybox=1"));
+        return c -> c.withPool(PoolSettings.parse("hearth/busybox=1"))
+                .withMetricsListen(Optional.of("127.0.0.1:" + metricsPort));
+    }
+
+    /** How many creates the pool served (claims) and how many started cold, from /metrics. */
+    private List<Long> creates() throws Exception {
+        try (var http = HttpClient.newHttpClient()) {
+            String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            return List.of(count(text, "hearth_computer_claim_seconds"), count(text, "hearth_computer_create_seconds"));
+        }
+    }
+
+    private static long count(String metrics, String histogram) {
+        var m = Pattern.compile("(?m)^" + histogram + "_count (\\S+)$").matcher(metrics);
+        assertTrue(m.find(), histogram + " is scraped");
+        return (long) Double.parseDouble(m.group(1));
     }
 
     @BeforeAll
@@ -59,10 +90,12 @@ class PooledComputerTest {
         var ready = readyPool();
         pooled = create("pooled").path("id").asText();
         assertEquals(ready, Set.of(pooled), "the first create claimed the pooled sandbox");
+        assertEquals(List.of(1L, 0L), creates(), "timed as a claim, not as a cold create");
         // The same settings on a server without a pool: started cold. The restart also adopts the claimed one.
         server.restart(c -> c.withPool(PoolSettings.NONE));
         assertTrue(server.server().pool().sandboxes().isEmpty(), "the pool went with the server that had it");
         cold = create("cold").path("id").asText();
+        assertEquals(List.of(0L, 1L), creates(), "a new server's counts: one cold create");
         pooledAtFirst = look(pooled);
         coldAtFirst = look(cold);
     }

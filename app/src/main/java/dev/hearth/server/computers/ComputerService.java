@@ -124,7 +124,7 @@ public final class ComputerService {
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE));
-        var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CREATE,
+        var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CLAIM,
                 () -> parts.pool().claim(workspace.id(), name, settings));
         if (claimed.isPresent()) {
             return new Outcome(view(claimed.get(), workspace), Optional.empty());

@@ -11,7 +11,9 @@ public interface Timings {
 
     enum Event {
         /** A create, from the request to the computer running (image pulled if need be, booted, agent up). */
-        COMPUTER_CREATE("Computer creates: pull if needed, boot, agent ready"),
+        COMPUTER_CREATE("Computer creates started cold: pull if needed, boot, agent ready"),
+        /** A create the warm pool served: a pooled sandbox claimed and its main process started. */
+        COMPUTER_CLAIM("Computer creates served by the warm pool: a pooled sandbox claimed, its main process started"),
         /** A wake, on request, on exec or through the router: thaw or restore to running. */
         COMPUTER_WAKE("Computer wakes: thawed from a warm sleep, or restored from the sleep image, to running"),
         /** An exec, from the request to the command's exit, with the command's own time. */
