@@ -14,6 +14,7 @@ import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -52,6 +53,7 @@ class PooledComputerTest {
     private String ws;
     private String pooled;
     private String cold;
+    private String debian;
     // What each showed from inside right after its create.
     private Map<String, String> pooledAtFirst;
     private Map<String, String> coldAtFirst;
@@ -64,9 +66,9 @@ class PooledComputerTest {
         }
     }
 
-    UnaryOperator<Config> pooled() {
-        return c -> c.withPool(PoolSettings.parse("hearth/busybox=1"))
-                .withMetricsListen(Optional.of("127.0.0.1:" + metricsPort));
+    UnaryOperator<Config> pooled() throws Exception {
+        String pool = "hearth/busybox=1," + TestImages.debian() + "=1";
+        return c -> c.withPool(PoolSettings.parse(pool)).withMetricsListen(Optional.of("127.0.0.1:" + metricsPort));
     }
 
     /** How many creates the pool served (claims) and how many started cold, from /metrics. */
@@ -87,10 +89,16 @@ class PooledComputerTest {
     @BeforeAll
     void twins() throws Exception {
         ws = TestServer.workspace(admin).path("id").asText();
-        var ready = readyPool();
+        var ready = readyPool("hearth/busybox");
         pooled = create("pooled").path("id").asText();
         assertEquals(ready, Set.of(pooled), "the first create claimed the pooled sandbox");
         assertEquals(List.of(1L, 0L), creates(), "timed as a claim, not as a cold create");
+        // An image the workspace pulled (the same digest as the pool's): a glibc Debian with python3.
+        TestComputers.pull(admin, ws, TestImages.debian());
+        var readyDebian = readyPool(TestImages.debian());
+        debian = TestComputers.create(admin, ws, "deb", TestImages.debian(), Map.of("env", Map.of("FOO", "bar")))
+                .path("id").asText();
+        assertEquals(readyDebian, Set.of(debian), "claimed from the pool too");
         // The same settings on a server without a pool: started cold. The restart also adopts the claimed one.
         server.restart(c -> c.withPool(PoolSettings.NONE));
         assertTrue(server.server().pool().sandboxes().isEmpty(), "the pool went with the server that had it");
@@ -100,10 +108,10 @@ class PooledComputerTest {
         coldAtFirst = look(cold);
     }
 
-    private Set<String> readyPool() throws InterruptedException {
+    private Set<String> readyPool(String image) throws InterruptedException {
         for (int i = 0; i < 600; i++) {
             var ready = server.server().pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY)
-                    .map(PooledSandbox::id).collect(Collectors.toSet());
+                    .filter(p -> p.image().equals(image)).map(PooledSandbox::id).collect(Collectors.toSet());
             if (!ready.isEmpty()) {
                 return ready;
             }
@@ -145,6 +153,12 @@ class PooledComputerTest {
         assertEquals("0", fromPool.get("files in /data"), "an empty /data");
         assertTrue(fromPool.get("CapBnd").endsWith("a80405fb"), "Docker's capabilities, no CAP_SYS_ADMIN: "
                 + fromPool.get("CapBnd"));
+    }
+
+    @Test
+    void aDebianComputerFromThePoolRunsPythonUnderItsNameWithItsEnvironment() {
+        assertEquals("deb bar", run(debian, "python3 -c 'import os, socket; print(socket.gethostname(), os.environ[\"FOO\"])'"));
+        assertEquals("deb", run(debian, "getent hosts deb | awk '{print $2}'"), "glibc resolves its own name");
     }
 
     @Test
