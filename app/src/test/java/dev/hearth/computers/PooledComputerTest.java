@@ -11,6 +11,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
+import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
@@ -21,6 +22,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +93,10 @@ class PooledComputerTest {
     void twins() throws Exception {
         ws = TestServer.workspace(admin).path("id").asText();
         var ready = readyPool("hearth/busybox");
+        String waiting = ready.iterator().next() + "-0001";
+        long cpu = cpuNanos(waiting);
+        Thread.sleep(300);
+        assertEquals(cpu, cpuNanos(waiting), "a pooled sandbox waits frozen: no CPU");
         pooled = create("pooled").path("id").asText();
         assertEquals(ready, Set.of(pooled), "the first create claimed the pooled sandbox");
         assertEquals(List.of(1L, 0L), creates(), "timed as a claim, not as a cold create");
@@ -118,6 +125,12 @@ class PooledComputerTest {
             Thread.sleep(50);
         }
         throw new AssertionError("the pool did not fill: " + server.server().pool());
+    }
+
+    private long cpuNanos(String sandboxId) throws Exception {
+        Path root = server.dataDir.resolve("runsc");
+        Path usage = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(root), sandboxId, "cpuacct.usage");
+        return Long.parseLong(Files.readString(usage).strip());
     }
 
     private JsonNode create(String name) {
