@@ -80,4 +80,20 @@ class ServerKillTest {
             }
         }
     }
+
+    @Test
+    void aClaimCutShortByACrashStartsTheComputerAfreshRatherThanAdoptingAnUnclaimedSandbox(@TempDir Path tmp)
+            throws Exception {
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        String cut = ChildServer.startAndKill(dir, port, "pool-claim-cut");
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin2 = restarted.admin();
+            assertEquals("ready", admin2.get("/computers/" + cut).path("computer").path("state").asText());
+            String seen = admin2.post("/computers/" + cut + "/exec", Map.of("command", List.of("sh", "-c",
+                    "hostname; tr '\\0' ' ' < /proc/1/cmdline"))).path("stdout").asText();
+            assertTrue(seen.startsWith("cut\n"), "named by a fresh start, not left as the pool named it: " + seen);
+            assertFalse(seen.contains("--pool"), "its PID 1 is a computer's, not a pooled agent still waiting: " + seen);
+        }
+    }
 }

@@ -10,6 +10,7 @@ import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.router.RouterSettings;
+import dev.hearth.server.store.Store;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.BindException;
@@ -56,7 +57,7 @@ public final class ChildServer {
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
                 .withLocalImages(List.of(dataDir.getParent()))
-                .withPool(kind.equals("pool") ? PoolSettings.parse("hearth/busybox=2") : PoolSettings.NONE));
+                .withPool(kind.startsWith("pool") ? PoolSettings.parse("hearth/busybox=2") : PoolSettings.NONE));
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer") || kind.equals("warm")) {
@@ -74,6 +75,13 @@ public final class ChildServer {
         }
         if (kind.equals("pool")) {
             System.out.println("pool " + claimedWithPoolFull(server, admin, ws));
+            System.out.flush();
+            server.join();
+            return;
+        }
+        if (kind.equals("pool-claim-cut")) {
+            String claimed = claimedWithPoolFull(server, admin, ws).split(" ")[0];
+            System.out.println("pool " + claimCutShort(server, dataDir, claimed));
             System.out.flush();
             server.join();
             return;
@@ -130,6 +138,28 @@ public final class ChildServer {
                 .path("computer").path("id").asText();
         admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "echo acknowledged > /data/f")));
         return id + " " + String.join(" ", readyPool(server, 2));
+    }
+
+    /**
+     * Leaves the store as a claim cut short by a crash does: a pooled sandbox's row moved into a
+     * computer "cut" (settings as {@code like}'s) that is still creating, its agent never told.
+     */
+    private static String claimCutShort(HearthServer server, Path dataDir, String like) throws Exception {
+        var pooled = server.pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY).findFirst()
+                .orElseThrow();
+        try (var store = Store.open(null, dataDir)) {
+            store.jdbi().useTransaction(h -> {
+                h.createUpdate("DELETE FROM pooled_sandboxes WHERE id = :id").bind("id", pooled.id()).execute();
+                h.createUpdate("""
+                        INSERT INTO computers (id, workspace, name, state, image, env, ports, cpus, memory_mb, pids, disk_mb,
+                            protected, auto_sleep_seconds, generation, incarnation, slot, created_at, updated_at, network, launch)
+                        SELECT :id, workspace, 'cut', 'creating', image, env, ports, cpus, memory_mb, pids, disk_mb,
+                            protected, auto_sleep_seconds, 1, 1, :slot, created_at, updated_at, network, launch
+                        FROM computers WHERE id = :like""").bind("id", pooled.id()).bind("slot", pooled.slot().index())
+                        .bind("like", like).execute();
+            });
+        }
+        return pooled.id();
     }
 
     private static List<String> readyPool(HearthServer server, int size) throws InterruptedException {
