@@ -1,6 +1,7 @@
 package dev.hearth.computers;
 
 import static dev.hearth.support.TestComputers.key;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -172,6 +174,23 @@ class PooledComputerTest {
     void aDebianComputerFromThePoolRunsPythonUnderItsNameWithItsEnvironment() {
         assertEquals("deb bar", run(debian, "python3 -c 'import os, socket; print(socket.gethostname(), os.environ[\"FOO\"])'"));
         assertEquals("deb", run(debian, "getent hosts deb | awk '{print $2}'"), "glibc resolves its own name");
+    }
+
+    @Test
+    void bothListTheirMainProcessAndServeFilesAlike() throws Exception {
+        for (String c : List.of(pooled, cold)) {
+            var main = admin.get("/computers/" + c + "/processes").path("processes").get(0);
+            assertEquals(List.of("sh", "-c", MAIN), List.of(main.path("command").get(0).asText(),
+                    main.path("command").get(1).asText(), main.path("command").get(2).asText()), main::toString);
+            assertEquals("running", main.path("state").asText(), main::toString);
+            byte[] bytes = {0, (byte) 0xff, 10, 13, 'x'};
+            admin.upload("/computers/" + c + "/files?path=/data/bytes", "application/octet-stream",
+                    () -> new ByteArrayInputStream(bytes));
+            try (var in = admin.download("/computers/" + c + "/files?path=/data/bytes")) {
+                assertArrayEquals(bytes, in.readAllBytes());
+            }
+            run(c, "rm /data/bytes");
+        }
     }
 
     @Test
