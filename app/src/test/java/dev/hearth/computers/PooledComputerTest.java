@@ -10,29 +10,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
 import dev.hearth.server.pool.PoolSettings;
-import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
+import dev.hearth.support.TestMetrics;
+import dev.hearth.support.TestPool;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,9 +58,7 @@ class PooledComputerTest {
     private final int metricsPort;
 
     PooledComputerTest() throws Exception {
-        try (var free = new ServerSocket(0)) {
-            metricsPort = free.getLocalPort();
-        }
+        metricsPort = TestMetrics.freePort();
     }
 
     UnaryOperator<Config> pooled() throws Exception {
@@ -78,17 +68,8 @@ class PooledComputerTest {
 
     /** How many creates the pool served (claims) and how many started cold, from /metrics. */
     private List<Long> creates() throws Exception {
-        try (var http = HttpClient.newHttpClient()) {
-            String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body();
-            return List.of(count(text, "hearth_computer_claim_seconds"), count(text, "hearth_computer_create_seconds"));
-        }
-    }
-
-    private static long count(String metrics, String histogram) {
-        var m = Pattern.compile("(?m)^" + histogram + "_count (\\S+)$").matcher(metrics);
-        assertTrue(m.find(), histogram + " is scraped");
-        return (long) Double.parseDouble(m.group(1));
+        return List.of(TestMetrics.count(metricsPort, "hearth_computer_claim_seconds"),
+                TestMetrics.count(metricsPort, "hearth_computer_create_seconds"));
     }
 
     @BeforeAll
@@ -118,21 +99,12 @@ class PooledComputerTest {
     }
 
     private Set<String> readyPool(String image) throws InterruptedException {
-        for (int i = 0; i < 600; i++) {
-            var ready = server.server().pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY)
-                    .filter(p -> p.image().equals(image)).map(PooledSandbox::id).collect(Collectors.toSet());
-            if (!ready.isEmpty()) {
-                return ready;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the pool did not fill: " + server.server().pool());
+        return TestPool.awaitReady(() -> server.server().pool(), image, 1).stream().map(PooledSandbox::id)
+                .collect(Collectors.toSet());
     }
 
     private long cpuNanos(String sandboxId) throws Exception {
-        Path root = server.dataDir.resolve("runsc");
-        Path usage = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(root), sandboxId, "cpuacct.usage");
-        return Long.parseLong(Files.readString(usage).strip());
+        return TestComputers.cpuNanos(server.dataDir, sandboxId);
     }
 
     private JsonNode create(String name) {

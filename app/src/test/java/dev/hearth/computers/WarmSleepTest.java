@@ -9,18 +9,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
 import dev.hearth.server.computers.SleepSettings;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
+import dev.hearth.support.TestMetrics;
 import dev.hearth.support.TestServer;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,9 +42,7 @@ class WarmSleepTest {
     private final int metricsPort;
 
     WarmSleepTest() throws Exception {
-        try (var free = new ServerSocket(0)) {
-            metricsPort = free.getLocalPort();
-        }
+        metricsPort = TestMetrics.freePort();
     }
 
     UnaryOperator<Config> withMetrics() {
@@ -58,10 +50,7 @@ class WarmSleepTest {
     }
 
     private String metrics() throws Exception {
-        try (var client = HttpClient.newHttpClient()) {
-            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        }
+        return TestMetrics.scrape(metricsPort);
     }
 
     @BeforeAll
@@ -89,11 +78,8 @@ class WarmSleepTest {
         return admin.get("/computers/" + id).path("computer");
     }
 
-    /** CPU the sandbox's cgroup has used, in ns: the one count a frozen sandbox cannot move. */
     private long cpuNanos(String sandboxId) throws Exception {
-        Path root = server.dataDir.resolve("runsc");
-        Path usage = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(root), sandboxId, "cpuacct.usage");
-        return Long.parseLong(Files.readString(usage).strip());
+        return TestComputers.cpuNanos(server.dataDir, sandboxId);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.hearth.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
@@ -9,17 +8,12 @@ import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestMetrics;
 import dev.hearth.support.TestServer;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.DriverManager;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +25,7 @@ class WaitMetricsTest {
     private final int port;
 
     WaitMetricsTest() throws Exception {
-        try (var free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        port = TestMetrics.freePort();
     }
 
     UnaryOperator<Config> withMetrics() {
@@ -41,13 +33,7 @@ class WaitMetricsTest {
     }
 
     private long count(String metric) throws Exception {
-        try (var http = HttpClient.newHttpClient()) {
-            String text = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            var m = Pattern.compile("(?m)^" + metric + "_count (\\S+)$").matcher(text);
-            assertTrue(m.find(), metric + " is scraped: " + text);
-            return (long) Double.parseDouble(m.group(1));
-        }
+        return TestMetrics.count(port, metric);
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.pool.PoolSettings;
-import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.store.Store;
@@ -145,8 +144,7 @@ public final class ChildServer {
      * computer "cut" (settings as {@code like}'s) that is still creating, its agent never told.
      */
     private static String claimCutShort(HearthServer server, Path dataDir, String like) throws Exception {
-        var pooled = server.pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY).findFirst()
-                .orElseThrow();
+        var pooled = TestPool.awaitReady(server::pool, "hearth/busybox", 2).getFirst();
         try (var store = Store.open(null, dataDir)) {
             store.jdbi().useTransaction(h -> {
                 h.createUpdate("DELETE FROM pooled_sandboxes WHERE id = :id").bind("id", pooled.id()).execute();
@@ -163,15 +161,7 @@ public final class ChildServer {
     }
 
     private static List<String> readyPool(HearthServer server, int size) throws InterruptedException {
-        for (int i = 0; i < 1200; i++) {
-            var ready = server.pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY)
-                    .map(PooledSandbox::id).toList();
-            if (ready.size() == size) {
-                return ready;
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the pool did not fill: " + server.pool());
+        return TestPool.awaitReady(server::pool, "hearth/busybox", size).stream().map(PooledSandbox::id).toList();
     }
 
     /**

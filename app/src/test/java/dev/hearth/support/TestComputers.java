@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,13 @@ public final class TestComputers {
         var sandboxes = new LinkedHashMap<String, String>();
         RunscRuntime.sandboxesUnder(root).forEach((id, status) -> sandboxes.put(id, status.word()));
         return sandboxes;
+    }
+
+    /** CPU the sandbox's cgroup has used, in ns: the one count a frozen sandbox cannot move. */
+    public static long cpuNanos(Path dataDir, String sandboxId) throws Exception {
+        Path root = dataDir.resolve("runsc");
+        Path usage = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(root), sandboxId, "cpuacct.usage");
+        return Long.parseLong(Files.readString(usage).strip());
     }
 
     public static Map<String, String> key() {

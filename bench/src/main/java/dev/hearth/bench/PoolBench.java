@@ -9,7 +9,6 @@ import dev.hearth.server.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -120,7 +119,8 @@ public final class PoolBench {
         }
         ids.forEach(id -> admin.delete("/computers/" + id));
         System.out.printf("%nBurst: %d creates at once against a pool of 2: %d answered (%d from the pool); "
-                + "create to first exec median %.1f ms, slowest %.1f ms%n", n, times.size(), claimed, median(times),
+                + "create to first exec median %.1f ms, slowest %.1f ms%n", n, times.size(), claimed,
+                SnapshotBench.median(times),
                 times.stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 
@@ -133,13 +133,8 @@ public final class PoolBench {
     }
 
     private static void row(String what, List<Double> values, List<Double> raw) {
-        System.out.printf("| %s | %.1f | %.2f |%n", what, median(values), median(values) / median(raw));
-    }
-
-    static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(v);
-        return v[v.length / 2];
+        double median = SnapshotBench.median(values);
+        System.out.printf("| %s | %.1f | %.2f |%n", what, median, median / SnapshotBench.median(raw));
     }
 
     /** The server's pool, read from its store as {@code hearth admin pool} does. */

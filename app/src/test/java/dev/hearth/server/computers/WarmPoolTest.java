@@ -11,10 +11,10 @@ import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
 import dev.hearth.server.pool.PoolSettings;
-import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.support.ComputerRig;
+import dev.hearth.support.TestPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -42,14 +42,7 @@ class WarmPoolTest {
     }
 
     private List<PooledSandbox> readyWhenFull() throws InterruptedException {
-        for (int i = 0; i < 500; i++) {
-            var ready = rig.service.pool().sandboxes().stream().filter(p -> p.state() == PoolState.READY).toList();
-            if (ready.size() == 2) {
-                return ready;
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("the pool did not fill: " + rig.service.pool());
+        return TestPool.awaitReady(rig.service::pool, "hearth/busybox", 2);
     }
 
     private Computer create(String name, ResourcesRequest resources) {
