@@ -150,6 +150,16 @@ class AgentTest {
         admin.delete("/computers/" + id);
     }
 
+    @Test
+    void aCommandSilentForLongerThanAMinuteStillAnswers() throws Exception {
+        String id = TestComputers.create(admin, ws, "quiet", "hearth/busybox", Map.of()).path("id").asText();
+        var r = admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sleep", "1000"),
+                "timeout_seconds", 61));
+        assertTrue(r.path("timed_out").asBoolean(), r::toString);
+        assertEquals("up", TestComputers.run(admin, id, "echo up"));
+        admin.delete("/computers/" + id);
+    }
+
     private String address(String id) {
         return TestComputers.run(admin, id, "ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1 | head -1");
     }

@@ -105,8 +105,11 @@ class SleepTest {
         String id = create("busy", Map.of()).path("id").asText();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var exec = pool.submit(() -> admin.send("POST", "/computers/" + id + "/exec",
-                    Map.of("command", List.of("sleep", "1000")), Map.of()));
-            Thread.sleep(500);
+                    Map.of("command", List.of("sh", "-c", "touch /tmp/begun; exec sleep 1000")), Map.of()));
+            // Sleep only once the command runs: sent earlier, it would sleep first and the exec wake it.
+            while (!run(id, "test -e /tmp/begun && echo yes || echo no").equals("yes")) {
+                Thread.sleep(50);
+            }
             sleep(id);
             var answer = exec.get();
             assertEquals(200, answer.status(), () -> answer.body().toString());

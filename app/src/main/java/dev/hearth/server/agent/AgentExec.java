@@ -49,8 +49,10 @@ public final class AgentExec {
 
     private End exchange(AgentEndpoint agent, Exec.Request request, Exec.Sink sink, BooleanSupplier callerPresent) {
         long t0 = System.nanoTime();
+        // A command may be silent for its whole time limit: the client's idle limit must not end it first.
+        long limit = request.timeout().plus(AgentClient.HEAD).toMillis();
         var http = client.request(agent, "POST", "/exec")
-                .timeout(request.timeout().plus(AgentClient.HEAD).toMillis(), TimeUnit.MILLISECONDS)
+                .timeout(limit, TimeUnit.MILLISECONDS).idleTimeout(limit, TimeUnit.MILLISECONDS)
                 .body(new BytesRequestContent("application/octet-stream", head(request), request.stdin()));
         var gone = new AtomicBoolean();
         var watcher = Thread.ofVirtual().start(() -> watch(callerPresent, gone, http));
