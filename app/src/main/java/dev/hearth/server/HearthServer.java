@@ -57,6 +57,7 @@ import dev.hearth.server.metrics.MetricsHandler;
 import dev.hearth.server.metrics.ServerMetrics;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
@@ -265,10 +266,11 @@ public final class HearthServer implements AutoCloseable {
     private Databases databases(Ground g) {
         var settings = g.config().databases();
         var store = new DatabaseStore(settings.publicHost());
+        var direct = DirectPorts.start(g.config().dataDir());
         var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store,
-                network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of());
+                network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of(), direct.isPresent());
         var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
-                g.clock(), network.map(ComputerNetwork::firewall), g.timings());
+                g.clock(), network.map(ComputerNetwork::firewall), direct, g.timings());
         var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());
         DatabasesApi.register(g.routes(), service, checkpoints, store);
         return new Databases(service, checkpoints);

@@ -19,7 +19,10 @@ import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import java.net.Inet4Address;
 import java.net.NetworkInterface;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -195,11 +198,33 @@ class NetworkTest {
                 + " | head -c 1";
         assertEquals("S", sh(a, sslRequest.formatted("appdb.db.internal", 5432)), "TLS, and the database woke");
         assertEquals("ready", admin.get("/databases/" + db.path("id").asText()).path("database").path("state").asText());
+        assertEquals(List.of(sh(a, "ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1").strip()),
+                clientsOfCluster(db.path("id").asText(), a, sslRequest), "awake, it is reached straight, no relay");
         assertEquals("S", sh(a, sslRequest.formatted("appdb.db.internal", 6432)), "the pooler");
         String vip = sh(a, "nslookup appdb.db.internal | awk '/^Address/ {a=$2} END {print a}'").strip();
         assertTrue(sh(c, "nslookup appdb.db.internal 2>&1").contains("NXDOMAIN"));
         assertEquals("", sh(c, sslRequest.formatted(vip, 5432)), "another workspace's computer gets nothing");
         assertEquals("no answer", get(c, "169.254.0.1", 5432, "/"));
+    }
+
+    /** The addresses the database's cluster sees connections from while the computer holds one open. */
+    private List<String> clientsOfCluster(String database, String computer, String sslRequest) {
+        admin.create("/computers/" + computer + "/processes", Map.of("command", List.of("sh", "-c",
+                sslRequest.formatted("appdb.db.internal", 5432).replace("sleep 1", "sleep 4"))));
+        try {
+            Thread.sleep(1000);
+            Path pid = server.dataDir.resolve("databases/clusters/" + database + "/data/postmaster.pid");
+            String port = Files.readAllLines(pid).get(3).strip();
+            var ss = new ProcessBuilder("ss", "-Htn", "state", "established", "( sport = :" + port + " )").start();
+            return new String(ss.getInputStream().readAllBytes()).lines()
+                    .map(l -> l.strip().split("\\s+")).map(f -> f[f.length - 1].replaceAll(":\\d+$", ""))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test

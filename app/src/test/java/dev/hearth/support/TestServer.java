@@ -9,6 +9,7 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.io.IOException;
@@ -159,6 +160,8 @@ public final class TestServer implements AutoCloseable {
     /** Deletes the sandboxes, network namespaces and firewall table that computers of this data directory left. */
     public static void removeSandboxes(Path dataDir) throws Exception {
         new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        new ProcessBuilder("nft", "delete", "table", "ip", DirectPorts.tableFor(dataDir)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
         Path root = dataDir.resolve("runsc");
         if (!Files.isDirectory(root)) {

@@ -33,18 +33,20 @@ final class ClusterSupervisor implements Backends {
     // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
     static final int WAKES_PER_MINUTE = 10;
     private static final int RESTARTS_PER_MINUTE = 5;
-    // How long a fresh connection may still be logging in, and the most a sleep waits for that.
-    static final Duration LOGIN_SETTLE = Duration.ofSeconds(1);
+    // The most a requested sleep waits for logins on their way to the cluster to finish.
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(2);
 
     /** One database's live state: its lock, its running cluster (null asleep) and its connections. */
     private static final class Instance {
         final ReentrantLock lock = new ReentrantLock();
         volatile Cluster cluster;
+        // Whether new connections reach the cluster without the proxy (see WirePaths).
+        volatile boolean direct;
+        // A requested sleep is under way: new connections wait for it, then wake the database again.
+        volatile boolean draining;
         volatile boolean gone;
         final AtomicInteger connections = new AtomicInteger();
         volatile long idleSinceNanos = System.nanoTime();
-        volatile long lastOpenedNanos = System.nanoTime() - LOGIN_SETTLE.toNanos();
         volatile int autoSleepSeconds;
         final PerMinute wakes = new PerMinute(WAKES_PER_MINUTE);
         final PerMinute restarts = new PerMinute(RESTARTS_PER_MINUTE);
@@ -61,11 +63,13 @@ final class ClusterSupervisor implements Backends {
     private final DatabaseRows rows;
     private final Clock clock;
     private final Timings timings;
+    private final WirePaths paths;
     private final Map<String, Instance> instances = new ConcurrentHashMap<>();
 
     ClusterSupervisor(Clusters clusters, Layout layout, DatabaseDisks disks, DatabaseRows rows, Clock clock,
-                      Timings timings) {
+                      Timings timings, WirePaths paths) {
         this.timings = timings;
+        this.paths = paths;
         this.clusters = clusters;
         this.layout = layout;
         this.disks = disks;
@@ -102,7 +106,7 @@ final class ClusterSupervisor implements Backends {
     public int wake(String id) throws Refused {
         var instance = instance(id);
         var running = instance.cluster;
-        if (running != null) {
+        if (running != null && !instance.draining) {
             return running.port();
         }
         instance.lock.lock();
@@ -134,24 +138,7 @@ final class ClusterSupervisor implements Backends {
 
     @Override
     public void opened(String id) {
-        var instance = instance(id);
-        instance.lastOpenedNanos = System.nanoTime();
-        instance.connections.incrementAndGet();
-    }
-
-    /**
-     * Before a requested sleep: waits (at most {@link #SETTLE_LIMIT}) until no connection opened in
-     * the last {@link #LOGIN_SETTLE}, so that logins in flight finish rather than fail. A login that
-     * fails this way makes pgbouncer 1.18 turn away the pool's next client (check_fast_fail).
-     */
-    void settleLogins(String id) throws InterruptedException {
-        var instance = instance(id);
-        long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
-        long young;
-        while ((young = LOGIN_SETTLE.toNanos() - (System.nanoTime() - instance.lastOpenedNanos)) > 0
-                && System.nanoTime() < deadline) {
-            Thread.sleep(Duration.ofNanos(Math.min(young, deadline - System.nanoTime()) + 1));
-        }
+        instance(id).connections.incrementAndGet();
     }
 
     @Override
@@ -179,6 +166,7 @@ final class ClusterSupervisor implements Backends {
         instance.idleSinceNanos = System.nanoTime();
         cluster.process().onExit().thenRun(() -> Thread.ofVirtual().start(() -> exited(id, cluster)));
         rows.save(db.withState(state, db.status().error(), now()));
+        instance.direct = paths.direct(db, cluster.port());
         return cluster;
     }
 
@@ -190,10 +178,56 @@ final class ClusterSupervisor implements Backends {
         }
         var state = instance.state().after(Move.SLEEP);
         var cluster = instance.cluster;
+        var db = rows.load(id);
+        proxied(instance, db, cluster);
         instance.cluster = null;
         clusters.stop(cluster);
-        var db = rows.load(id);
         rows.save(db.withState(state, error, now()).withActivity(now()));
+    }
+
+    /**
+     * A requested sleep; the caller holds the lock. New connections are held by the proxy from now
+     * on (they wait for this lock, then wake the database again); logins already on their way to the
+     * cluster finish first (a login cut short makes pgbouncer 1.18 turn away the pool's next client,
+     * check_fast_fail); then the cluster stops, ending the sessions that are open.
+     */
+    void sleepNow(String id) throws InterruptedException {
+        var instance = instance(id);
+        var cluster = instance.cluster;
+        if (cluster == null) {
+            return;
+        }
+        instance.draining = true;
+        try {
+            proxied(instance, rows.load(id), cluster);
+            awaitLogins(cluster);
+            stop(id, null);
+        } finally {
+            instance.draining = false;
+        }
+    }
+
+    /**
+     * Waits (at most {@link #SETTLE_LIMIT}) until every connection the kernel holds to the cluster is
+     * a session PostgreSQL lists; one it does not list yet is still logging in.
+     */
+    private void awaitLogins(Cluster cluster) throws InterruptedException {
+        long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            int held = TcpConnections.perLocalPort().getOrDefault(cluster.port(), 0);
+            if (held == 0 || held <= clusters.sessions(cluster)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** New connections go to the proxy again, if they did not already. */
+    private void proxied(Instance instance, Database db, Cluster cluster) {
+        if (instance.direct) {
+            instance.direct = false;
+            paths.proxied(db, cluster.port());
+        }
     }
 
     /**
@@ -232,13 +266,21 @@ final class ClusterSupervisor implements Backends {
         }
     }
 
-    /** Puts every database to sleep that has had no connection for its auto-sleep delay. */
+    /**
+     * Puts every database to sleep that has had no connection for its auto-sleep delay: none through
+     * the proxy, and none the kernel holds to its cluster (those that went straight to it).
+     */
     void sleepIdle() {
+        var held = TcpConnections.perLocalPort();
         for (var entry : instances.entrySet()) {
             var instance = entry.getValue();
+            var cluster = instance.cluster;
             int delay = instance.autoSleepSeconds;
-            if (instance.cluster == null || delay <= 0) {
+            if (cluster == null || delay <= 0) {
                 continue;
+            }
+            if (held.getOrDefault(cluster.port(), 0) > 0) {
+                instance.idleSinceNanos = System.nanoTime();
             }
             long idle = System.nanoTime() - instance.idleSinceNanos;
             if (instance.connections.get() > 0 || idle < Duration.ofSeconds(delay).toNanos()) {
@@ -256,14 +298,18 @@ final class ClusterSupervisor implements Backends {
 
     // A connection counts itself before it reads the cluster, and this clears the cluster before it
     // counts again: either the connection sees no cluster (and waits for the lock), or this sees it.
+    // Connections that go straight to the cluster are sent to the proxy first, then counted again.
     private void sleepIfStillIdle(String id, Instance instance) {
         var cluster = instance.cluster;
         if (cluster == null) {
             return;
         }
+        var db = rows.load(id);
+        proxied(instance, db, cluster);
         instance.cluster = null;
-        if (instance.connections.get() > 0) {
+        if (instance.connections.get() > 0 || TcpConnections.perLocalPort().getOrDefault(cluster.port(), 0) > 0) {
             instance.cluster = cluster;
+            instance.direct = paths.direct(db, cluster.port());
             return;
         }
         instance.cluster = cluster;
@@ -279,6 +325,7 @@ final class ClusterSupervisor implements Backends {
                 return;
             }
             var state = instance.state().after(Move.CRASH);
+            proxied(instance, rows.load(id), cluster);
             instance.cluster = null;
             int code = cluster.process().exitValue();
             var error = new Operation.Error("crashed", "postgres exited unexpectedly (exit code " + code + ") at "

@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * How the computers of a database's workspace reach it: at an address of its own (derived from its
- * port's place in the port range), whose 5432 and 6432 the firewall sends to its wake proxy and the
- * pooler on the services address. Without computers' networking, nothing is exposed.
+ * port's place in the port range), whose 5432 and 6432 the firewall sends to its wake proxy (its
+ * cluster while awake) and the pooler on the services address. Without computers' networking,
+ * nothing is exposed.
  */
 record ComputerReach(Optional<Firewall> firewall, int firstPort) {
 
@@ -34,8 +35,21 @@ record ComputerReach(Optional<Firewall> firewall, int firstPort) {
         firewall.ifPresent(f -> f.removeDatabase(rule(db, poolerPort)));
     }
 
+    /** While its cluster is awake (listening on the services address too), 5432 goes straight to it. */
+    void direct(Database db, int poolerPort, int clusterPort) {
+        firewall.ifPresent(f -> f.routeDatabase(rule(db, poolerPort), rule(db, poolerPort, clusterPort)));
+    }
+
+    /** Back to the wake proxy, before the cluster stops. */
+    void proxied(Database db, int poolerPort, int clusterPort) {
+        firewall.ifPresent(f -> f.routeDatabase(rule(db, poolerPort, clusterPort), rule(db, poolerPort)));
+    }
+
     private Firewall.DatabaseRule rule(Database db, int poolerPort) {
-        int port = db.placement().port();
-        return new Firewall.DatabaseRule(db.workspace(), address(port), port, poolerPort);
+        return rule(db, poolerPort, db.placement().port());
+    }
+
+    private Firewall.DatabaseRule rule(Database db, int poolerPort, int target) {
+        return new Firewall.DatabaseRule(db.workspace(), address(db.placement().port()), target, poolerPort);
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,9 +36,13 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
     public record Found(Layout layout, Optional<DatabaseEngine> engine, String unavailable) {
     }
 
-    /** {@code alsoListen}: where else the pooler listens (the services address computers reach it at). */
+    /**
+     * {@code alsoListen}: where else the pooler and the clusters listen (the services address
+     * computers reach them at); {@code forwarded}: whether the kernel forwards database ports
+     * straight to awake clusters, which then listen on the database listen address too.
+     */
     public static Found open(DatabaseSettings settings, Path dataDir, Jdbi jdbi, DatabaseStore store,
-                             List<String> alsoListen) {
+                             List<String> alsoListen, boolean forwarded) {
         dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
@@ -45,7 +50,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
         Optional<DatabaseEngine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
-                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store, alsoListen));
+                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store, alsoListen, forwarded));
             } catch (IOException | RuntimeException e) {
                 reason = Optional.of(e.getMessage());
             }
@@ -55,8 +60,8 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
     }
 
     private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
-                                           Jdbi jdbi, DatabaseStore store, List<String> alsoListen)
-            throws IOException {
+                                           Jdbi jdbi, DatabaseStore store, List<String> alsoListen,
+                                           boolean forwarded) throws IOException {
         prepareRoot(host, dataDir, root);
         Path secrets = dataDir.resolve("database-secrets");
         var certs = Certificates.ensure(secrets, root.resolve("tls"),
@@ -64,7 +69,13 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
         Path caCopy = root.resolve("tls").resolve("ca.crt");
         Files.copy(certs.caCertificate(), caCopy, StandardCopyOption.REPLACE_EXISTING);
         String poolerPassword = secret(secrets.resolve("pgbouncer-password"));
-        var clusters = new Clusters(host, root, certs, poolerPassword);
+        var listen = new ArrayList<>(List.of("127.0.0.1"));
+        listen.addAll(alsoListen);
+        if (forwarded) {
+            WirePaths.forwardedAddress(settings.listenHost()).filter(a -> !listen.contains(a) && !a.startsWith("127."))
+                    .ifPresent(listen::add);
+        }
+        var clusters = new Clusters(host, root, certs, poolerPassword, listen);
         Path poolerDir = root.resolve("pgbouncer");
         Files.createDirectories(poolerDir);
         host.giveToClusterUser(poolerDir);

@@ -5,12 +5,14 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.metrics.Timings;
+import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.Scram;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,11 +38,12 @@ final class DatabaseHost implements AutoCloseable {
     private final PortPool ports;
     private final Trash trash;
     private final DatabaseDisks disks;
+    private final Optional<DirectPorts> direct;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
     DatabaseHost(DatabaseEngine engine, Layout layout, DatabaseSettings settings, DatabaseRows rows, Clock clock,
-                 ComputerReach reach, Timings timings) {
+                 ComputerReach reach, Optional<DirectPorts> direct, Timings timings) {
         this.engine = engine;
         this.layout = layout;
         this.listenHost = settings.listenHost();
@@ -48,7 +51,9 @@ final class DatabaseHost implements AutoCloseable {
         this.rows = rows;
         this.clock = clock;
         this.disks = new DatabaseDisks(layout, engine.clusters());
-        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings);
+        this.direct = direct;
+        var paths = new WirePaths(direct, reach, settings.listenHost(), () -> engine.pooler().port());
+        this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings, paths);
         this.proxy = new WakeProxy(supervisor);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
@@ -160,6 +165,7 @@ final class DatabaseHost implements AutoCloseable {
         trash.await();
         proxy.close();
         supervisor.stopAll();
+        direct.ifPresent(DirectPorts::drop);
         engine.pooler().close();
     }
 

@@ -9,6 +9,7 @@ import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.metrics.Timings;
+import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Firewall;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
@@ -70,7 +71,7 @@ public final class DatabaseService implements AutoCloseable {
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
-                           Optional<Firewall> firewall, Timings timings) {
+                           Optional<Firewall> firewall, Optional<DirectPorts> direct, Timings timings) {
         this.jdbi = jdbi;
         this.store = store;
         this.checkpointStore = checkpointStore;
@@ -79,7 +80,7 @@ public final class DatabaseService implements AutoCloseable {
         this.layout = found.layout();
         this.reach = new ComputerReach(firewall, settings.firstPort());
         this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock, reach,
-                timings));
+                direct, timings));
         this.unavailable = found.unavailable();
         this.publicHost = settings.publicHost();
         this.clock = clock;
@@ -207,14 +208,8 @@ public final class DatabaseService implements AutoCloseable {
     public Database sleep(Workspace workspace, String ref) {
         var supervisor = host().supervisor();
         var db = live(workspace, ref);
-        try {
-            supervisor.settleLogins(db.id());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while waiting for logins to finish");
-        }
         return locked(db.id(), () -> {
-            supervisor.stop(db.id(), null);
+            supervisor.sleepNow(db.id());
             return rows.load(db.id());
         });
     }

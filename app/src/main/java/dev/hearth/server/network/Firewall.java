@@ -71,6 +71,11 @@ public final class Firewall {
         apply(new StringBuilder(text.removeDatabase(database)));
     }
 
+    /** Sends a database's 5432 elsewhere on the services address (its cluster while awake): one batch. */
+    public void routeDatabase(DatabaseRule from, DatabaseRule to) {
+        apply(new StringBuilder(text.removeDatabase(from)).append(text.putDatabase(to)));
+    }
+
     /** Removes the table (tests and benches clean up after themselves with it). */
     public void drop() {
         apply(new StringBuilder("add table inet " + table + "\ndelete table inet " + table + "\n"));

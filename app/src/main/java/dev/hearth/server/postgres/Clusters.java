@@ -37,10 +37,16 @@ public final class Clusters {
     private final Path root;
     private final Certificates certificates;
     private final String poolerPassword;
+    private final String listen;
 
-    /** {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's. */
-    public Clusters(PostgresHost host, Path root, Certificates certificates, String poolerPassword) throws IOException {
+    /**
+     * {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's;
+     * clusters listen on {@code listen} (loopback first), each on a private port of its own.
+     */
+    public Clusters(PostgresHost host, Path root, Certificates certificates, String poolerPassword,
+                    List<String> listen) throws IOException {
         this.host = host;
+        this.listen = String.join(",", listen);
         this.root = root;
         this.certificates = certificates;
         this.poolerPassword = poolerPassword;
@@ -92,7 +98,7 @@ public final class Clusters {
         Files.deleteIfExists(socketDir.resolve(".s.PGSQL." + port + ".lock"));
         var command = host.asClusterUser(List.of(host.bin(version, "postgres").toString(), "-D", data.toString(),
                 "-c", "port=" + port,
-                "-c", "listen_addresses=127.0.0.1",
+                "-c", "listen_addresses=" + listen,
                 "-c", "unix_socket_directories=" + socketDir,
                 "-c", "unix_socket_permissions=0700",
                 "-c", "hba_file=" + hbaFile(),
@@ -155,6 +161,12 @@ public final class Clusters {
     }
 
     /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
+    /** The sessions logged in over TCP (PostgreSQL 15 lists a backend only once it is past authentication). */
+    public int sessions(Cluster cluster) {
+        return Integer.parseInt(sql(cluster, "postgres",
+                "SELECT count(*) FROM pg_stat_activity WHERE client_port IS NOT NULL"));
+    }
+
     private String sql(Cluster cluster, String database, String sql) {
         return Commands.check(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
                 "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
@@ -293,8 +305,9 @@ public final class Clusters {
         }
     }
 
-    // Only the postgres role may use the private socket; users come in over TLS with SCRAM, and
-    // never as postgres or pgbouncer's lookup role from anywhere but loopback (where the proxy is).
+    // Only the postgres role may use the private socket; users come in over TLS with SCRAM (from
+    // anywhere: a connection forwarded by the kernel keeps its source), never as postgres, and as
+    // pgbouncer's lookup role only from loopback (where the pooler is).
     private void writeHba() throws IOException {
         Path hba = hbaFile();
         Files.createDirectories(hba.getParent());
@@ -305,6 +318,8 @@ public final class Clusters {
                 local   all             all                             reject
                 hostssl all             postgres        0.0.0.0/0       reject
                 hostssl all             all             127.0.0.1/32    scram-sha-256
+                hostssl all             pgbouncer       0.0.0.0/0       reject
+                hostssl all             all             0.0.0.0/0       scram-sha-256
                 host    all             all             0.0.0.0/0       reject
                 host    all             all             ::/0            reject
                 """);
