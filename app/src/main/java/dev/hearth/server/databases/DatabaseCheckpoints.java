@@ -24,9 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoints of databases: a copy of the data directory of a sleeping database (it stays asleep),
+ * Checkpoints of databases. On a volume whose copies share blocks: a copy of the database's two
+ * disks taken at one moment (see {@link DatabaseDisks#snapshot}), milliseconds whatever their size,
+ * awake or asleep. Elsewhere: a copy of the data directory of a sleeping database (it stays asleep),
  * or an online base backup ({@code pg_basebackup -X stream -c fast}) of an awake one (it keeps
- * serving). Both are consistent. Same shapes and operations as a computer's checkpoints.
+ * serving). All are consistent. Same shapes and operations as a computer's checkpoints.
  */
 public final class DatabaseCheckpoints {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseCheckpoints.class);
@@ -104,7 +106,11 @@ public final class DatabaseCheckpoints {
             long size = host.supervisor().locked(checkpoint.source(), () -> {
                 clusters.privateDir(dir);
                 var cluster = host.supervisor().cluster(checkpoint.source());
-                if (cluster != null) {
+                if (host.disks().snapshots(checkpoint.source())) {
+                    work.progress("copying the database's disks (their blocks are shared)");
+                    host.disks().snapshot(checkpoint.source(), dir);
+                    return Disk.size(layout.data(checkpoint.source()));
+                } else if (cluster != null) {
                     work.progress("taking an online base backup");
                     clusters.backup(cluster, layout.checkpointData(checkpoint.id()));
                 } else {

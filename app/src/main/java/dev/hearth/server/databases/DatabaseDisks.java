@@ -2,12 +2,14 @@ package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.disks.Disks;
+import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -29,13 +31,64 @@ final class DatabaseDisks {
     static final long WAL_BYTES = 1L << 30;
     private static final long MIB = 1L << 20;
 
+    private static final String DATA_IMAGE = "data.img";
+    private static final String WAL_IMAGE = "wal.img";
+    private static final Duration QUICK = Duration.ofSeconds(30);
+
     private final Disks disks = new Disks();
     private final Layout layout;
     private final Clusters clusters;
+    private final boolean shares;
 
-    DatabaseDisks(Layout layout, Clusters clusters) {
+    /** {@code shares}: whether the disks are on a volume whose copies share blocks (see Volume). */
+    DatabaseDisks(Layout layout, Clusters clusters, boolean shares) {
         this.layout = layout;
         this.clusters = clusters;
+        this.shares = shares;
+    }
+
+    /** Whether a checkpoint of this database can be a copy of its disks that shares their blocks. */
+    boolean snapshots(String id) {
+        // Databases made before disks had sizes have none.
+        return shares && Files.exists(layout.dataDisk(id)) && Files.exists(layout.walDisk(id));
+    }
+
+    /**
+     * Copies a database's two disks into {@code into}, sharing their blocks, at one moment: the data
+     * disk is frozen first and the WAL disk second, so the WAL copy holds every record the data copy
+     * depends on (PostgreSQL writes WAL before data). Writers wait while both are frozen (milliseconds);
+     * the copy starts as after a crash, and PostgreSQL's recovery makes it consistent.
+     */
+    void snapshot(String id, Path into) throws IOException {
+        Files.createDirectories(into);
+        var frozen = new ArrayList<Path>();
+        try {
+            for (Path dir : List.of(layout.cluster(id), layout.wal(id))) {
+                Commands.check(List.of("fsfreeze", "--freeze", dir.toString()), QUICK);
+                frozen.add(dir);
+            }
+            Volume.clone(layout.dataDisk(id), into.resolve(DATA_IMAGE));
+            Volume.clone(layout.walDisk(id), into.resolve(WAL_IMAGE));
+        } finally {
+            for (Path dir : frozen.reversed()) {
+                Commands.run(List.of("fsfreeze", "--unfreeze", dir.toString()), QUICK);
+            }
+        }
+    }
+
+    /** Whether a checkpoint holds disks (made by {@link #snapshot}) rather than a copy of the data directory. */
+    static boolean holdsDisks(Path checkpoint) {
+        return Files.exists(checkpoint.resolve(DATA_IMAGE));
+    }
+
+    /** A new database's disks as copies of a checkpoint's (sharing their blocks), mounted: its cluster is ready to start. */
+    void restore(Path checkpoint, String id, int mb) throws IOException {
+        Files.createDirectories(layout.disks());
+        Volume.clone(checkpoint.resolve(DATA_IMAGE), layout.dataDisk(id));
+        Volume.clone(checkpoint.resolve(WAL_IMAGE), layout.walDisk(id));
+        mount(id, mb);
+        // Copied from a running cluster: its lock file names a postmaster that is not this one.
+        Files.deleteIfExists(layout.data(id).resolve("postmaster.pid"));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
+import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Certificates;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Pooler;
@@ -23,10 +24,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The programs that run databases on this host: PostgreSQL's clusters, pgbouncer in front of them
- * and the CA clients check both with. {@link #open} finds PostgreSQL, makes the TLS material,
- * prepares the directories the clusters' OS user needs, and starts pgbouncer.
+ * and the CA clients check both with, on a volume whose copies share blocks where the host allows.
+ * {@link #open} finds PostgreSQL, makes the volume and the TLS material, prepares the directories
+ * the clusters' OS user needs, and starts pgbouncer.
  */
-public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
+public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Volume volume) {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseEngine.class);
 
     /**
@@ -62,6 +64,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
     private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
                                            Jdbi jdbi, DatabaseStore store, List<String> alsoListen,
                                            boolean forwarded) throws IOException {
+        var volume = Volume.ensure(root, dataDir.resolve("databases.xfs"));
         prepareRoot(host, dataDir, root);
         Path secrets = dataDir.resolve("database-secrets");
         var certs = Certificates.ensure(secrets, root.resolve("tls"),
@@ -85,7 +88,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem) {
         int poolerPort = settings.poolerPort() == 0 ? PortPool.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), alsoListen, poolerPort, certs, caCopy,
                 poolerPassword, entries);
-        return new DatabaseEngine(clusters, pooler, certs.caPem());
+        return new DatabaseEngine(clusters, pooler, certs.caPem(), volume);
     }
 
     /** databases/ itself: the clusters' OS user's, closed to everyone else, and reachable by that user. */

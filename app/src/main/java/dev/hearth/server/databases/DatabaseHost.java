@@ -50,7 +50,7 @@ final class DatabaseHost implements AutoCloseable {
         this.reach = reach;
         this.rows = rows;
         this.clock = clock;
-        this.disks = new DatabaseDisks(layout, engine.clusters());
+        this.disks = new DatabaseDisks(layout, engine.clusters(), engine.volume().shares());
         this.direct = direct;
         var paths = new WirePaths(direct, reach, settings.listenHost(), () -> engine.pooler().port());
         this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings, paths);
@@ -91,6 +91,11 @@ final class DatabaseHost implements AutoCloseable {
                      String fromCheckpoint, int diskMb) {
         var clusters = engine.clusters();
         try {
+            if (fromCheckpoint != null && DatabaseDisks.holdsDisks(layout.checkpoint(fromCheckpoint))) {
+                disks.restore(layout.checkpoint(fromCheckpoint), id, diskMb);
+                clusters.setPassword(version, layout.data(id), user, Scram.verifier(password));
+                return;
+            }
             disks.mount(id, diskMb);
             clusters.privateDir(layout.cluster(id));
             clusters.privateDir(layout.socketDir(id));
