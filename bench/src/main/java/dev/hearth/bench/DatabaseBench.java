@@ -23,7 +23,7 @@ import java.util.Optional;
  * start; wake-on-connect to the first query vs starting postgres by hand on a copy of the same
  * cluster and connecting to it directly; a query round trip through the proxy vs straight to the
  * cluster's private port; reset asleep and awake; checkpoint awake vs {@code pg_basebackup} and
- * asleep vs {@code cp -a}; branch to first query vs copying the checkpoint and starting it by hand.
+ * asleep vs {@code cp -a}; branch to first query vs copying the stopped source and starting it by hand.
  * Needs PostgreSQL and pgbouncer (run as root). Arguments: {@code [rounds=10] [queries=2000] [mib=0]},
  * where mib is the size of a table written into the measured database first.
  */
@@ -175,7 +175,7 @@ public final class DatabaseBench {
         admin.post("/databases/" + id + "/wake", Map.of());
     }
 
-    /** A branch to its first query, against copying the checkpoint and starting it by hand. */
+    /** A branch to its first query, against copying the stopped source and starting it by hand. */
     private void branch(String checkpoint) throws Exception {
         long t = System.nanoTime();
         var branch = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "branch",
@@ -184,11 +184,11 @@ public final class DatabaseBench {
         query(jdbc(bc.path("port").asInt(), bc), "SELECT 1");
         record("branch from the awake checkpoint to first query (API)", t);
         t = System.nanoTime();
-        sh("cp", "-a", root.resolve("checkpoints/" + checkpoint + "/data").toString(), raw.toString());
-        sh("rm", "-f", raw.resolve("postmaster.pid").toString());
+        // The source sleeps (since the asleep checkpoint): its data directory is a stopped cluster.
+        sh("cp", "-a", cluster().resolve("data").toString(), raw.toString());
         var started = start(raw, 37902);
         query(connect(37902), "SELECT 1");
-        record("raw: copy the checkpoint + start (recovery) + first query", t);
+        record("raw: cp -a of the stopped cluster + start + first query", t);
         stop(started, raw);
         admin.delete("/databases/" + branch.path("id").asText());
     }
