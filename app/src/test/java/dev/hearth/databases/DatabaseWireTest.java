@@ -94,8 +94,9 @@ class DatabaseWireTest {
     }
 
     /**
-     * Clients connect, query and leave in a loop while the database is put to sleep again and again:
-     * every connection is made and every query answered, except those a sleep ends on purpose.
+     * Clients connect, query and leave in a loop, through the {@code uri} and the {@code pooler_uri},
+     * while the database is put to sleep again and again: every connection is made and every query
+     * answered, except those a sleep ends on purpose.
      */
     @Test
     void noConnectionIsRefusedWhileTheDatabaseSleepsAndWakes() throws Exception {
@@ -106,9 +107,10 @@ class DatabaseWireTest {
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var clients = new ArrayList<Future<?>>();
             for (int i = 0; i < 4; i++) {
+                boolean pooled = i % 2 == 1;
                 clients.add(pool.submit(() -> {
                     while (!stop.get()) {
-                        connectAndQuery(db.c(), made, failures);
+                        connectAndQuery(db.c(), pooled, made, failures);
                     }
                     return null;
                 }));
@@ -127,13 +129,15 @@ class DatabaseWireTest {
         assertTrue(made.get() > 20, "the clients got going: " + made.get());
     }
 
-    private static void connectAndQuery(JsonNode c, AtomicInteger made, ConcurrentLinkedQueue<String> failures) {
+    private static void connectAndQuery(JsonNode c, boolean pooled, AtomicInteger made,
+                                        ConcurrentLinkedQueue<String> failures) {
         Connection connection;
         try {
-            connection = DatabasesTest.jdbc(c, c.path("password").asText());
+            String password = c.path("password").asText();
+            connection = pooled ? DatabasesTest.pooled(c, password) : DatabasesTest.jdbc(c, password);
             made.incrementAndGet();
         } catch (SQLException e) {
-            failures.add("connect: " + e.getSQLState() + " " + e.getMessage());
+            failures.add((pooled ? "pooled " : "") + "connect: " + e.getSQLState() + " " + e.getMessage());
             return;
         }
         try {
@@ -141,7 +145,7 @@ class DatabaseWireTest {
         } catch (SQLException e) {
             // A sleep ends open sessions (fast shutdown): 57P01, or the connection closed under the query.
             if (!"57P01".equals(e.getSQLState()) && !"08006".equals(e.getSQLState())) {
-                failures.add("query: " + e.getSQLState() + " " + e.getMessage());
+                failures.add((pooled ? "pooled " : "") + "query: " + e.getSQLState() + " " + e.getMessage());
             }
         }
     }

@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -46,6 +47,8 @@ public final class DatabaseService implements AutoCloseable {
     public static final int DEFAULT_DISK_MB = 10_240;
     static final int MIN_DISK_MB = 256;
     static final int MAX_DISK_MB = 1_048_576;
+    // How long a requested sleep waits for pooled transactions to end before it ends them.
+    private static final Duration POOL_PAUSE_LIMIT = Duration.ofSeconds(2);
 
     /** The body of {@code POST /workspaces/{ws}/databases}. */
     public record CreateDatabase(String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
@@ -208,8 +211,15 @@ public final class DatabaseService implements AutoCloseable {
     public Database sleep(Workspace workspace, String ref) {
         var supervisor = host().supervisor();
         var db = live(workspace, ref);
+        var pooler = host().engine().pooler();
         return locked(db.id(), () -> {
-            supervisor.sleepNow(db.id());
+            // Pooled clients wait in pgbouncer rather than fail on a server connection the sleep ends.
+            pooler.pause(db.id(), POOL_PAUSE_LIMIT);
+            try {
+                supervisor.sleepNow(db.id());
+            } finally {
+                pooler.resume(db.id());
+            }
             return rows.load(db.id());
         });
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,47 @@ public final class Pooler implements AutoCloseable {
         return port;
     }
 
+    /**
+     * Holds a database's pool (pgbouncer's PAUSE): waits, at most {@code limit}, until its server
+     * connections are released and closed; clients' new queries and logins wait in pgbouncer
+     * meanwhile instead of failing on a server connection that a sleep ends. Answers whether it did.
+     */
+    public boolean pause(String databaseId, Duration limit) {
+        return console("PAUSE " + databaseId, limit);
+    }
+
+    /** Lets a paused pool go on (pgbouncer's RESUME); its next server connection wakes the database. */
+    public void resume(String databaseId) {
+        console("RESUME " + databaseId, Duration.ofSeconds(10));
+    }
+
+    /** Runs a command on pgbouncer's admin console; one still waiting after {@code limit} is given up. */
+    private boolean console(String command, Duration limit) {
+        String conninfo = "host=" + dir.resolve("run") + " port=" + port + " user=pgbouncer dbname=pgbouncer"
+                + " passfile=" + dir.resolve("console.pgpass");
+        Path log = dir.resolve("console.log");
+        try {
+            var psql = new ProcessBuilder(host.bin(host.defaultVersion(), "psql").toString(), "-X", "-q", conninfo,
+                    "-c", command).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            if (!psql.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                psql.destroyForcibly();
+                LOG.info("pgbouncer {}: still waiting after {}; going on", command, limit);
+                return false;
+            }
+            if (psql.exitValue() != 0) {
+                LOG.warn("pgbouncer {}: {}", command, Files.readString(log).strip());
+            }
+            return psql.exitValue() == 0;
+        } catch (IOException e) {
+            LOG.warn("pgbouncer {}: {}", command, e.toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     public synchronized void put(String databaseId, Entry entry) {
         if (entry.equals(entries.put(databaseId, entry))) {
             return;
@@ -112,6 +154,8 @@ public final class Pooler implements AutoCloseable {
                 auth_hba_file = %s
                 auth_file = %s
                 auth_user = pgbouncer
+                ; Hearth pauses a database's pool around a requested sleep, over the Unix socket.
+                admin_users = pgbouncer
                 auth_query = SELECT uname, phash FROM pgbouncer.user_lookup($1)
                 pool_mode = transaction
                 ; Below any auto-sleep delay worth having: idle server connections must not keep databases awake.
@@ -129,6 +173,7 @@ public final class Pooler implements AutoCloseable {
                 dir.resolve("run/pgbouncer.pid"), dir.resolve("hba.conf"), dir.resolve("userlist.txt"),
                 certs.serverCertificate(), certs.serverKey(), caCopy));
         Files.writeString(dir.resolve("hba.conf"), """
+                local   pgbouncer   pgbouncer                   scram-sha-256
                 hostssl all         pgbouncer   0.0.0.0/0       reject
                 hostssl all         all         0.0.0.0/0       scram-sha-256
                 hostssl all         all         ::/0            scram-sha-256
@@ -138,6 +183,10 @@ public final class Pooler implements AutoCloseable {
         Files.createFile(users, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(users, "\"pgbouncer\" \"" + password + "\"\n");
         host.giveToClusterUser(users);
+        Path passfile = dir.resolve("console.pgpass");
+        Files.deleteIfExists(passfile);
+        Files.createFile(passfile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(passfile, "*:*:*:pgbouncer:" + password + "\n");
         writeDatabases();
     }
 
