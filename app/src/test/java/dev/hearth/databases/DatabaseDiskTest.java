@@ -120,5 +120,13 @@ class DatabaseDiskTest {
         assertEquals("1", DatabasesTest.query(DatabasesTest.jdbc(c, c.path("password").asText()), "SELECT 1"));
         var bigger = create(Map.of("name", "bigger", "from_checkpoint", "source/first", "disk_mb", 1024));
         assertEquals(1024, bigger.path("disk_mb").asInt());
+        var bc = admin.get("/databases/" + bigger.path("id").asText() + "/connection").path("connection");
+        assertEquals("1", DatabasesTest.query(DatabasesTest.jdbc(bc, bc.path("password").asText()), "SELECT 1"));
+        long total = Files.getFileStore(server.dataDir.resolve("databases/clusters/" + bigger.path("id").asText()))
+                .getTotalSpace();
+        assertTrue(total > 900L << 20, "the copied disk grew to the branch's size: " + total);
+        assertError(admin.send("POST", "/workspaces/" + ws + "/databases", Map.of("name", "smaller",
+                "from_checkpoint", "source/first", "disk_mb", 256), Map.of("Idempotency-Key", "smaller")), 400,
+                "invalid_request");
     }
 }

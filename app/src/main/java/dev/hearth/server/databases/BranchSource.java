@@ -39,8 +39,11 @@ record BranchSource(Checkpoint checkpoint, Database database) {
         return kept;
     }
 
-    /** The branch's disk: as asked, or the source's; never smaller than what the checkpoint holds. */
-    int diskMb(Integer requested) {
+    /**
+     * The branch's disk: as asked, or the source's; never smaller than what the checkpoint holds, nor
+     * than the disk it is a copy of ({@code copiedMb}, 0 for a checkpoint of files): a disk only grows.
+     */
+    int diskMb(Integer requested, long copiedMb) {
         int kept = database.settings().diskMb();
         int mb = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB,
                 kept == Database.Settings.NO_DISK ? DatabaseService.DEFAULT_DISK_MB : kept);
@@ -48,6 +51,10 @@ record BranchSource(Checkpoint checkpoint, Database database) {
         if (neededMb > mb) {
             throw ApiException.invalidField("disk_mb", "checkpoint " + checkpoint.name() + " holds " + neededMb
                     + " MB; the branch's disk must be at least that");
+        }
+        if (copiedMb > mb) {
+            throw ApiException.invalidField("disk_mb", "checkpoint " + checkpoint.name() + " is a copy of a disk of "
+                    + copiedMb + " MB; the branch's disk must be at least that");
         }
         return mb;
     }

@@ -6,6 +6,7 @@ import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,6 +80,15 @@ final class DatabaseDisks {
     /** Whether a checkpoint holds disks (made by {@link #snapshot}) rather than a copy of the data directory. */
     static boolean holdsDisks(Path checkpoint) {
         return Files.exists(checkpoint.resolve(DATA_IMAGE));
+    }
+
+    /** The size of the data disk a checkpoint holds a copy of, in MB; 0 if it holds files. */
+    static long copiedMb(Path checkpoint) {
+        try {
+            return holdsDisks(checkpoint) ? Files.size(checkpoint.resolve(DATA_IMAGE)) >> 20 : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A new database's disks as copies of a checkpoint's (sharing their blocks), mounted: its cluster is ready to start. */

@@ -98,7 +98,8 @@ public final class DatabaseService implements AutoCloseable {
                 : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
         String version = version(request.version(), source);
         int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
-                DEFAULT_DISK_MB) : source.diskMb(request.diskMb());
+                DEFAULT_DISK_MB) : source.diskMb(request.diskMb(),
+                DatabaseDisks.copiedMb(layout.checkpoint(source.checkpoint().id())));
         if (jdbi.withHandle(h -> store.find(h, workspace.id(), name)).filter(d -> !d.isDeleted()).isPresent()) {
             throw taken(name);
         }
