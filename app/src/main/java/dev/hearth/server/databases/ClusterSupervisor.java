@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +38,8 @@ final class ClusterSupervisor implements Backends {
     private static final int RESTARTS_PER_MINUTE = 5;
     // The most a requested sleep waits for logins on their way to the cluster to finish.
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(2);
+    // A connection the forward translated just before it went reaches the cluster's listener within this.
+    private static final Duration FORWARD_GRACE = Duration.ofMillis(50);
 
     /** One database's live state: its lock, its running cluster (null asleep) and its connections. */
     private static final class Instance {
@@ -201,7 +205,8 @@ final class ClusterSupervisor implements Backends {
         instance.draining = true;
         try {
             proxied(instance, rows.load(id), cluster);
-            awaitLogins(cluster);
+            Thread.sleep(FORWARD_GRACE);
+            awaitLogins(id, cluster);
             stop(id, null);
         } finally {
             instance.draining = false;
@@ -210,25 +215,26 @@ final class ClusterSupervisor implements Backends {
 
     /**
      * Waits (at most {@link #SETTLE_LIMIT}) until every connection the kernel holds to the cluster is
-     * a session PostgreSQL lists; one it does not list yet is still logging in.
+     * a session PostgreSQL lists (by client port); one it does not list yet is still logging in.
      */
-    private void awaitLogins(Cluster cluster) throws InterruptedException {
+    private void awaitLogins(String id, Cluster cluster) throws InterruptedException {
         long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            int held = TcpConnections.perLocalPort().getOrDefault(cluster.port(), 0);
-            if (held == 0 || held <= sessions(cluster)) {
+            var held = TcpConnections.remotePorts(cluster.port());
+            if (held.isEmpty() || sessions(cluster).map(s -> s.containsAll(held)).orElse(true)) {
                 return;
             }
             Thread.sleep(20);
         }
+        LOG.info("database {}: logins still under way after {}; it sleeps anyway", id, SETTLE_LIMIT);
     }
 
-    /** The sessions PostgreSQL lists; all there are if it cannot say (it is stopping anyway). */
-    private int sessions(Cluster cluster) {
+    /** The client ports of the sessions PostgreSQL lists; empty if it cannot say (it is stopping anyway). */
+    private Optional<Set<Integer>> sessions(Cluster cluster) {
         try {
-            return clusters.sessions(cluster);
-        } catch (Commands.Failure e) {
-            return Integer.MAX_VALUE;
+            return Optional.of(clusters.sessionPorts(cluster));
+        } catch (Commands.Failure | NumberFormatException e) {
+            return Optional.empty();
         }
     }
 

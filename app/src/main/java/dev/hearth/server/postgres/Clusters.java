@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * The PostgreSQL driver: one cluster per database, made by copying a template data directory,
@@ -161,10 +163,13 @@ public final class Clusters {
     }
 
     /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
-    /** The sessions logged in over TCP (PostgreSQL 15 lists a backend only once it is past authentication). */
-    public int sessions(Cluster cluster) {
-        return Integer.parseInt(sql(cluster, "postgres",
-                "SELECT count(*) FROM pg_stat_activity WHERE client_port IS NOT NULL"));
+    /**
+     * The client ports of the sessions logged in over TCP (PostgreSQL 15 lists a backend only once
+     * it is past authentication).
+     */
+    public Set<Integer> sessionPorts(Cluster cluster) {
+        return sql(cluster, "postgres", "SELECT client_port FROM pg_stat_activity WHERE client_port IS NOT NULL")
+                .lines().map(String::strip).filter(l -> !l.isEmpty()).map(Integer::valueOf).collect(Collectors.toSet());
     }
 
     private String sql(Cluster cluster, String database, String sql) {

@@ -1,5 +1,6 @@
 package dev.hearth.server.postgres;
 
+import dev.hearth.server.process.Commands;
 import dev.hearth.server.process.Signals;
 import java.io.File;
 import java.io.IOException;
@@ -88,25 +89,15 @@ public final class Pooler implements AutoCloseable {
     private boolean console(String command, Duration limit) {
         String conninfo = "host=" + dir.resolve("run") + " port=" + port + " user=pgbouncer dbname=pgbouncer"
                 + " passfile=" + dir.resolve("console.pgpass");
-        Path log = dir.resolve("console.log");
         try {
-            var psql = new ProcessBuilder(host.bin(host.defaultVersion(), "psql").toString(), "-X", "-q", conninfo,
-                    "-c", command).redirectErrorStream(true).redirectOutput(log.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            if (!psql.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
-                psql.destroyForcibly();
-                LOG.info("pgbouncer {}: still waiting after {}; going on", command, limit);
-                return false;
+            var result = Commands.run(List.of(host.bin(host.defaultVersion(), "psql").toString(), "-X", "-q",
+                    conninfo, "-c", command), limit);
+            if (!result.ok()) {
+                LOG.warn("pgbouncer {}: {}", command, result.stderr().strip());
             }
-            if (psql.exitValue() != 0) {
-                LOG.warn("pgbouncer {}: {}", command, Files.readString(log).strip());
-            }
-            return psql.exitValue() == 0;
-        } catch (IOException e) {
-            LOG.warn("pgbouncer {}: {}", command, e.toString());
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return result.ok();
+        } catch (Commands.Failure e) {
+            LOG.info("pgbouncer {}: {}; going on", command, e.getMessage());
             return false;
         }
     }

@@ -2,6 +2,7 @@ package dev.hearth.server.process;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -44,21 +45,18 @@ public final class Commands {
                     stdin.write(input.getBytes(StandardCharsets.UTF_8));
                 }
             }
+            var stdout = new StringBuilder();
             var stderr = new StringBuilder();
-            var err = Thread.ofVirtual().start(() -> {
-                try {
-                    stderr.append(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-                } catch (IOException ignored) {
-                    // the process is gone; what it printed so far is kept
-                }
-            });
-            String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            // Both read aside, so that the limit holds for a command that blocks with its output open.
+            var out = drain(process.getInputStream(), stdout);
+            var err = drain(process.getErrorStream(), stderr);
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new Failure(String.join(" ", command) + " did not finish in " + limit);
             }
+            out.join();
             err.join();
-            return new Result(process.exitValue(), stdout, stderr.toString());
+            return new Result(process.exitValue(), stdout.toString(), stderr.toString());
         } catch (IOException e) {
             throw new Failure("cannot run " + command.getFirst() + ": " + e.getMessage());
         } catch (InterruptedException e) {
@@ -67,6 +65,16 @@ public final class Commands {
         } finally {
             Subreaper.commandEnded();
         }
+    }
+
+    private static Thread drain(InputStream stream, StringBuilder into) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                into.append(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException ignored) {
+                // the process is gone; what it printed so far is kept
+            }
+        });
     }
 
     /** Runs and requires exit code 0. */
