@@ -5,7 +5,6 @@ import dev.hearth.server.process.Commands;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
@@ -49,11 +48,6 @@ final class WirePaths {
         } catch (UnknownHostException e) {
             return Optional.empty();
         }
-    }
-
-    /** The addresses a cluster must listen on besides loopback for the forwards to reach it. */
-    List<String> clusterAddresses() {
-        return address.filter(a -> !a.startsWith("127.")).map(List::of).orElse(List.of());
     }
 
     /** The cluster listens on {@code clusterPort}: new connections go straight to it. Answers whether they do. */

@@ -2,7 +2,6 @@ package dev.hearth.server.network;
 
 import dev.hearth.server.process.Commands;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -107,11 +106,6 @@ public final class DirectPorts {
         return text;
     }
 
-    /** The forwards now in force, for tests and diagnosis. */
-    public List<Forward> forwards() {
-        return List.copyOf(forwards.values());
-    }
-
     /** Removes the table: Hearth is stopping, and its clusters with it. */
     public void drop() {
         try {
@@ -120,9 +114,5 @@ public final class DirectPorts {
             LOG.warn("could not remove nftables table {}: {}", table, e.getMessage());
         }
         forwards.clear();
-    }
-
-    public String table() {
-        return table;
     }
 }
