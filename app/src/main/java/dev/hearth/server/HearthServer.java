@@ -32,6 +32,7 @@ import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseState;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
+import dev.hearth.server.disks.Volume;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
@@ -143,7 +144,8 @@ public final class HearthServer implements AutoCloseable {
                 config.operationKinds());
         metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, store::poolStats,
                 Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList(),
-                Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList()));
+                Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList(),
+                Map.of("disks", config.dataDir().resolve("disks"), "databases", config.dataDir().resolve("databases"))));
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
                 new Keyring(config.encryptionKeyFile()), mailer(config), operations,
                 new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()),
@@ -244,7 +246,10 @@ public final class HearthServer implements AutoCloseable {
         Optional<SandboxRuntime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
             Subreaper.start();
-            runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc"))));
+            // Computers' disks and their checkpoints' copies: one volume, so that copies share blocks.
+            var disks = Volume.ensure(dataDir.resolve("disks"), dataDir.resolve("disks.xfs"));
+            runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc")),
+                    disks.shares()));
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }

@@ -7,6 +7,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.computers.SleepSettings;
+import dev.hearth.server.disks.Disks;
 import dev.hearth.server.router.RouterSettings;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +27,10 @@ import java.util.UUID;
  * Checkpoint, sleep, wake and fork of a Hearth computer beside the same steps done with runsc by hand
  * on a raw sandbox of the same bundle, in the same run, for a tiny computer and one with 200 MiB of
  * touched memory. The computer's main process (probe.c) wakes every millisecond and reports the
- * longest gap it saw: the pause as seen from inside. Needs root, runsc, gcc, umoci, busybox and curl.
- * Arguments: {@code [rounds=5] [mib=0,200]}.
+ * longest gap it saw: the pause as seen from inside. With {@code data} MiB of random bytes in /data
+ * (written first on both), the copy of /data is timed alone too: {@code cp -a} of the raw sandbox's
+ * /data beside Hearth's copy of the computer's disk (freeze, clone, thaw: what a checkpoint does).
+ * Needs root, runsc, gcc, umoci, busybox and curl. Arguments: {@code [rounds=5] [mib=0,200] [data=0]}.
  */
 public final class SnapshotBench {
     private final HearthClient admin;
@@ -35,16 +38,19 @@ public final class SnapshotBench {
     private final Path work;
     private final Map<String, List<Double>> raw = new LinkedHashMap<>();
     private final Map<String, List<Double>> hearth = new LinkedHashMap<>();
+    private final int dataMib;
 
-    private SnapshotBench(HearthClient admin, String ws, Path work) {
+    private SnapshotBench(HearthClient admin, String ws, Path work, int dataMib) {
         this.admin = admin;
         this.ws = ws;
         this.work = work;
+        this.dataMib = dataMib;
     }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         var sizes = Arrays.stream((args.length > 1 ? args[1] : "0,200").split(",")).map(Integer::parseInt).toList();
+        int dataMib = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         Path work = Files.createTempDirectory("hearth-snapshot-bench");
         String image = buildImage(work);
         // Cold at once: sleep is a checkpoint to disk and wake a restore, beside runsc's own (WarmSleepBench has warm).
@@ -59,9 +65,10 @@ public final class SnapshotBench {
             System.out.println("|---|---|---|---|---|");
             int index = 0;
             for (int mib : sizes) {
-                var bench = new SnapshotBench(admin, ws, work);
+                var bench = new SnapshotBench(admin, ws, work, dataMib);
                 bench.measure(image, mib, rounds, index);
-                bench.print(mib == 0 ? "tiny" : mib + " MiB touched");
+                bench.print((mib == 0 ? "tiny" : mib + " MiB touched") + (dataMib == 0 ? "" : ", " + dataMib
+                        + " MiB in /data"));
                 index += 2;
             }
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
@@ -72,7 +79,7 @@ public final class SnapshotBench {
     private void measure(String image, int mib, int rounds, int index) throws Exception {
         var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "probe-" + mib, "image", image,
                 "env", Map.of("PROBE_MIB", String.valueOf(mib)), "ports", List.of(Map.of("target", 8080, "published", 80)),
-                "resources", Map.of("memory_mb", 1024))).path("computer");
+                "resources", Map.of("memory_mb", 1024, "disk_mb", Math.max(4096, 2 * dataMib)))).path("computer");
         String id = computer.path("id").asText();
         String url = computer.path("url").asText() + "/";
         Path template = work.resolve("hearth/computers").resolve(id).resolve("bundle/config.json");
@@ -83,6 +90,7 @@ public final class SnapshotBench {
             String rawUrl = "http://" + sandbox.guest + ":8080/";
             awaitProbe(() -> sandbox.exec("cat", "/tmp/maxgap"));
             awaitProbe(() -> exec(id, "cat /tmp/maxgap"));
+            fillData(sandbox, id);
             firstByte(url);
             for (int round = 0; round < rounds; round++) {
                 Path images = Files.createDirectories(work.resolve("raw-images"));
@@ -102,7 +110,9 @@ public final class SnapshotBench {
         Thread.sleep(100);
         long t = System.nanoTime();
         sandbox.pause();
+        long copy = System.nanoTime();
         RawSandbox.run("cp", "-a", "--reflink=auto", sandbox.data().toString(), image.resolveSibling(image.getFileName() + "-data").toString());
+        add(raw, "copy of /data (cp -a; Hearth: its disk)", copy);
         sandbox.checkpoint(image, true);
         sandbox.resume();
         add(raw, "checkpoint, paused for /data (wall)", t);
@@ -174,6 +184,7 @@ public final class SnapshotBench {
         firstByte(url);
         add(hearth, "wake to first HTTP byte", t);
 
+        copyDisk(id);
         String checkpoint = made.path("checkpoint").path("id").asText();
         t = System.nanoTime();
         var fork = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "fork-" + UUID.randomUUID().toString()
@@ -184,6 +195,34 @@ public final class SnapshotBench {
         }
         admin.delete("/computers/" + fork.path("id").asText());
         await(admin, admin.delete("/computers/" + id + "/checkpoints/" + checkpoint));
+    }
+
+    /** The same random bytes' worth in both sandboxes' /data. */
+    private void fillData(RawSandbox sandbox, String id) throws Exception {
+        if (dataMib == 0) {
+            return;
+        }
+        RawSandbox.run("dd", "if=/dev/urandom", "of=" + sandbox.data().resolve("blob"), "bs=1M", "count=" + dataMib);
+        admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", "dd if=/dev/urandom of=/data/blob"
+                + " bs=1M count=" + dataMib + " 2>/dev/null && sync"), "timeout_seconds", 600));
+    }
+
+    /**
+     * What a checkpoint does with /data, alone, on the running computer: its disk frozen, cloned and
+     * thawed by Hearth's own code; beside it the clone as a command ({@code cp --reflink=always}).
+     */
+    private void copyDisk(String id) throws Exception {
+        Path dir = work.resolve("hearth/computers").resolve(id);
+        Path disk = work.resolve("hearth/disks").resolve(id + ".img");
+        Path copy = disk.resolveSibling("bench-copy.img");
+        long t = System.nanoTime();
+        new Disks().snapshot(dir, disk, copy);
+        add(hearth, "copy of /data (cp -a; Hearth: its disk)", t);
+        Files.delete(copy);
+        t = System.nanoTime();
+        RawSandbox.run("cp", "--reflink=always", disk.toString(), copy.toString());
+        add(raw, "cp --reflink=always of the computer's disk image, not frozen", t);
+        Files.delete(copy);
     }
 
     private String exec(String id, String script) {

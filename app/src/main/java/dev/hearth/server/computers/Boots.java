@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.fs.Disk;
 import dev.hearth.server.agent.AgentClaim;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.sandbox.SandboxRuntime;
@@ -29,9 +28,11 @@ final class Boots {
     private final Tools tools;
     private final FormerAddresses formerAddresses;
     private final Agents agents;
+    private final ComputerDisks disks;
 
     Boots(ComputerRecords records, SandboxAccess access, Dirs dirs, Environments environments, ComputerImages images,
-          Networking networking, Path toolsDir, Agents agents) {
+          Networking networking, Path toolsDir, Agents agents, ComputerDisks disks) {
+        this.disks = disks;
         this.agents = agents;
         this.records = records;
         this.access = access;
@@ -61,7 +62,7 @@ final class Boots {
             runsc.delete(computer.sandboxId());
         }
         try {
-            Path dir = disk(computer);
+            Path dir = disks.disk(computer);
             Path data = Files.createDirectories(dir.resolve("data"));
             tools.ensure();
             runsc.prepareNetwork(computer.slot());
@@ -80,27 +81,6 @@ final class Boots {
         return records.save(computer.started(image.digest(), records.now()));
     }
 
-    /**
-     * The computer's directory, on a file system of its disk_mb (mounted if it is not, made if it is new),
-     * unless it was made before disks had sizes.
-     */
-    Path disk(Computer computer) throws IOException {
-        Path dir = dirs.computer(computer.id());
-        int mb = computer.settings().resources().diskMb();
-        if (mb == Computer.Resources.NO_DISK) {
-            return Files.createDirectories(dir);
-        }
-        access.get().prepareDisk(dir, dirs.disk(computer.id()), (long) mb << 20);
-        return dir;
-    }
-
-    /** An empty disk in place of whatever the computer had (a fork's first boot, tried again). */
-    Path freshDisk(Computer computer) throws IOException {
-        access.get().removeDisk(dirs.computer(computer.id()), dirs.disk(computer.id()));
-        Disk.deleteTree(dirs.computer(computer.id()));
-        return disk(computer);
-    }
-
     /** After the computer's memory was saved in {@code imageDir} (a sleep, a checkpoint); {@code boot}: its agent's then. */
     void saved(Computer computer, Optional<String> boot, Path imageDir) {
         formerAddresses.record(computer, imageDir);
@@ -110,7 +90,7 @@ final class Boots {
     /** Starts the computer's current incarnation from a checkpoint image (memory and root overlay). */
     void restoreInto(Computer next, Path imageDir) throws IOException {
         var image = SandboxAccess.answering(() -> images.unpacked(next));
-        disk(next);
+        disks.disk(next);
         tools.ensure();
         access.get().prepareNetwork(next.slot());
         networking.attach(next);
@@ -137,7 +117,7 @@ final class Boots {
      */
     boolean startPooled(Computer draft, Image image) {
         try {
-            Path dir = disk(draft);
+            Path dir = disks.disk(draft);
             Path data = Files.createDirectories(dir.resolve("data"));
             tools.ensure();
             var runtime = access.get();

@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +42,6 @@ final class ComputerCheckpoints {
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
 
-
-
     private final Jdbi jdbi;
     private final CheckpointKinds kinds;
     private final CheckpointStore store;
@@ -53,10 +52,12 @@ final class ComputerCheckpoints {
     private final Clock clock;
     private final FormerAddresses formerAddresses;
     private final Agents agents;
+    private final ComputerDisks disks;
 
     ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
-                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock, Agents agents) {
+                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock, Agents agents, ComputerDisks disks) {
         this.agents = agents;
+        this.disks = disks;
         this.jdbi = jdbi;
         this.kinds = kinds;
         this.store = kinds.store();
@@ -170,93 +171,100 @@ final class ComputerCheckpoints {
         if (computer.deleted()) {
             return fail(checkpoint, "source_deleted", "computer " + computer.name() + " was deleted");
         }
-        Path dir = dirs.checkpoint(checkpoint.id());
+        String id = checkpoint.id();
+        Path dir = dirs.checkpoint(id);
         try {
-            Disk.deleteTree(dir);
+            disks.discard(id);
             Files.createDirectories(dir);
             switch (computer.state()) {
-                case READY -> captureRunning(computer, runsc, dir);
+                case READY -> captureRunning(computer, runsc, id);
                 case SLEEPING -> {
                     if (computer.sleepsWarm()) {
-                        captureWarm(computer, runsc, dir);
+                        captureWarm(computer, runsc, id);
                     } else {
-                        captureAsleep(computer, dir);
+                        captureAsleep(computer, id);
                     }
                 }
                 default -> throw new IllegalStateException("the computer is " + computer.state());
             }
             Dirs.markComplete(dir);
-            var ready = checkpoint.ready(Disk.size(dir));
+            // /data as a disk copy is counted by its files, as a copy of them would be (measured after the pause).
+            long data = disks.holdsDisk(id) ? Disk.size(dirs.data(computer.id())) : 0;
+            var ready = checkpoint.ready(Disk.size(dir) + data);
             save(ready);
             LOG.info("checkpoint {} ({}) of computer {} is ready: {} bytes", checkpoint.name(), checkpoint.id(),
                     computer.name(), ready.sizeBytes());
             return ready;
         } catch (IOException | RuntimeException e) {
-            Disk.deleteTree(dir);
+            disks.discard(id);
             LOG.warn("checkpoint {} of computer {} failed", checkpoint.id(), computer.id(), e);
             return fail(checkpoint, "checkpoint_failed", e.getMessage());
         }
     }
 
     /**
-     * /data, memory and overlay taken at one instant. When /data has been quiet, it is copied while
-     * the computer runs and the checkpoint follows (pausing it only for the save); if /data is
-     * unchanged afterwards the copy is exact. Otherwise, and when /data is busy, the computer is
-     * paused for the copy and the save together.
+     * /data, memory and overlay taken at one instant. A copy of the disk is made while the computer is
+     * paused (milliseconds). Copying files, when /data has been quiet it is copied while the computer
+     * runs and the checkpoint follows (pausing it only for the save); if /data is unchanged afterwards
+     * the copy is exact. Otherwise, and when /data is busy, the computer is paused for both.
      */
-    private void captureRunning(Computer computer, SandboxRuntime runsc, Path dir) throws IOException {
+    private void captureRunning(Computer computer, SandboxRuntime runsc, String id) throws IOException {
         var boot = agents.boot(computer);
         Path data = dirs.data(computer.id());
-        var before = DataFingerprint.ofQuiet(data);
+        var before = runsc.disksShare() ? Optional.<DataFingerprint>empty() : DataFingerprint.ofQuiet(data);
         if (before.isPresent()) {
-            Dirs.copy(data, dir.resolve("data"));
-            runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
-            formerAddresses.record(computer, dir.resolve("image"));
-            AgentHolders.record(computer, boot, dir.resolve("image"));
+            Dirs.copy(data, dirs.checkpointData(id));
+            saveMemory(computer, runsc, id, boot);
             if (DataFingerprint.of(data).equals(before.get())) {
                 return;
             }
             LOG.info("computer {}: /data changed during its checkpoint; taking it again, paused", computer.id());
-            Disk.deleteTree(dir.resolve("data"));
-            Disk.deleteTree(dir.resolve("image"));
+            disks.discard(id);
+            Files.createDirectories(dirs.checkpoint(id));
         }
-        captureRunningPaused(computer, runsc, dir, boot);
+        captureRunningPaused(computer, runsc, id, boot);
     }
 
-    private void captureRunningPaused(Computer computer, SandboxRuntime runsc, Path dir, Optional<String> boot) {
+    private void captureRunningPaused(Computer computer, SandboxRuntime runsc, String id, Optional<String> boot)
+            throws IOException {
         runsc.pause(computer.sandboxId());
         try {
-            Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
-            runsc.checkpoint(computer.sandboxId(), dir.resolve("image"), true);
-            formerAddresses.record(computer, dir.resolve("image"));
-            AgentHolders.record(computer, boot, dir.resolve("image"));
+            disks.take(computer, id);
+            saveMemory(computer, runsc, id, boot);
         } finally {
             runsc.resume(computer.sandboxId());
         }
+    }
+
+    private void saveMemory(Computer computer, SandboxRuntime runsc, String id, Optional<String> boot) {
+        Path image = dirs.checkpointImage(id);
+        runsc.checkpoint(computer.sandboxId(), image, true);
+        formerAddresses.record(computer, image);
+        AgentHolders.record(computer, boot, image);
     }
 
     /**
      * Asleep warm: thawed just for the pause the checkpoint takes anyway (the agent is asked for its
      * boot first, since a paused agent cannot answer), and frozen again after; it stays asleep.
      */
-    private void captureWarm(Computer computer, SandboxRuntime runsc, Path dir) {
+    private void captureWarm(Computer computer, SandboxRuntime runsc, String id) throws IOException {
         runsc.thaw(computer.sandboxId());
         try {
-            captureRunningPaused(computer, runsc, dir, agents.boot(computer));
+            captureRunningPaused(computer, runsc, id, agents.boot(computer));
         } finally {
             runsc.freeze(computer.sandboxId());
         }
     }
 
     /** Asleep cold, its sleep image already holds memory and overlay; it stays asleep. */
-    private void captureAsleep(Computer computer, Path dir) throws IOException {
+    private void captureAsleep(Computer computer, String id) throws IOException {
         Path sleep = dirs.sleepImage(computer.id());
         if (!Dirs.complete(sleep)) {
             throw new IOException("the computer's sleep image is incomplete");
         }
-        Dirs.copy(sleep, dir.resolve("image"));
-        Files.deleteIfExists(dir.resolve("image").resolve(Dirs.COMPLETE));
-        Dirs.copy(dirs.data(computer.id()), dir.resolve("data"));
+        Dirs.copy(sleep, dirs.checkpointImage(id));
+        Files.deleteIfExists(dirs.checkpointImage(id).resolve(Dirs.COMPLETE));
+        disks.take(computer, id);
     }
 
     private Checkpoint fail(Checkpoint checkpoint, String code, String message) {
@@ -272,7 +280,7 @@ final class ComputerCheckpoints {
             return;
         }
         gates.locked(checkpoint.source(), () -> {
-            Disk.deleteTree(dirs.checkpoint(checkpointId));
+            disks.discard(checkpointId);
             save(checkpoint.deleted(now()));
             return null;
         });
@@ -281,7 +289,7 @@ final class ComputerCheckpoints {
     /** Deletes every checkpoint of a computer being deleted (its gate is held by the caller). */
     void deleteAllOf(String computerId) {
         for (var c : jdbi.withHandle(h -> store.live(h, computerId))) {
-            Disk.deleteTree(dirs.checkpoint(c.id()));
+            disks.discard(c.id());
             save(c.deleted(now()));
         }
     }
@@ -295,11 +303,11 @@ final class ComputerCheckpoints {
         for (var c : jdbi.withHandle(store::live)) {
             switch (c.state()) {
                 case CREATING -> {
-                    Disk.deleteTree(dirs.checkpoint(c.id()));
+                    disks.discard(c.id());
                     fail(c, "interrupted", "hearth serve stopped while the checkpoint was being made; make it again");
                 }
                 case DELETING -> {
-                    Disk.deleteTree(dirs.checkpoint(c.id()));
+                    disks.discard(c.id());
                     save(c.deleted(now()));
                 }
                 case READY -> keep.add(c.id());
@@ -307,6 +315,8 @@ final class ComputerCheckpoints {
             }
         }
         Dirs.removeUnowned(dirs.checkpoints(), keep, "no ready checkpoint");
+        Dirs.removeUnowned(dirs.checkpointDisks(), keep.stream().map(id -> id + ".img").collect(Collectors.toSet()),
+                "no ready checkpoint");
     }
 
     Set<String> digestsInUse() {

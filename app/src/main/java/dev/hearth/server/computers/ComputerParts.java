@@ -10,7 +10,7 @@ import dev.hearth.server.agent.AgentSecrets;
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
-                     Networking networking, ComputerUsage usage, WarmPool pool) {
+                     Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
@@ -20,14 +20,15 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var dirs = Dirs.under(in.dataDir());
         var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")),
                 new MainExits(records));
+        var disks = new ComputerDisks(access, dirs);
         var checkpoints = new ComputerCheckpoints(in.jdbi(), in.checkpointKinds(), in.store(), gates, access::get, dirs,
-                in.clock(), agents);
+                in.clock(), agents, disks);
         var environments = new Environments(in.variables());
         var images = new ComputerImages(in.jdbi(), in.images(), in.imageStore(), in.store(), checkpoints::digestsInUse);
         var networking = new Networking(in.network());
         var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"),
-                agents);
-        var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots);
+                agents, disks);
+        var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots, disks);
         var lifecycle = new Lifecycle(records, access, gates, images, boots, restores, agents);
         var sleeps = new Sleeps(records, access, gates, activity, dirs, boots, networking, agents, lifecycle,
                 in.sleep(), in.timings());
@@ -39,6 +40,6 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                 execs, files, processes, new RouteTargets(records, activity, sleeps), new ComputerViews(environments, in.routerHost()),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
-                        in.sleep().memoryReserveBytes()));
+                        in.sleep().memoryReserveBytes()), disks);
     }
 }

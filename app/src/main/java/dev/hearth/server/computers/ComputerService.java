@@ -152,6 +152,11 @@ public final class ComputerService {
                     + from.image() + "; leave image out");
         }
         var resources = ComputerInput.resources(request.resources(), from.resources());
+        int copiedMb = parts.disks().diskMb(checkpoint.id());
+        if (resources.diskMb() < copiedMb) {
+            throw ApiException.invalidField("resources.disk_mb", "checkpoint " + checkpoint.name() + " holds a copy of"
+                    + " a disk of " + copiedMb + " MB; a computer made from it needs at least that (a disk only grows)");
+        }
         var ports = request.ports() == null ? from.ports() : ComputerInput.ports(request.ports());
         HostLabels.require("name", name, ports, workspace.name());
         var settings = new Computer.Settings(from.image(),

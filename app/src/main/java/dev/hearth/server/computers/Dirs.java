@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where computers and their checkpoints live on disk: {@code computers/<id>/}, the mount point of
- * {@code disks/<id>.img} (the computer's own file system, of its disk_mb), holds a computer's sandbox state, {@code data} (its /data), {@code sleep} (its sleep image); {@code checkpoints/<id>/}
- * holds a checkpoint's {@code image} (memory and overlay) and {@code data} (a copy of /data).
+ * {@code disks/<id>.img} (the computer's own file system, of its disk_mb), holds a computer's sandbox
+ * state, {@code data} (its /data), {@code sleep} (its sleep image); {@code checkpoints/<id>/} holds a
+ * checkpoint's {@code image} (memory and overlay) and either {@code data} (a copy of /data's files)
+ * or, where disks share blocks, {@code disks/checkpoints/<id>.img} (a copy of the computer's disk).
  */
 record Dirs(Path computers, Path checkpoints, Path disks) {
     private static final Logger LOG = LoggerFactory.getLogger(Dirs.class);
@@ -53,6 +55,15 @@ record Dirs(Path computers, Path checkpoints, Path disks) {
 
     Path checkpointData(String checkpointId) {
         return checkpoint(checkpointId).resolve("data");
+    }
+
+    /** Beside the computers' disks: a copy shares blocks only within one file system. */
+    Path checkpointDisks() {
+        return disks.resolve("checkpoints");
+    }
+
+    Path checkpointDisk(String checkpointId) {
+        return checkpointDisks().resolve(checkpointId + ".img");
     }
 
     static boolean complete(Path dir) {

@@ -113,9 +113,13 @@ final class Reconciler {
             return;
         }
         try (var images = Files.list(dirs.disks())) {
-            for (Path image : images.toList()) {
-                String id = image.getFileName().toString().split("\\.")[0];
-                if (!liveIds.contains(id)) {
+            for (Path image : images.filter(Files::isRegularFile).toList()) {
+                String name = image.getFileName().toString();
+                String id = name.split("\\.")[0];
+                if (!name.endsWith(".img")) {
+                    LOG.warn("removing {}, a copy cut short", image); // a restore's staged disk
+                    Files.delete(image);
+                } else if (!liveIds.contains(id)) {
                     LOG.warn("removing disk {}, which no computer owns", image);
                     runsc.removeDisk(dirs.computer(id), image);
                 }

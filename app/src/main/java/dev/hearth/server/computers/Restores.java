@@ -6,7 +6,6 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointState;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,9 +24,11 @@ final class Restores {
     private final Dirs dirs;
     private final ComputerCheckpoints checkpoints;
     private final Boots boots;
+    private final ComputerDisks disks;
 
     Restores(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
-             ComputerCheckpoints checkpoints, Boots boots) {
+             ComputerCheckpoints checkpoints, Boots boots, ComputerDisks disks) {
+        this.disks = disks;
         this.records = records;
         this.access = access;
         this.gates = gates;
@@ -52,8 +53,7 @@ final class Restores {
                         + "before the computer was made from it");
             }
             runsc.state(computer.sandboxId()).ifPresent(s -> runsc.delete(computer.sandboxId()));
-            boots.freshDisk(computer);
-            Dirs.copy(dirs.checkpointData(checkpoint.id()), dirs.data(computer.id()));
+            disks.intoNew(checkpoint.id(), computer);
             boots.restoreInto(computer, dirs.checkpointImage(checkpoint.id()));
         } catch (IOException | RuntimeException e) {
             LOG.warn("computer {} could not be made from checkpoint {}", computer.id(), checkpoint.id(), e);
@@ -83,7 +83,7 @@ final class Restores {
         var next = records.save(computer.nextIncarnation(computer.generation() + 1, records.now())
                 .withStatus(computer.state(), Pending.RESTORING, computer.error(), records.now()));
         try {
-            swapData(computerId, staged);
+            disks.swap(next, staged);
             boots.restoreInto(next, dirs.checkpointImage(checkpoint.id()));
         } catch (IOException | RuntimeException e) {
             LOG.warn("restoring computer {} from checkpoint {} failed", computerId, checkpoint.id(), e);
@@ -104,25 +104,11 @@ final class Restores {
 
     /** Copied before anything is stopped: a copy that fails (disk full) leaves the computer as it was. */
     private Path stageData(String computerId, Checkpoint checkpoint) {
-        Path staged = dirs.computer(computerId).resolve("data.restoring");
         try {
-            Disk.deleteTree(staged);
-            Dirs.copy(dirs.checkpointData(checkpoint.id()), staged);
-            return staged;
-        } catch (RuntimeException e) {
-            Disk.deleteTree(staged);
+            return disks.stage(checkpoint.id(), computerId);
+        } catch (IOException | RuntimeException e) {
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "could not copy the checkpoint's /data: "
                     + e.getMessage());
         }
-    }
-
-    private void swapData(String computerId, Path staged) throws IOException {
-        Path old = dirs.computer(computerId).resolve("data.old");
-        Disk.deleteTree(old);
-        if (Files.exists(dirs.data(computerId))) {
-            Files.move(dirs.data(computerId), old);
-        }
-        Files.move(staged, dirs.data(computerId));
-        Disk.deleteTree(old);
     }
 }

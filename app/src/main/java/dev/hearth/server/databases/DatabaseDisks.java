@@ -2,6 +2,7 @@ package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.disks.Disks;
+import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Commands;
@@ -10,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -34,7 +34,6 @@ final class DatabaseDisks {
 
     private static final String DATA_IMAGE = "data.img";
     private static final String WAL_IMAGE = "wal.img";
-    private static final Duration QUICK = Duration.ofSeconds(30);
 
     private final Disks disks = new Disks();
     private final Layout layout;
@@ -62,19 +61,10 @@ final class DatabaseDisks {
      */
     void snapshot(String id, Path into) throws IOException {
         Files.createDirectories(into);
-        var frozen = new ArrayList<Path>();
-        try {
-            for (Path dir : List.of(layout.cluster(id), layout.wal(id))) {
-                Commands.check(List.of("fsfreeze", "--freeze", dir.toString()), QUICK);
-                frozen.add(dir);
-            }
-            Volume.clone(layout.dataDisk(id), into.resolve(DATA_IMAGE));
-            Volume.clone(layout.walDisk(id), into.resolve(WAL_IMAGE));
-        } finally {
-            for (Path dir : frozen.reversed()) {
-                Commands.run(List.of("fsfreeze", "--unfreeze", dir.toString()), QUICK);
-            }
-        }
+        Blocks.frozen(List.of(layout.cluster(id), layout.wal(id)), () -> {
+            Blocks.clone(layout.dataDisk(id), into.resolve(DATA_IMAGE));
+            Blocks.clone(layout.walDisk(id), into.resolve(WAL_IMAGE));
+        });
     }
 
     /** Whether a checkpoint holds disks (made by {@link #snapshot}) rather than a copy of the data directory. */

@@ -38,7 +38,32 @@ public final class Disks {
             } else if (Files.size(image) < bytes) {
                 grow(image, bytes);
             }
-            Commands.check(List.of("mount", "-o", "loop,nodev", image.toString(), dir.toString()), QUICK);
+            loopMount(image, dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code copy} (new) becomes the disk mounted on {@code dir}, kept in {@code image}, as it is at one
+     * instant: its file system is frozen (flushed, writers waiting) while the image is cloned. Both
+     * images must be on a volume whose copies share blocks ({@link Volume#shares}): it takes milliseconds,
+     * whatever the disk holds.
+     */
+    public void snapshot(Path dir, Path image, Path copy) {
+        try {
+            Files.createDirectories(copy.getParent());
+            Blocks.frozen(List.of(dir), () -> Blocks.clone(image, copy));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code image} (new, unmounted) becomes a copy of the disk image {@code from}, sharing its blocks. */
+    public void copy(Path from, Path image) {
+        try {
+            Files.createDirectories(image.getParent());
+            Blocks.clone(from, image);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -70,7 +95,7 @@ public final class Disks {
 
     /** Grows an unmounted file system (online growth needs CAP_SYS_RESOURCE, which a host may withhold). */
     private static void grow(Path image, long bytes) {
-        resize(image, bytes);
+        sparse(image, bytes);
         Commands.check(List.of("e2fsck", "-f", "-p", image.toString()), Duration.ofMinutes(5));
         Commands.check(List.of("resize2fs", image.toString()), Duration.ofMinutes(5));
     }
@@ -78,19 +103,24 @@ public final class Disks {
     private static void make(Path image, long bytes) throws IOException {
         Files.createDirectories(image.getParent());
         Path making = image.resolveSibling(image.getFileName() + ".making");
-        resize(making, bytes);
+        sparse(making, bytes);
         // No reserved blocks (the sandbox's root may use it all); lazy init keeps mkfs from writing the whole size.
         Commands.check(List.of("mkfs.ext4", "-q", "-F", "-m", "0", "-E",
                 "lazy_itable_init=1,lazy_journal_init=1,nodiscard", making.toString()), Duration.ofMinutes(1));
         Files.move(making, image);
     }
 
-    private static void resize(Path file, long bytes) {
+    /** Sets a file's length; what it grows by takes no blocks until written. */
+    static void sparse(Path file, long bytes) {
         try (var f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    static void loopMount(Path image, Path dir) {
+        Commands.check(List.of("mount", "-o", "loop,nodev", image.toString(), dir.toString()), QUICK);
     }
 
     public static boolean mounted(Path dir) {

@@ -2,7 +2,6 @@ package dev.hearth.server.disks;
 
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,23 +35,23 @@ public final class Volume {
     public static Volume ensure(Path dir, Path image) throws IOException {
         Files.createDirectories(dir);
         if (!Disks.mounted(dir) && Files.exists(image)) {
-            mount(image, dir);
+            Disks.loopMount(image, dir);
         } else if (!Disks.mounted(dir) && isEmpty(dir) && !sharesBlocks(dir.getParent())) {
             try {
                 make(image, Files.getFileStore(dir.getParent()).getTotalSpace());
-                mount(image, dir);
+                Disks.loopMount(image, dir);
             } catch (Commands.Failure e) {
                 Files.deleteIfExists(image);
                 LOG.warn("cannot make an XFS volume for {} ({}); is xfsprogs installed?", dir, e.getMessage());
                 return new Volume(dir, false);
             }
-            LOG.info("{} is on an XFS volume Hearth made ({}, sparse, {} GiB): copies of databases' disks share"
+            LOG.info("{} is on an XFS volume Hearth made ({}, sparse, {} GiB): copies of disks there share"
                             + " blocks. To grow it: truncate -s BIGGER {} && xfs_growfs {}", dir, image,
                     Files.size(image) >> 30, image, dir);
         }
         boolean shares = sharesBlocks(dir);
         if (!shares) {
-            LOG.warn("{} is on a file system without reflinks: database checkpoints and branches copy every byte",
+            LOG.warn("{} is on a file system without reflinks: checkpoints, branches and forks copy every byte",
                     dir);
         }
         return new Volume(dir, shares);
@@ -69,7 +68,11 @@ public final class Volume {
 
     /** A copy of {@code from} at {@code to} that shares its blocks (both on this volume); fails rather than copy. */
     public static void clone(Path from, Path to) {
-        Commands.check(List.of("cp", "--reflink=always", from.toString(), to.toString()), QUICK);
+        try {
+            Blocks.clone(from, to);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Whether two files in {@code dir} can share blocks: tried with a clone of a small file. */
@@ -78,7 +81,9 @@ public final class Volume {
         Path copy = dir.resolve(".reflink-probe.copy");
         try {
             Files.writeString(probe, "probe");
-            return Commands.run(List.of("cp", "--reflink=always", probe.toString(), copy.toString()), QUICK).ok();
+            Files.deleteIfExists(copy);
+            Blocks.clone(probe, copy);
+            return true;
         } catch (IOException e) {
             return false;
         } finally {
@@ -99,20 +104,12 @@ public final class Volume {
 
     private static void make(Path image, long bytes) {
         Path making = image.resolveSibling(image.getFileName() + ".making");
-        try (var f = new RandomAccessFile(making.toFile(), "rw")) {
-            f.setLength(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Disks.sparse(making, bytes);
         Commands.check(List.of("mkfs.xfs", "-q", "-f", "-m", "reflink=1", making.toString()), QUICK);
         try {
             Files.move(making, image);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void mount(Path image, Path dir) {
-        Commands.check(List.of("mount", "-o", "loop,nodev", image.toString(), dir.toString()), QUICK);
     }
 }

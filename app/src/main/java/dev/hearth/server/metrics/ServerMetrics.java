@@ -1,6 +1,7 @@
 package dev.hearth.server.metrics;
 
 import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.hearth.server.disks.VolumeUsage;
 import dev.hearth.server.http.RequestObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -10,6 +11,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,9 +31,12 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
     private final RecordingStream pinning;
     private final Map<Event, Histogram> timings = new EnumMap<>(Event.class);
 
-    /** {@code computerStates} and {@code databaseStates}: every state, so that each series exists from the start, at 0. */
+    /**
+     * {@code computerStates} and {@code databaseStates}: every state, so that each series exists from the
+     * start, at 0; {@code volumes}: the directories (by name) that may be volumes whose copies share blocks.
+     */
     public ServerMetrics(Jdbi jdbi, Supplier<HikariPoolMXBean> pool, List<String> computerStates,
-                         List<String> databaseStates) {
+                         List<String> databaseStates, Map<String, Path> volumes) {
         JvmMetrics.builder().register(registry);
         requests = Histogram.builder().name("hearth_http_request_duration_seconds")
                 .help("API requests by method, route template and status").classicOnly()
@@ -57,6 +62,15 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
                     cb.call(bean.getIdleConnections(), "idle");
                     cb.call(bean.getThreadsAwaitingConnection(), "waiting");
                 }).register(registry);
+        GaugeWithCallback.builder().name("hearth_volume_bytes")
+                .help("The volumes Hearth made for disks and their copies: space used, and the blocks their files"
+                        + " hold counted as if none were shared (allocated); the difference is what sharing saves, less"
+                        + " the metadata XFS keeps from the start")
+                .labelNames("volume", "kind").callback(cb -> volumes.forEach((name, dir) ->
+                        VolumeUsage.of(dir).ifPresent(u -> {
+                            cb.call(u.usedBytes(), name, "used");
+                            cb.call(u.allocatedBytes(), name, "allocated");
+                        }))).register(registry);
         pinning = pinningCounter();
         for (var event : Event.values()) {
             timings.put(event, Histogram.builder().name(event.metric()).help(event.help()).classicOnly()

@@ -29,6 +29,24 @@ public interface SandboxRuntime {
     void removeDisk(Path dir, Path image);
 
     /**
+     * Whether copies of disks ({@link #snapshotDisk}, {@link #copyDisk}) share their blocks here, so
+     * that they take milliseconds and no space whatever the disk holds; if not, callers copy files.
+     */
+    default boolean disksShare() {
+        return false;
+    }
+
+    /** {@code copy} (new) becomes the disk on {@code dir}, kept in {@code image}, as it is at one instant. */
+    default void snapshotDisk(Path dir, Path image, Path copy) {
+        throw new UnsupportedOperationException("disks here do not share blocks");
+    }
+
+    /** {@code image} (new) becomes a copy of the disk image {@code from}; {@link #prepareDisk} mounts it. */
+    default void copyDisk(Path from, Path image) {
+        throw new UnsupportedOperationException("disks here do not share blocks");
+    }
+
+    /**
      * Whether a sandbox's PID 1 really runs (Hearth's agent, answering on the slot's address): false
      * for a runtime that only pretends to run sandboxes.
      */

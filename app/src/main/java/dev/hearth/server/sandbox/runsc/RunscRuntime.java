@@ -28,6 +28,7 @@ public final class RunscRuntime implements SandboxRuntime {
     private final Runsc cli;
     private final Networks networks;
     private final Disks disks = new Disks();
+    private final boolean disksShare;
     private final Boot boot;
     private final Cgroups cgroups;
     private final Freezer freezer;
@@ -37,6 +38,12 @@ public final class RunscRuntime implements SandboxRuntime {
 
     /** {@code runsc}: the binary; {@code root}: runsc's state directory (network markers go beside it). */
     public RunscRuntime(String runsc, Path root) {
+        this(runsc, root, false);
+    }
+
+    /** {@code disksShare}: whether the disks' images are on a {@link dev.hearth.server.disks.Volume} that shares blocks. */
+    public RunscRuntime(String runsc, Path root, boolean disksShare) {
+        this.disksShare = disksShare;
         this.cli = new Runsc(runsc, root);
         this.networks = new Networks(root.resolveSibling("networks"));
         this.cgroups = new Cgroups(root);
@@ -110,6 +117,21 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void removeDisk(Path dir, Path image) {
         disks.remove(dir, image);
+    }
+
+    @Override
+    public boolean disksShare() {
+        return disksShare;
+    }
+
+    @Override
+    public void snapshotDisk(Path dir, Path image, Path copy) {
+        disks.snapshot(dir, image, copy);
+    }
+
+    @Override
+    public void copyDisk(Path from, Path image) {
+        disks.copy(from, image);
     }
 
     @Override
