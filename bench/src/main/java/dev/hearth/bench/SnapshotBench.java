@@ -149,7 +149,7 @@ public final class SnapshotBench {
         try {
             t = System.nanoTime();
             fork.network();
-            Files.delete(fork.data());
+            Disk.deleteTree(fork.data()); // an earlier round's copy may be there
             RawSandbox.run("cp", "-a", "--reflink=auto", image.resolveSibling(image.getFileName() + "-data").toString(),
                     fork.data().toString());
             fork.restore(image);

@@ -203,17 +203,18 @@ final class ComputerCheckpoints {
     }
 
     /**
-     * /data, memory and overlay taken at one instant. A copy of the disk is made while the computer is
-     * paused (milliseconds). Copying files, when /data has been quiet it is copied while the computer
-     * runs and the checkpoint follows (pausing it only for the save); if /data is unchanged afterwards
-     * the copy is exact. Otherwise, and when /data is busy, the computer is paused for both.
+     * /data, memory and overlay taken at one instant. When /data has been quiet, it is copied while the
+     * computer runs (its disk frozen for the milliseconds of a clone, or its files copied) and the
+     * checkpoint follows, pausing it only for the save; if /data is unchanged afterwards the copy is
+     * exact. Otherwise, and when /data is busy, the computer is paused for the copy and the save
+     * together (a runsc pause and resume cost more than the clone).
      */
     private void captureRunning(Computer computer, SandboxRuntime runsc, String id) throws IOException {
         var boot = agents.boot(computer);
         Path data = dirs.data(computer.id());
-        var before = runsc.disksShare() ? Optional.<DataFingerprint>empty() : DataFingerprint.ofQuiet(data);
+        var before = DataFingerprint.ofQuiet(data);
         if (before.isPresent()) {
-            Dirs.copy(data, dirs.checkpointData(id));
+            disks.take(computer, id);
             saveMemory(computer, runsc, id, boot);
             if (DataFingerprint.of(data).equals(before.get())) {
                 return;
