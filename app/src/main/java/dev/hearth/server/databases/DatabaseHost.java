@@ -93,7 +93,7 @@ final class DatabaseHost implements AutoCloseable {
         try {
             if (fromCheckpoint != null && DatabaseDisks.holdsDisks(layout.checkpoint(fromCheckpoint))) {
                 disks.restore(layout.checkpoint(fromCheckpoint), id, diskMb);
-                clusters.setPassword(version, layout.data(id), user, Scram.verifier(password));
+                clusters.setPasswordAtStart(layout.data(id), user, Scram.verifier(password));
                 return;
             }
             disks.mount(id, diskMb);
@@ -102,7 +102,7 @@ final class DatabaseHost implements AutoCloseable {
             if (fromCheckpoint == null) {
                 clusters.create(version, layout.data(id), dbName, user, Scram.verifier(password));
             } else {
-                clusters.branch(version, layout.checkpointData(fromCheckpoint), layout.data(id), user,
+                clusters.branch(layout.checkpointData(fromCheckpoint), layout.data(id), user,
                         Scram.verifier(password));
             }
             disks.moveWal(id, diskMb);

@@ -5,6 +5,7 @@ import dev.hearth.server.process.Commands;
 import dev.hearth.server.process.Signals;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -40,6 +41,7 @@ public final class Clusters {
     private final Certificates certificates;
     private final String poolerPassword;
     private final String listen;
+    private final AccessRules rules;
 
     /**
      * {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's;
@@ -52,7 +54,7 @@ public final class Clusters {
         this.root = root;
         this.certificates = certificates;
         this.poolerPassword = poolerPassword;
-        writeHba();
+        this.rules = AccessRules.write(root.resolve("config"), host);
     }
 
     public PostgresHost host() {
@@ -73,7 +75,27 @@ public final class Clusters {
 
     /** Sets a stopped cluster's role password (every other password of that role stops working). */
     public void setPassword(String version, Path data, String user, String verifier) {
-        single(version, data, "postgres", List.of("ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier) + ";"));
+        if (AtStart.pending(data)) {
+            try {
+                setPasswordAtStart(data, user, verifier); // after the one already waiting there
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return;
+        }
+        single(version, data, "postgres", List.of(alterPassword(user, verifier)));
+    }
+
+    /**
+     * Sets a stopped cluster's role password at its next start, before anyone logs in over TCP
+     * ({@link AtStart}): a new cluster made as a copy starts at once, with no single-user run first.
+     */
+    public void setPasswordAtStart(Path data, String user, String verifier) throws IOException {
+        AtStart.add(data, alterPassword(user, verifier));
+    }
+
+    private static String alterPassword(String user, String verifier) {
+        return "ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier) + ";";
     }
 
     /**
@@ -86,24 +108,23 @@ public final class Clusters {
                 + literal(user));
     }
 
-    /**
-     * Makes a stopped cluster at {@code data} from a checkpoint's copy, with a new password.
-     * {@code --single} also finishes the recovery of an online backup, so the next start is quick.
-     */
-    public void branch(String version, Path checkpoint, Path data, String user, String verifier) throws IOException {
+    /** Makes a stopped cluster at {@code data} from a checkpoint's copy, with a new password from its first start. */
+    public void branch(Path checkpoint, Path data, String user, String verifier) throws IOException {
         copy(checkpoint, data);
-        setPassword(version, data, user, verifier);
+        setPasswordAtStart(data, user, verifier);
     }
 
     /** Starts a stopped cluster and returns once it accepts connections. */
     public Cluster start(String version, Path data, Path socketDir, Path log, int port) throws IOException {
         Files.deleteIfExists(socketDir.resolve(".s.PGSQL." + port + ".lock"));
+        boolean atStart = AtStart.pending(data);
+        Path hba = atStart ? AtStart.closedRules(data, AccessRules.CLOSED, host) : rules.file();
         var command = host.asClusterUser(List.of(host.bin(version, "postgres").toString(), "-D", data.toString(),
                 "-c", "port=" + port,
                 "-c", "listen_addresses=" + listen,
                 "-c", "unix_socket_directories=" + socketDir,
                 "-c", "unix_socket_permissions=0700",
-                "-c", "hba_file=" + hbaFile(),
+                "-c", "hba_file=" + hba,
                 "-c", "ssl=on",
                 "-c", "ssl_cert_file=" + certificates.serverCertificate(),
                 "-c", "ssl_key_file=" + certificates.serverKey(),
@@ -114,12 +135,23 @@ public final class Clusters {
                 "-c", "max_logical_replication_workers=0",
                 // A database's WAL disk holds four times this: checkpoints keep WAL well inside it.
                 "-c", "max_wal_size=256MB",
+                // A copy made from a running cluster starts with a crash recovery, which first makes the
+                // whole data directory durable: one syncfs, not an fsync of every file.
+                "-c", "recovery_init_sync_method=syncfs",
                 "-c", "logging_collector=off"));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         var cluster = new Cluster(process, port, socketDir, version);
         awaitReady(cluster, data, log);
+        if (atStart) {
+            try {
+                AtStart.run(data, AccessRules.OPEN, script -> script(cluster, script));
+            } catch (IOException | RuntimeException e) {
+                stop(cluster);
+                throw new IOException("the statements of the cluster's first start failed: " + e.getMessage(), e);
+            }
+        }
         return cluster;
     }
 
@@ -170,6 +202,17 @@ public final class Clusters {
     public Set<Integer> sessionPorts(Cluster cluster) {
         return sql(cluster, "postgres", "SELECT client_port FROM pg_stat_activity WHERE client_port IS NOT NULL")
                 .lines().map(String::strip).filter(l -> !l.isEmpty()).map(Integer::valueOf).collect(Collectors.toSet());
+    }
+
+    /** Runs a psql script (meta-commands and all) as the postgres role over the private socket. */
+    private String script(Cluster cluster, String script) {
+        var result = Commands.run(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
+                "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
+                "-U", "postgres", "-d", "postgres", "-f", "-"), script, LIMIT);
+        if (!result.ok()) {
+            throw new Commands.Failure("psql failed (exit " + result.exitCode() + "): " + result.stderr().strip());
+        }
+        return result.stdout().strip();
     }
 
     private String sql(Cluster cluster, String database, String sql) {
@@ -308,31 +351,6 @@ public final class Clusters {
         } catch (IOException | RuntimeException gone) {
             return !Files.exists(pidFile);
         }
-    }
-
-    // Only the postgres role may use the private socket; users come in over TLS with SCRAM (from
-    // anywhere: a connection forwarded by the kernel keeps its source), never as postgres, and as
-    // pgbouncer's lookup role only from loopback (where the pooler is).
-    private void writeHba() throws IOException {
-        Path hba = hbaFile();
-        Files.createDirectories(hba.getParent());
-        Files.writeString(hba, """
-                # Written by Hearth at every start; shared by every cluster (hba_file on the command line).
-                local   all             postgres                        trust
-                local   replication     postgres                        trust
-                local   all             all                             reject
-                hostssl all             postgres        0.0.0.0/0       reject
-                hostssl all             all             127.0.0.1/32    scram-sha-256
-                hostssl all             pgbouncer       0.0.0.0/0       reject
-                hostssl all             all             0.0.0.0/0       scram-sha-256
-                host    all             all             0.0.0.0/0       reject
-                host    all             all             ::/0            reject
-                """);
-        host.giveToClusterUser(hba);
-    }
-
-    private Path hbaFile() {
-        return root.resolve("config").resolve("pg_hba.conf");
     }
 
     private static String tail(Path log) {
