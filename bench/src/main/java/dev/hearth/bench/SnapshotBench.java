@@ -72,7 +72,9 @@ public final class SnapshotBench {
                 index += 2;
             }
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-            ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
+        } finally {
+            // Its disks' volume, sandboxes and files: a bench that threw leaves nothing either.
+            ComputerBench.TestCleanup.removeAll(work.resolve("hearth"));
         }
     }
 

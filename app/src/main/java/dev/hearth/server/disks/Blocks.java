@@ -1,7 +1,6 @@
 package dev.hearth.server.disks;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -73,13 +72,18 @@ public final class Blocks {
     }
 
     /**
-     * Runs {@code work} with the file systems mounted on {@code mountPoints} frozen, in that order
-     * (flushed, their writers waiting), and thaws them in the reverse order, whatever happens.
+     * Runs {@code work} with the file systems mounted on {@code mountPoints} (each must be a mount point)
+     * frozen, in that order (flushed, their writers waiting), and thaws them in the reverse order,
+     * whatever happens.
      */
     public static void frozen(List<Path> mountPoints, Frozen work) throws IOException {
         var frozen = new ArrayList<Integer>();
         try {
             for (Path mountPoint : mountPoints) {
+                if (!Disks.mounted(mountPoint)) {
+                    // A freeze of a plain directory would freeze the file system it is on: the host's, say.
+                    throw new IOException(mountPoint + " is not a mount point");
+                }
                 int fd = open(mountPoint, O_RDONLY | O_CLOEXEC, 0);
                 frozen.add(fd);
                 ioctl(fd, FIFREEZE, 0, "freeze " + mountPoint);
@@ -95,15 +99,6 @@ public final class Blocks {
                     close(fd);
                 }
             }
-        }
-    }
-
-    /** {@link #frozen} for callers that only copy: a failure is unchecked. */
-    public static void frozenUnchecked(List<Path> mountPoints, Frozen work) {
-        try {
-            frozen(mountPoints, work);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
