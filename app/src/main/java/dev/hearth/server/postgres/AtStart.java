@@ -5,14 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.function.UnaryOperator;
+import java.sql.Connection;
+import java.sql.SQLException;
 
 /**
  * Statements a stopped cluster runs at its next start before anyone may log in over TCP (a branch's
  * new password): that start loads rules that let only the postgres role in, over the private socket;
- * the statements run; then the shared rules are loaded. It costs two psql runs at that start, where
- * a single-user PostgreSQL ({@code postgres --single}) would cost a start of its own, and a crash
- * recovery, now.
+ * the statements run; then the shared rules are loaded. It costs two short sessions at that start,
+ * where a single-user PostgreSQL ({@code postgres --single}) would cost a start of its own, and a
+ * crash recovery, now.
  */
 final class AtStart {
     private static final String STATEMENTS = "hearth-at-start.sql";
@@ -40,34 +41,45 @@ final class AtStart {
         return rules;
     }
 
+    /** A new session on the cluster, over its private socket. */
+    interface Sessions {
+        Connection open() throws SQLException;
+    }
+
     /**
      * Runs the statements on the cluster just started with {@link #closedRules}, has it load {@code open}
-     * instead and makes sure new sessions get them: a reload is the postmaster's to do once asked, so a
-     * new session of the same psql run looks (and, should it be early, new runs look again).
+     * instead and waits until new sessions get them (a reload is the postmaster's to do once asked).
      */
-    static void run(Path data, String open, UnaryOperator<String> psql) throws IOException {
+    static void run(Path data, String open, Sessions sessions) throws IOException, SQLException {
         Path statements = data.resolve(STATEMENTS);
         // Read at the reload only: until then the closed rules hold.
         Files.writeString(data.resolve(RULES), open);
-        String loaded = psql.apply(Files.readString(statements) + """
-                SELECT pg_conf_load_time() AS before, pg_reload_conf() \\gset
-                \\connect
-                SELECT pg_conf_load_time() > :'before'::timestamptz, :'before';
-                """);
+        String before;
+        try (var session = sessions.open(); var statement = session.createStatement()) {
+            statement.execute(Files.readString(statements));
+            try (var rows = statement.executeQuery("SELECT pg_conf_load_time()::text, pg_reload_conf()")) {
+                rows.next();
+                before = rows.getString(1);
+            }
+        }
         Files.delete(statements);
-        String[] answer = lastLine(loaded).split("\\|");
         long deadline = System.nanoTime() + RELOAD_LIMIT.toNanos();
-        while (!answer[0].equals("t")) {
-            if (System.nanoTime() > deadline || answer.length < 2) {
+        while (!reloadedSince(sessions, before)) {
+            if (System.nanoTime() > deadline) {
                 throw new IOException("the cluster did not load its rules in " + RELOAD_LIMIT.toSeconds() + " s");
             }
-            answer = new String[] {lastLine(psql.apply("SELECT pg_conf_load_time() > '" + answer[1]
-                    + "'::timestamptz;")), answer[1]};
         }
     }
 
-    private static String lastLine(String output) {
-        var lines = output.strip().lines().toList();
-        return lines.isEmpty() ? "" : lines.getLast();
+    /** Asked in a new session: one forked before the reload keeps the rules it was born with. */
+    private static boolean reloadedSince(Sessions sessions, String before) throws SQLException {
+        try (var session = sessions.open();
+             var query = session.prepareStatement("SELECT pg_conf_load_time() > ?::timestamptz")) {
+            query.setString(1, before);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getBoolean(1);
+            }
+        }
     }
 }

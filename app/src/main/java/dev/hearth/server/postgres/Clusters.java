@@ -8,17 +8,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 /**
  * The PostgreSQL driver: one cluster per database, made by copying a template data directory,
@@ -103,9 +104,14 @@ public final class Clusters {
      * passwords only when a session starts, so sessions opened with an old one would live on.
      */
     public void setPassword(Cluster cluster, String user, String verifier) {
-        sql(cluster, "postgres", "ALTER ROLE " + ident(user) + " PASSWORD " + literal(verifier));
-        sql(cluster, "postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = "
-                + literal(user));
+        PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var statement = session.createStatement()) {
+                statement.execute(alterPassword(user, verifier));
+                statement.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = "
+                        + literal(user));
+            }
+            return null;
+        });
     }
 
     /** Makes a stopped cluster at {@code data} from a checkpoint's copy, with a new password from its first start. */
@@ -146,8 +152,8 @@ public final class Clusters {
         awaitReady(cluster, data, log);
         if (atStart) {
             try {
-                AtStart.run(data, AccessRules.OPEN, script -> script(cluster, script));
-            } catch (IOException | RuntimeException e) {
+                AtStart.run(data, AccessRules.OPEN, () -> PrivateSessions.open(cluster, LIMIT));
+            } catch (IOException | SQLException | RuntimeException e) {
                 stop(cluster);
                 throw new IOException("the statements of the cluster's first start failed: " + e.getMessage(), e);
             }
@@ -190,35 +196,30 @@ public final class Clusters {
 
     /** Sessions of clients on the running cluster (the pooler's among them), not counting this question's own. */
     public int connections(Cluster cluster) {
-        return Integer.parseInt(sql(cluster, "postgres", "SELECT count(*) FROM pg_stat_activity "
-                + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"));
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity "
+                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        });
     }
 
-    /** Runs SQL as the postgres role over the cluster's private socket; returns psql's unaligned output. */
     /**
      * The client ports of the sessions logged in over TCP (PostgreSQL 15 lists a backend only once
-     * it is past authentication).
+     * it is past authentication; its own session over the socket shows -1).
      */
     public Set<Integer> sessionPorts(Cluster cluster) {
-        return sql(cluster, "postgres", "SELECT client_port FROM pg_stat_activity WHERE client_port IS NOT NULL")
-                .lines().map(String::strip).filter(l -> !l.isEmpty()).map(Integer::valueOf).collect(Collectors.toSet());
-    }
-
-    /** Runs a psql script (meta-commands and all) as the postgres role over the private socket. */
-    private String script(Cluster cluster, String script) {
-        var result = Commands.run(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
-                "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
-                "-U", "postgres", "-d", "postgres", "-f", "-"), script, LIMIT);
-        if (!result.ok()) {
-            throw new Commands.Failure("psql failed (exit " + result.exitCode() + "): " + result.stderr().strip());
-        }
-        return result.stdout().strip();
-    }
-
-    private String sql(Cluster cluster, String database, String sql) {
-        return Commands.check(List.of(host.bin(cluster.version(), "psql").toString(), "-X", "-q", "-A", "-t",
-                "-v", "ON_ERROR_STOP=1", "-h", cluster.socketDir().toString(), "-p", String.valueOf(cluster.port()),
-                "-U", "postgres", "-d", database, "-c", sql), LIMIT).strip();
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            var ports = new HashSet<Integer>();
+            try (var rows = session.createStatement().executeQuery(
+                    "SELECT client_port FROM pg_stat_activity WHERE client_port IS NOT NULL")) {
+                while (rows.next()) {
+                    ports.add(rows.getInt(1));
+                }
+            }
+            return ports;
+        });
     }
 
     /** An online, consistent copy of a running cluster (base backup with the WAL it needs). */
