@@ -32,6 +32,7 @@ import dev.hearth.server.databases.DatabaseService;
 import dev.hearth.server.databases.DatabaseState;
 import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
+import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Volume;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Guard;
@@ -137,6 +138,7 @@ public final class HearthServer implements AutoCloseable {
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
         Files.setPosixFilePermissions(config.dataDir(), PosixFilePermissions.fromString("rwx------"));
+        Blocks.thawAll(config.dataDir()).forEach(d -> LOG.warn("{} was left frozen by a copy cut short; thawed", d));
         listeners = Listeners.open(config);
         store = Store.open(config.store(), config.dataDir());
         var jdbi = store.jdbi();

@@ -102,6 +102,31 @@ public final class Blocks {
         }
     }
 
+    /**
+     * Thaws every file system mounted under {@code dir} that a copy left frozen: a Hearth killed
+     * between FIFREEZE and FITHAW would leave their writers (a computer, a cluster) waiting for ever.
+     * Answers the mount points it thawed.
+     */
+    public static List<Path> thawAll(Path dir) {
+        var thawed = new ArrayList<Path>();
+        for (Path mountPoint : Disks.mountPointsUnder(dir)) {
+            try {
+                int fd = open(mountPoint, O_RDONLY | O_CLOEXEC, 0);
+                try {
+                    ioctl(fd, FITHAW, 0, "thaw " + mountPoint);
+                    thawed.add(mountPoint);
+                } catch (IOException notFrozen) {
+                    // EINVAL: it was not frozen, the usual case
+                } finally {
+                    close(fd);
+                }
+            } catch (IOException gone) {
+                // unmounted meanwhile
+            }
+        }
+        return thawed;
+    }
+
     private static int open(Path path, int flags, int mode) throws IOException {
         try (var arena = Arena.ofConfined()) {
             var state = arena.allocate(STATE);

@@ -123,6 +123,17 @@ public final class Disks {
         Commands.check(List.of("mount", "-o", "loop,nodev", image.toString(), dir.toString()), QUICK);
     }
 
+    /** The mount points strictly under {@code dir}. */
+    static List<Path> mountPointsUnder(Path dir) {
+        try {
+            String under = dir.toAbsolutePath().normalize() + "/";
+            return Files.readAllLines(MOUNTS).stream().map(l -> l.split(" ")).filter(f -> f.length > 4)
+                    .map(f -> f[4].replace("\\040", " ")).filter(m -> m.startsWith(under)).map(Path::of).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static boolean mounted(Path dir) {
         try {
             String target = dir.toAbsolutePath().normalize().toString();
