@@ -127,11 +127,6 @@ final class ComputerDisks {
         Disk.deleteTree(old);
     }
 
-    /** Forgets what {@link #stage} made, when the restore did not get to use it. */
-    static void unstage(Path staged) {
-        Disk.deleteTree(staged);
-    }
-
     /** Deletes what a checkpoint holds: its directory and its disk. */
     void discard(String checkpointId) {
         Disk.deleteTree(dirs.checkpoint(checkpointId));

@@ -3,7 +3,6 @@ package dev.hearth.server.databases;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.disks.Blocks;
-import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
@@ -83,9 +82,8 @@ final class DatabaseDisks {
 
     /** A new database's disks as copies of a checkpoint's (sharing their blocks), mounted: its cluster is ready to start. */
     void restore(Path checkpoint, String id, int mb) throws IOException {
-        Files.createDirectories(layout.disks());
-        Volume.clone(checkpoint.resolve(DATA_IMAGE), layout.dataDisk(id));
-        Volume.clone(checkpoint.resolve(WAL_IMAGE), layout.walDisk(id));
+        disks.copy(checkpoint.resolve(DATA_IMAGE), layout.dataDisk(id));
+        disks.copy(checkpoint.resolve(WAL_IMAGE), layout.walDisk(id));
         mount(id, mb);
         // Copied from a running cluster: its lock file names a postmaster that is not this one.
         Files.deleteIfExists(layout.data(id).resolve("postmaster.pid"));

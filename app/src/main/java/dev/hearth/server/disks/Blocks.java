@@ -1,6 +1,7 @@
 package dev.hearth.server.disks;
 
 import java.io.IOException;
+import dev.hearth.server.process.Descriptors;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -39,11 +40,8 @@ public final class Blocks {
     // int ioctl(int fd, unsigned long request, ...): FICLONE's source descriptor and FIFREEZE's unused int
     private static final MethodHandle IOCTL = withErrno("ioctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    private static final MethodHandle CLOSE = LINKER.downcallHandle(LINKER.defaultLookup().find("close").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("strerror").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle STRERROR = Descriptors.downcall("strerror", ValueLayout.ADDRESS,
+            ValueLayout.JAVA_INT);
 
     private Blocks() {
     }
@@ -64,10 +62,10 @@ public final class Blocks {
                 Files.deleteIfExists(to);
                 throw e;
             } finally {
-                close(target);
+                Descriptors.close(target);
             }
         } finally {
-            close(source);
+            Descriptors.close(source);
         }
     }
 
@@ -96,7 +94,7 @@ public final class Blocks {
                 } catch (IOException ignored) {
                     // not frozen: its freeze was what failed
                 } finally {
-                    close(fd);
+                    Descriptors.close(fd);
                 }
             }
         }
@@ -118,7 +116,7 @@ public final class Blocks {
                 } catch (IOException notFrozen) {
                     // EINVAL: it was not frozen, the usual case
                 } finally {
-                    close(fd);
+                    Descriptors.close(fd);
                 }
             } catch (IOException gone) {
                 // unmounted meanwhile
@@ -159,14 +157,6 @@ public final class Blocks {
         int errno = (int) ERRNO.get(state, 0L);
         var message = ((MemorySegment) STRERROR.invokeExact(errno)).reinterpret(256).getString(0);
         return new IOException(what + ": " + message);
-    }
-
-    private static void close(int fd) {
-        try {
-            int ignored = (int) CLOSE.invokeExact(fd);
-        } catch (Throwable ignored) {
-            // nothing more to do with it
-        }
     }
 
     private static MethodHandle withErrno(String name, FunctionDescriptor descriptor) {

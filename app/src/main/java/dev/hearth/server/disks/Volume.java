@@ -66,15 +66,6 @@ public final class Volume {
         return shares;
     }
 
-    /** A copy of {@code from} at {@code to} that shares its blocks (both on this volume); fails rather than copy. */
-    public static void clone(Path from, Path to) {
-        try {
-            Blocks.clone(from, to);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Whether two files in {@code dir} can share blocks: tried with a clone of a small file. */
     static boolean sharesBlocks(Path dir) {
         Path probe = dir.resolve(".reflink-probe");
