@@ -63,10 +63,12 @@ export const VariableMissing = define("VariableMissing", "variable_missing", Con
 export const PayloadTooLarge = define("PayloadTooLarge", "payload_too_large");
 export const UnsupportedMediaType = define("UnsupportedMediaType", "unsupported_media_type");
 export const IdempotencyKeyReused = define("IdempotencyKeyReused", "idempotency_key_reused");
+export const WrongNode = define("WrongNode", "wrong_node");
 export const RateLimited = define("RateLimited", "rate_limited");
 export const InternalError = define("InternalError", "internal");
 export const BadGateway = define("BadGateway", "bad_gateway");
 export const MailUnavailable = define("MailUnavailable", "mail_unavailable");
+export const NodeUnavailable = define("NodeUnavailable", "node_unavailable");
 export const RuntimeUnavailable = define("RuntimeUnavailable", "runtime_unavailable");
 export const StoreUnavailable = define("StoreUnavailable", "store_unavailable");
 export const GatewayTimeout = define("GatewayTimeout", "gateway_timeout");
@@ -84,15 +86,15 @@ export const TimeoutError = define("TimeoutError", "timeout");
 export const ERROR_CLASSES = Object.freeze(Object.fromEntries([
   HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType, InvalidCode,
   Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse, LastAdmin, NotEmpty,
-  Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType, IdempotencyKeyReused, RateLimited,
-  InternalError, BadGateway, MailUnavailable, RuntimeUnavailable, StoreUnavailable, GatewayTimeout,
-  InsufficientStorage,
+  Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType, IdempotencyKeyReused, WrongNode,
+  RateLimited, InternalError, BadGateway, MailUnavailable, NodeUnavailable, RuntimeUnavailable, StoreUnavailable,
+  GatewayTimeout, InsufficientStorage,
 ].map((cls) => [cls.defaultCode, cls])));
 
 // For answers without an envelope (a proxy's page): the class a status alone implies.
 const BY_STATUS = {
   308: HttpsRequired, 400: ValidationError, 401: Unauthorized, 403: Forbidden, 404: NotFound,
-  405: MethodNotAllowed, 409: Conflict, 413: PayloadTooLarge, 415: UnsupportedMediaType,
+  405: MethodNotAllowed, 409: Conflict, 413: PayloadTooLarge, 415: UnsupportedMediaType, 421: WrongNode,
   422: ValidationError, 429: RateLimited, 500: InternalError, 502: BadGateway, 504: GatewayTimeout,
   507: InsufficientStorage,
 };

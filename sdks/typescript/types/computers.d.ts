@@ -37,6 +37,8 @@ export class Computer extends Model {
   mainExit: { exitCode: number; endedAt: string } | null;
   parent: string | null;
   fromCheckpoint: string | null;
+  /** The node that runs it (`local` on a single machine). */
+  node: string;
   error: ErrorInfo;
   createdAt: string;
   updatedAt: string;

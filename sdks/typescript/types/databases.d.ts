@@ -36,6 +36,8 @@ export class Database extends Model {
   port: number;
   parent: string | null;
   fromCheckpoint: string | null;
+  /** The node that runs it (`local` on a single machine). */
+  node: string;
   generation: number;
   protected: boolean;
   autoSleepSeconds: number;

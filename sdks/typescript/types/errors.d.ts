@@ -70,6 +70,8 @@ export class PayloadTooLarge extends HearthError {}
 export class UnsupportedMediaType extends HearthError {}
 /** 422 idempotency_key_reused */
 export class IdempotencyKeyReused extends HearthError {}
+/** 421 wrong_node: another node runs the resource; `details.address` is its API */
+export class WrongNode extends HearthError {}
 /** 429 rate_limited */
 export class RateLimited extends HearthError {}
 /** 500 internal */
@@ -78,6 +80,8 @@ export class InternalError extends HearthError {}
 export class BadGateway extends HearthError {}
 /** 503 mail_unavailable */
 export class MailUnavailable extends HearthError {}
+/** 503 node_unavailable: the resource's node is down, or this node is draining */
+export class NodeUnavailable extends HearthError {}
 /** 503 runtime_unavailable */
 export class RuntimeUnavailable extends HearthError {}
 /** 503 store_unavailable */

@@ -21,7 +21,7 @@ class Computer(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "sleep_mode", "image", "image_digest", "ports", "url",
                "env_keys", "env_vars", "resources", "generation", "protected", "auto_sleep_seconds",
                "network", "entrypoint", "command", "restart", "main_exit", "parent", "from_checkpoint",
-               "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")
+               "node", "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
         super().__init__(client, raw)

@@ -26,7 +26,7 @@ class Connection(Model):
 
 class Database(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
-               "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "error",
+               "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error",
                "created_at", "updated_at", "last_active_at", "deleted_at")
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):

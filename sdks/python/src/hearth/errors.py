@@ -154,6 +154,11 @@ class IdempotencyKeyReused(HearthError):
     code = "idempotency_key_reused"
 
 
+class WrongNode(HearthError):
+    """421: the computer or database is run by another node; ``details["address"]`` is that node's API."""
+    code = "wrong_node"
+
+
 class RateLimited(HearthError):
     """429: past a rate limit; ``retry_after`` says when to come back."""
     code = "rate_limited"
@@ -172,6 +177,11 @@ class BadGateway(HearthError):
 class MailUnavailable(HearthError):
     """503: the sign-in mail could not be sent."""
     code = "mail_unavailable"
+
+
+class NodeUnavailable(HearthError):
+    """503: the computer or database is on a node that is down, or the node is draining (no new work)."""
+    code = "node_unavailable"
 
 
 class RuntimeUnavailable(HearthError):
@@ -227,8 +237,8 @@ ERROR_CLASSES: dict[str, type[HearthError]] = {
         HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType,
         InvalidCode, Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse,
         LastAdmin, NotEmpty, Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType,
-        IdempotencyKeyReused, RateLimited, InternalError, BadGateway, MailUnavailable, RuntimeUnavailable,
-        StoreUnavailable, GatewayTimeout, InsufficientStorage,
+        IdempotencyKeyReused, WrongNode, RateLimited, InternalError, BadGateway, MailUnavailable,
+        NodeUnavailable, RuntimeUnavailable, StoreUnavailable, GatewayTimeout, InsufficientStorage,
     )
 }
 

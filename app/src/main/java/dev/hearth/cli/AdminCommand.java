@@ -1,9 +1,11 @@
 package dev.hearth.cli;
 
 import dev.hearth.server.Config;
+import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.variables.KeyRotation;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth admin}: maintenance run on the server's host, against its data directory and store. */
-@Command(name = "admin", addMethodSubcommands = false, description = "Maintenance on the server's host (reads the data directory and store directly).")
+@Command(name = "admin", addMethodSubcommands = false, subcommands = AdminNodesCommand.class, description = "Maintenance on the server's host (reads the data directory and store directly).")
 final class AdminCommand {
     @ParentCommand
     Cli cli;
@@ -31,14 +33,14 @@ final class AdminCommand {
         return 0;
     }
 
-    @Command(name = "pool", description = "The warm pool: sandboxes booted ahead of creates, by image (read from the store).")
+    @Command(name = "pool", description = "The warm pool of the data directory's node: sandboxes booted ahead of creates, by image (read from the store).")
     int pool(
             @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})") Path dataDir,
-            @Option(names = "--store", paramLabel = "STORE", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db of a shared store (default: SQLite in the data directory)") String store) {
+            @Option(names = "--store", paramLabel = "STORE", defaultValue = "${env:HEARTH_STORE}", description = "postgresql://user:pass@host:port/db of a shared store (default: SQLite in the data directory)") String store) throws IOException {
         var config = Config.defaults(dataDir).withStore(store);
         try (var opened = Store.open(config.store(), dataDir)) {
             var table = new Table("ID", "IMAGE", "STATE", "SLOT", "SINCE");
-            for (var p : opened.jdbi().withHandle(new PoolStore()::all)) {
+            for (var p : opened.jdbi().withHandle(new PoolStore(NodeLease.nodeOf(dataDir))::all)) {
                 table.row(p.id(), p.image(), p.state(), p.slot().index(), p.createdAt());
             }
             table.print(cli.out());

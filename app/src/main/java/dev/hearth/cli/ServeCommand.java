@@ -7,6 +7,7 @@ import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkSettings;
+import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tls.TlsFiles;
@@ -100,6 +101,12 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--warm-pool", paramLabel = "IMAGE=N", defaultValue = "${env:HEARTH_WARM_POOL:-" + PoolSettings.DEFAULT + "}", description = "booted sandboxes kept per image, claimed by creates with default resources (IMAGE=N[,IMAGE=N]; 0: none) (default ${DEFAULT-VALUE})")
     String warmPool;
+
+    @Option(names = "--node", paramLabel = "NAME", defaultValue = "${env:HEARTH_NODE:-" + NodeSettings.DEFAULT_NAME + "}", description = "this server's node, when several share one --store; its data directory serves that node only (default ${DEFAULT-VALUE})")
+    String node;
+
+    @Option(names = "--node-address", paramLabel = "HOST:PORT", defaultValue = "${env:HEARTH_NODE_ADDRESS}", description = "where other nodes reach this node's API (default: the --listen address)")
+    String nodeAddress;
 
     @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
@@ -212,6 +219,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
         }
         config = config.withMetricsListen(Optional.ofNullable(metricsListen));
+        config = config.withNodes(config.nodes().withName(node).withAddress(Optional.ofNullable(nodeAddress)));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

@@ -8,6 +8,7 @@ import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.limits.Limits;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.NetworkSettings;
+import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tls.TlsSettings;
@@ -31,7 +32,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
                      Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep,
-                     PoolSettings pool) {
+                     PoolSettings pool, NodeSettings nodes) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
@@ -39,7 +40,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
                 IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE,
-                SleepSettings.defaults(), PoolSettings.NONE);
+                SleepSettings.defaults(), PoolSettings.NONE, NodeSettings.DEFAULT);
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -146,6 +147,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.pool = p);
     }
 
+    /** Which node this process is, where other nodes reach it, and how long its lease lasts. */
+    public Config withNodes(NodeSettings n) {
+        return with(b -> b.nodes = n);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -181,6 +187,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         RequestObserver observer;
         SleepSettings sleep;
         PoolSettings pool;
+        NodeSettings nodes;
 
         Builder(Config c) {
             host = c.host;
@@ -210,13 +217,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             observer = c.observer;
             sleep = c.sleep;
             pool = c.pool;
+            nodes = c.nodes;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen, observer, sleep, pool);
+                    idempotency, tls, metricsListen, observer, sleep, pool, nodes);
         }
     }
 }

@@ -1,12 +1,9 @@
 package dev.hearth.server;
 
-import dev.hearth.api.Json;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.access.AccessApi;
 import dev.hearth.server.access.AccessService;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Authorizer;
-import dev.hearth.server.access.KeyFile;
 import dev.hearth.server.access.PrincipalStore;
 import dev.hearth.server.auth.AccessTokens;
 import dev.hearth.server.auth.AuthApi;
@@ -34,14 +31,11 @@ import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Volume;
-import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
-import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.http.RouteTable;
-import dev.hearth.server.http.Scope;
 import dev.hearth.server.images.ImageService;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
@@ -63,6 +57,8 @@ import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
+import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
@@ -85,7 +81,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,7 +102,7 @@ public final class HearthServer implements AutoCloseable {
     /** What every feature is built on. */
     private record Ground(Config config, Jdbi jdbi, Clock clock, String baseUrl, Keyring keyring, Mailer mailer,
                           Operations operations, CheckpointKinds checkpointKinds, RouteTable routes,
-                          RateLimits rates, Timings timings) {
+                          RateLimits rates, Timings timings, LocalNode node) {
     }
 
     /** Databases and their checkpoints (reconciled on start, after the clusters). */
@@ -121,6 +116,7 @@ public final class HearthServer implements AutoCloseable {
 
     private final Listeners listeners;
     private final Store store;
+    private final NodeLease nodeLease;
     private final RouteTable routes = new RouteTable();
     private final Operations operations;
     private final Optional<ComputerNetwork> network;
@@ -138,24 +134,25 @@ public final class HearthServer implements AutoCloseable {
     private HearthServer(Config config) throws Exception {
         Files.createDirectories(config.dataDir());
         Files.setPosixFilePermissions(config.dataDir(), PosixFilePermissions.fromString("rwx------"));
-        Blocks.thawAll(config.dataDir()).forEach(d -> LOG.warn("{} was left frozen by a copy cut short; thawed", d));
         listeners = Listeners.open(config);
         store = Store.open(config.store(), config.dataDir());
         var jdbi = store.jdbi();
-        operations = new Operations(jdbi, new OperationStore(), config.clock(), config.operationLease(),
+        nodeLease = takeNode(config, jdbi);
+        var node = nodeLease.local();
+        // Only now is the data directory surely ours: a frozen disk in it is one a dead process left.
+        Blocks.thawAll(config.dataDir()).forEach(d -> LOG.warn("{} was left frozen by a copy cut short; thawed", d));
+        operations = new Operations(jdbi, new OperationStore(node.name()), config.clock(), config.operationLease(),
                 config.operationKinds());
-        metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, store::poolStats,
+        metrics = config.metricsListen().map(address -> new ServerMetrics(jdbi, node.name(), store::poolStats,
                 Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList(),
                 Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList(),
                 Map.of("disks", config.dataDir().resolve("disks"), "databases", config.dataDir().resolve("databases"))));
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
                 new Keyring(config.encryptionKeyFile()), mailer(config), operations,
                 new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()),
-                metrics.<Timings>map(m -> m).orElse(Timings.NONE));
-        routes.add("GET", "/health", Scope.anyone(), ex -> Reply.ok(health())).summary("Is the server up")
-                .answers(Contract.fields("status", Contract.of(String.class), "version", Contract.of(String.class),
-                        "store", Contract.of(String.class)));
-        OperationsApi.register(routes, operations, new OperationStore());
+                metrics.<Timings>map(m -> m).orElse(Timings.NONE), node);
+        HealthRoute.register(routes, VERSION, jdbi);
+        OperationsApi.register(routes, operations, new OperationStore(node.name()));
         OpenApiRoute.register(routes, VERSION);
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
         var identity = identity(ground);
@@ -167,9 +164,9 @@ public final class HearthServer implements AutoCloseable {
         databaseCheckpoints = databaseSide.checkpoints();
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
-        adminKeyFile = writeAdminKey(config.dataDir(), identity.access().bootstrapAdmin());
+        adminKeyFile = AdminKey.write(config.dataDir(), identity.access().bootstrapAdmin());
         if (metrics.isPresent()) {
-            listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get()));
+            listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get(), node::all));
         }
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
@@ -181,6 +178,18 @@ public final class HearthServer implements AutoCloseable {
         maintenance.scheduleWithFixedDelay(() -> maintain(ground, identity), 1, 60, TimeUnit.MINUTES);
         LOG.info("hearth {} serving {} (store: {})", VERSION, listeners.baseUrl(),
                 store.dialect().name().toLowerCase());
+    }
+
+    /** This process's node; refused (and what was opened closed) while another process holds it. */
+    private NodeLease takeNode(Config config, Jdbi jdbi) throws Exception {
+        try {
+            return NodeLease.take(jdbi, config.nodes(), config.nodes().address().orElseGet(listeners::apiAddress),
+                    config.dataDir());
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            listeners.close();
+            throw e;
+        }
     }
 
     public static HearthServer start(Config config) throws Exception {
@@ -255,12 +264,12 @@ public final class HearthServer implements AutoCloseable {
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }
-        var store = new ComputerStore();
+        var store = new ComputerStore(g.node().name());
         var imageStore = new ImageStore();
         var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
-                listeners::routerAddress, g.timings(), g.config().sleep(), g.config().pool()), g.operations());
+                listeners::routerAddress, g.timings(), g.config().sleep(), g.config().pool(), g.node()), g.operations());
         ComputersApi.register(g.routes(), service, store);
         CheckpointsApi.register(g.routes(), service, store);
         FilesApi.register(g.routes(), service.files(), store);
@@ -272,12 +281,12 @@ public final class HearthServer implements AutoCloseable {
 
     private Databases databases(Ground g) {
         var settings = g.config().databases();
-        var store = new DatabaseStore(settings.publicHost());
+        var store = new DatabaseStore(settings.publicHost(), g.node().name());
         var direct = DirectPorts.start(g.config().dataDir());
         var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store,
                 network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of(), direct.isPresent());
         var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
-                g.clock(), network.map(ComputerNetwork::firewall), direct, g.timings());
+                g.clock(), network.map(ComputerNetwork::firewall), direct, g.timings(), g.node());
         var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());
         DatabasesApi.register(g.routes(), service, checkpoints, store);
         return new Databases(service, checkpoints);
@@ -314,25 +323,6 @@ public final class HearthServer implements AutoCloseable {
     private static Mailer mailer(Config config) {
         return config.smtp().<Mailer>map(SmtpMailer::new)
                 .orElseGet(() -> new OutboxMailer(config.dataDir().resolve("outbox")));
-    }
-
-    private Object health() {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("status", "ok");
-        body.put("version", VERSION);
-        body.put("store", store.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one()) == 1
-                ? "ok" : "unavailable");
-        return body;
-    }
-
-    private static Optional<Path> writeAdminKey(Path dataDir, Optional<KeyFile> keyFile) throws IOException {
-        if (keyFile.isEmpty()) {
-            return Optional.empty();
-        }
-        Path file = dataDir.resolve("admin-key.json");
-        Disk.writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(keyFile.get()));
-        LOG.info("empty store: created the admin principal; its key file is {} (use HEARTH_KEY_FILE={})", file, file);
-        return Optional.of(file);
     }
 
     private void maintain(Ground g, Identity identity) {
@@ -392,6 +382,7 @@ public final class HearthServer implements AutoCloseable {
         invitationMail.close();
         operations.close();
         metrics.ifPresent(ServerMetrics::close);
+        nodeLease.close();
         store.close();
     }
 }

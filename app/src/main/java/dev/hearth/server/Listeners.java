@@ -86,6 +86,13 @@ final class Listeners implements AutoCloseable {
         return baseUrl;
     }
 
+    /** host:port the API listens on, as other nodes dial it. */
+    String apiAddress() {
+        var connector = (ServerConnector) api.getConnectors()[0];
+        String host = connector.getHost();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + connector.getLocalPort();
+    }
+
     /** The router's scheme, domain and port as computer URLs name them. */
     RouterAddress routerAddress() {
         return routerAddress;

@@ -13,6 +13,9 @@ import dev.hearth.server.images.Image;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.metrics.Timings;
+import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.NodeSettings;
+import dev.hearth.server.nodes.NodeStore;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.pool.PoolSettings;
@@ -40,7 +43,7 @@ public final class ComputerRig implements AutoCloseable {
     public final FakeRuntime runtime = new FakeRuntime();
     public final MutableClock clock = new MutableClock();
     public final Store store;
-    public final ComputerStore computers = new ComputerStore();
+    public final ComputerStore computers = new ComputerStore(NodeSettings.DEFAULT_NAME);
     public final VariableService variables;
     public final Operations operations;
     public final ComputerService service;
@@ -61,12 +64,13 @@ public final class ComputerRig implements AutoCloseable {
         store = Store.open(null, dataDir);
         var jdbi = store.jdbi();
         variables = new VariableService(jdbi, new VariableStore(), new Keyring(dataDir.resolve("keys.json")), clock);
-        operations = new Operations(jdbi, new OperationStore(), clock, Duration.ofSeconds(30), List.of());
+        operations = new Operations(jdbi, new OperationStore(NodeSettings.DEFAULT_NAME), clock, Duration.ofSeconds(30), List.of());
         var images = new Images(builtinImage(dataDir.resolve("images")), List.of());
         var kinds = new CheckpointKinds(jdbi, new CheckpointStore(), operations);
         service = new ComputerService(new ComputerService.Inputs(jdbi, computers, variables, images, new ImageStore(),
                 Optional.of(runtime), "", Optional.empty(), kinds, dataDir, clock, () -> new RouterAddress("http", "localhost:7301"),
-                Timings.NONE, sleep, pool), operations);
+                Timings.NONE, sleep, pool, new LocalNode(NodeSettings.DEFAULT_NAME, jdbi, new NodeStore(), clock)),
+                operations);
         operations.start(true);
         Instant now = clock.instant();
         workspace = new Workspace(Ids.next(), "rig", Workspace.State.ACTIVE, now, now, null);

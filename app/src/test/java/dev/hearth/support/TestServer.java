@@ -70,11 +70,52 @@ public final class TestServer implements AutoCloseable {
     }
 
     /** A server on an existing data directory and a given port (e.g. after another process died there). */
+    /**
+     * A restart on a port a killed server held: should its port be held a moment longer (it was
+     * once in CI, by what is not known), the start is tried again for 5 s and the holder named.
+     */
     public static TestServer startOn(Path dataDir, int port, UnaryOperator<Config> customize) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new TestServer(dataDir, port, customize);
+            } catch (Exception e) {
+                boolean held = port != 0 && isBindFailure(e);
+                if (!held || attempt == 10) {
+                    throw new IllegalStateException("cannot start the server" + (held ? "; port " + port
+                            + " is held: " + holders(port) : ""), e);
+                }
+                System.err.println("port " + port + " is held (" + holders(port) + "); trying again");
+                sleep(500);
+            }
+        }
+    }
+
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String holders(int port) {
         try {
-            return new TestServer(dataDir, port, customize);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot start the server", e);
+            var ss = new ProcessBuilder("ss", "-tanp", "sport = :" + port).redirectErrorStream(true).start();
+            String out = new String(ss.getInputStream().readAllBytes()).strip();
+            ss.waitFor();
+            return out.replace('\n', ';');
+        } catch (IOException | InterruptedException e) {
+            return "ss failed: " + e;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.pool.PoolState;
+import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
@@ -140,7 +141,7 @@ public final class PoolBench {
     /** The server's pool, read from its store as {@code hearth admin pool} does. */
     private record Pool(Store store, Path dataDir) {
         List<PooledSandbox> ready() {
-            return store.jdbi().withHandle(new PoolStore()::all).stream()
+            return store.jdbi().withHandle(new PoolStore(NodeSettings.DEFAULT_NAME)::all).stream()
                     .filter(p -> p.state() == PoolState.READY).toList();
         }
 

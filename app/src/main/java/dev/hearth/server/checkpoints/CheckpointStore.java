@@ -66,10 +66,18 @@ public final class CheckpointStore {
                 .bind("s", source).map(CheckpointStore::checkpoint).list();
     }
 
-    /** Every checkpoint not deleted, for reconciling with the disk on start. */
+    /** Every checkpoint not deleted. */
     public List<Checkpoint> live(Handle h) {
         return h.createQuery("SELECT * FROM checkpoints WHERE deleted_at IS NULL ORDER BY id")
                 .map(CheckpointStore::checkpoint).list();
+    }
+
+    /** Every checkpoint not deleted whose computer or database is on {@code node}, for reconciling its disk. */
+    public List<Checkpoint> liveOn(Handle h, String node) {
+        return h.createQuery("SELECT * FROM checkpoints k WHERE deleted_at IS NULL AND ("
+                        + "EXISTS (SELECT 1 FROM computers c WHERE c.id = k.source AND c.node = :node) "
+                        + "OR EXISTS (SELECT 1 FROM databases d WHERE d.id = k.source AND d.node = :node)) ORDER BY id")
+                .bind("node", node).map(CheckpointStore::checkpoint).list();
     }
 
     public void update(Handle h, Checkpoint c) {

@@ -34,7 +34,7 @@ final class Awake {
     /** Finds a live computer; counted before the read, by name 1 (odd) makes the work read it again under the gate. */
     Read find(Workspace workspace, String ref) {
         long changesAtRead = Ids.looksLikeId(ref) ? gates.changes(ref) : 1;
-        var computer = records.find(workspace, ref);
+        var computer = records.findHere(workspace, ref);
         if (computer.deleted()) {
             throw ApiException.conflict("computer " + computer.name() + " is deleted");
         }

@@ -59,9 +59,20 @@ public record Computer(String id, String workspace, String name, Settings settin
     /**
      * What runs it: the image digest, {@code generation} (restores from checkpoints, shown) and
      * {@code incarnation} (sandboxes: every start after sleep gets a new runsc id, not shown), and
-     * its network slot.
+     * where: its node and network slot (both given when its row is first stored).
      */
-    public record Instance(String imageDigest, int generation, int incarnation, Slot slot) {
+    public record Instance(String node, String imageDigest, int generation, int incarnation, Slot slot) {
+        Instance running(String digest) {
+            return new Instance(node, digest, generation, incarnation, slot);
+        }
+
+        Instance next(int newGeneration) {
+            return new Instance(node, imageDigest, newGeneration, incarnation + 1, slot);
+        }
+
+        Instance at(String newNode, Slot newSlot) {
+            return new Instance(newNode, imageDigest, generation, incarnation, newSlot);
+        }
     }
 
     /** The computer and checkpoint a fork was made from; both null for one made from an image. */
@@ -86,7 +97,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     static Computer draft(String id, String workspace, String name, Settings settings, String imageDigest,
                           Lineage lineage, Instant now) {
         return new Computer(id, workspace, name, settings, new Status(ComputerState.CREATING, null, null, null, null),
-                new Instance(imageDigest, 1, 1, null), lineage, new Times(now, now, null, null, null));
+                new Instance(null, imageDigest, 1, 1, null), lineage, new Times(now, now, null, null, null));
     }
 
     public ComputerState state() {
@@ -175,7 +186,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     public Computer started(String digest, Instant now) {
         return new Computer(id, workspace, name, settings,
                 new Status(ComputerState.READY, pending(), null, status.mainExit(), null),
-                new Instance(digest, generation(), instance.incarnation(), slot()), lineage,
+                instance.running(digest), lineage,
                 new Times(times.createdAt(), now, now, times.lastActiveAt(), deletedAt()));
     }
 
@@ -183,7 +194,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     public Computer adopted(String digest, Instant now) {
         return new Computer(id, workspace, name, settings,
                 new Status(ComputerState.READY, pending(), error(), status.mainExit(), null),
-                new Instance(digest, generation(), instance.incarnation(), slot()), lineage, times.updated(now));
+                instance.running(digest), lineage, times.updated(now));
     }
 
     public Computer failed(Operation.Error why, Instant now) {
@@ -198,17 +209,20 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** The next sandbox of this computer (after sleep, or a restore), and the generation it belongs to. */
     public Computer nextIncarnation(int newGeneration, Instant now) {
         return new Computer(id, workspace, name, settings, status,
-                new Instance(imageDigest(), newGeneration, instance.incarnation() + 1, slot()), lineage,
-                times.updated(now));
+                instance.next(newGeneration), lineage, times.updated(now));
     }
 
     public Computer withSettings(String newName, Settings newSettings, Instant now) {
         return new Computer(id, workspace, newName, newSettings, status, instance, lineage, times.updated(now));
     }
 
-    public Computer withSlot(Slot newSlot) {
-        return new Computer(id, workspace, name, settings, status,
-                new Instance(imageDigest(), generation(), instance.incarnation(), newSlot), lineage, times);
+    /** Where it runs: its node, and its network slot there. */
+    public Computer placed(String node, Slot newSlot) {
+        return new Computer(id, workspace, name, settings, status, instance.at(node, newSlot), lineage, times);
+    }
+
+    public String node() {
+        return instance.node();
     }
 
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */

@@ -29,10 +29,10 @@ public final class ComputerAddresses {
         return at(address).map(Computer::workspace);
     }
 
-    /** The sandbox address of a live computer of the workspace, by name. */
+    /** The sandbox address of a live computer of the workspace on this node, by name. */
     public Optional<InetAddress> addressOf(String workspace, String name) {
         return records.jdbi().withHandle(h -> records.store().find(h, workspace, name))
-                .filter(c -> !c.deleted() && c.name().equals(name))
+                .filter(c -> !c.deleted() && c.name().equals(name) && c.node().equals(records.store().node()))
                 .map(c -> address(c.slot().sandboxAddress()));
     }
 
@@ -50,7 +50,8 @@ public final class ComputerAddresses {
 
     private Optional<Computer> at(InetAddress address) {
         return Slot.ofSandboxAddress(address)
-                .flatMap(slot -> records.jdbi().withHandle(h -> records.store().onSlot(h, slot.index())));
+                .flatMap(slot -> records.jdbi().withHandle(h -> records.store().onSlot(h, slot.index())))
+                .filter(c -> c.node().equals(records.store().node()));
     }
 
     private static InetAddress address(String text) {

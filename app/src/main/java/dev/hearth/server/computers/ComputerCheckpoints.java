@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ final class ComputerCheckpoints {
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
 
+    private final UnaryOperator<Computer> here;
     private final Jdbi jdbi;
     private final CheckpointKinds kinds;
     private final CheckpointStore store;
@@ -54,8 +56,11 @@ final class ComputerCheckpoints {
     private final Agents agents;
     private final ComputerDisks disks;
 
-    ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, Gates gates,
-                        Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock, Agents agents, ComputerDisks disks) {
+    /** {@code here} returns a computer this node runs, and refuses one another node runs. */
+    ComputerCheckpoints(Jdbi jdbi, CheckpointKinds kinds, ComputerStore computers, UnaryOperator<Computer> here,
+                        Gates gates, Supplier<SandboxRuntime> runtime, Dirs dirs, Clock clock, Agents agents,
+                        ComputerDisks disks) {
+        this.here = here;
         this.agents = agents;
         this.disks = disks;
         this.jdbi = jdbi;
@@ -108,6 +113,7 @@ final class ComputerCheckpoints {
     }
 
     Accepted delete(Workspace workspace, String computerRef, String ref) {
+        here.apply(computer(workspace, computerRef));
         return kinds.delete(get(workspace, computerRef, ref), ref);
     }
 
@@ -301,7 +307,7 @@ final class ComputerCheckpoints {
      */
     void reconcile() {
         var keep = new HashSet<String>();
-        for (var c : jdbi.withHandle(store::live)) {
+        for (var c : jdbi.withHandle(h -> store.liveOn(h, computers.node()))) {
             switch (c.state()) {
                 case CREATING -> {
                     disks.discard(c.id());
@@ -332,7 +338,7 @@ final class ComputerCheckpoints {
     }
 
     private Computer liveComputer(Workspace workspace, String ref) {
-        var computer = computer(workspace, ref);
+        var computer = here.apply(computer(workspace, ref));
         if (computer.deleted()) {
             throw ApiException.conflict("computer " + computer.name() + " is deleted");
         }

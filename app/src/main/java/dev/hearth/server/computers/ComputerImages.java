@@ -83,7 +83,7 @@ final class ComputerImages {
     /** Digests that must stay unpacked: those of live computers, their checkpoints, the workspaces' images and the pool's. */
     Set<String> digestsInUse() {
         var keep = new HashSet<>(jdbi.withHandle(computers::digestsInUse));
-        keep.addAll(jdbi.withHandle(new PoolStore()::digests));
+        keep.addAll(jdbi.withHandle(new PoolStore(computers.node())::digests));
         keep.addAll(jdbi.withHandle(pulled::digests));
         keep.addAll(checkpointDigests.get());
         return keep;

@@ -13,7 +13,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                      Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
-        var records = new ComputerRecords(in.jdbi(), in.store(), in.clock());
+        var records = new ComputerRecords(in.jdbi(), in.store(), in.clock(), in.node());
         var access = new SandboxAccess(in.runtime(), in.unavailable());
         var gates = new Gates();
         var activity = new Activity();
@@ -21,8 +21,8 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")),
                 new MainExits(records));
         var disks = new ComputerDisks(access, dirs);
-        var checkpoints = new ComputerCheckpoints(in.jdbi(), in.checkpointKinds(), in.store(), gates, access::get, dirs,
-                in.clock(), agents, disks);
+        var checkpoints = new ComputerCheckpoints(in.jdbi(), in.checkpointKinds(), in.store(), records::here, gates,
+                access::get, dirs, in.clock(), agents, disks);
         var environments = new Environments(in.variables());
         var images = new ComputerImages(in.jdbi(), in.images(), in.imageStore(), in.store(), checkpoints::digestsInUse);
         var networking = new Networking(in.network());

@@ -3,11 +3,13 @@ package dev.hearth.server.computers;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.Constraints;
+import dev.hearth.server.store.StoreLocks;
 import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Instant;
@@ -28,14 +30,18 @@ final class ComputerRecords {
     private final Jdbi jdbi;
     private final ComputerStore store;
     private final Clock clock;
-    private final PoolStore pool = new PoolStore();
-    // Slots are chosen from two tables (computers and the warm pool): one chooser at a time here.
+    private final PoolStore pool;
+    private final LocalNode node;
+    // Slots are chosen from two tables (computers and the warm pool): one chooser at a time here,
+    // and one node at a time on a shared store (StoreLocks.SLOTS).
     private final Object slotChoice = new Object();
 
-    ComputerRecords(Jdbi jdbi, ComputerStore store, Clock clock) {
+    ComputerRecords(Jdbi jdbi, ComputerStore store, Clock clock, LocalNode node) {
+        this.node = node;
         this.jdbi = jdbi;
         this.store = store;
         this.clock = clock;
+        this.pool = new PoolStore(store.node());
     }
 
     PoolStore pool() {
@@ -54,6 +60,20 @@ final class ComputerRecords {
     Computer find(Workspace workspace, String ref) {
         return jdbi.withHandle(h -> store.find(h, workspace.id(), ref))
                 .orElseThrow(() -> ApiException.notFound("computer " + ref));
+    }
+
+    /**
+     * As {@link #find(Workspace, String)}, for work on its sandbox: which only its node has (another
+     * node's answers 421 wrong_node, or 503 node_unavailable while that node is down).
+     */
+    Computer findHere(Workspace workspace, String ref) {
+        return here(find(workspace, ref));
+    }
+
+    /** The computer, when this node runs it (see {@link #findHere}). */
+    Computer here(Computer c) {
+        node.requireHere("computer " + c.name(), c.node());
+        return c;
     }
 
     /** As stored now, deleted or not. */
@@ -81,11 +101,13 @@ final class ComputerRecords {
 
     /** Inserts with the lowest free network slot; a racing create that took it makes us try the next. */
     Computer insert(Computer draft) {
+        node.requireTakingWork();
         for (int attempt = 0; attempt < 20; attempt++) {
             try {
                 synchronized (slotChoice) {
                     return jdbi.inTransaction(h -> {
-                        var c = draft.withSlot(freeSlot(slotsTaken(h)));
+                        StoreLocks.hold(h, StoreLocks.SLOTS);
+                        var c = draft.placed(store.node(), freeSlot(slotsTaken(h)));
                         store.insert(h, c);
                         return c;
                     });
@@ -108,6 +130,7 @@ final class ComputerRecords {
     PooledSandbox reservePooled(String id, String image) {
         synchronized (slotChoice) {
             return jdbi.inTransaction(h -> {
+                StoreLocks.hold(h, StoreLocks.SLOTS);
                 var p = new PooledSandbox(id, image, null, freeSlot(slotsTaken(h)), PoolState.BOOTING, now());
                 pool.insert(h, p);
                 return p;
@@ -120,11 +143,12 @@ final class ComputerRecords {
      * pool; empty if another claim took it first. 409 when the name is taken (the sandbox stays pooled).
      */
     Optional<Computer> insertClaimed(Computer draft, PooledSandbox pooled) {
+        node.requireTakingWork();
         return Constraints.unique(() -> jdbi.inTransaction(h -> {
             if (!pool.claim(h, pooled.id())) {
                 return Optional.<Computer>empty();
             }
-            var c = draft.withSlot(pooled.slot());
+            var c = draft.placed(store.node(), pooled.slot());
             store.insert(h, c);
             return Optional.of(c);
         }), () -> nameTaken(draft.name()));

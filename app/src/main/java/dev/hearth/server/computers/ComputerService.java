@@ -16,6 +16,7 @@ import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.NetworkInput;
 import dev.hearth.server.network.NetworkPolicy;
+import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
@@ -62,7 +63,7 @@ public final class ComputerService {
     public record Inputs(Jdbi jdbi, ComputerStore store, VariableService variables, Images images, ImageStore imageStore,
                   Optional<SandboxRuntime> runtime, String unavailable, Optional<ComputerNetwork> network,
                   CheckpointKinds checkpointKinds, Path dataDir, Clock clock, Supplier<RouterAddress> routerHost,
-                  Timings timings, SleepSettings sleep, PoolSettings pool) {
+                  Timings timings, SleepSettings sleep, PoolSettings pool, LocalNode node) {
     }
 
     private final ComputerParts parts;
@@ -145,7 +146,7 @@ public final class ComputerService {
     private Outcome fork(Workspace workspace, CreateComputer request) {
         String name = Validate.dnsLabel("name", request.name());
         var checkpoint = parts.checkpoints().readyIn(workspace, request.fromCheckpoint());
-        var source = parts.records().current(checkpoint.source());
+        var source = parts.records().here(parts.records().current(checkpoint.source()));
         var from = source.settings();
         if (request.image() != null && !request.image().equals(from.image())) {
             throw ApiException.invalidField("image", "a computer made from a checkpoint runs the checkpoint's image, "
@@ -225,7 +226,7 @@ public final class ComputerService {
 
     /** Stops the sandbox and removes its network, overlay and /data. Refused while protected. */
     public ComputerView delete(Workspace workspace, String ref) {
-        var computer = parts.records().find(workspace, ref);
+        var computer = parts.records().findHere(workspace, ref);
         if (computer.deleted()) {
             return view(computer, workspace);
         }
@@ -366,7 +367,7 @@ public final class ComputerService {
     }
 
     private Computer live(Workspace workspace, String ref) {
-        var computer = parts.records().find(workspace, ref);
+        var computer = parts.records().findHere(workspace, ref);
         if (computer.deleted()) {
             throw ApiException.conflict("computer " + computer.name() + " is deleted");
         }

@@ -21,18 +21,31 @@ import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** Persists computers. A deleted computer keeps its row and frees its name and network slot. */
+/**
+ * Persists computers. A deleted computer keeps its row and frees its name and network slot. A new
+ * computer is this node's; any node reads any computer, but lists only its own to reconcile.
+ */
 public final class ComputerStore {
     private final NamedRows<Computer> rows = new NamedRows<>("computers", ComputerStore::computer);
+    private final String node;
+
+    public ComputerStore(String node) {
+        this.node = node;
+    }
+
+    public String node() {
+        return node;
+    }
 
     public void insert(Handle h, Computer c) {
         var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
                     pids, disk_mb, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
-                    updated_at, network, launch)
+                    updated_at, network, launch, node)
                 VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep,
-                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch)""")
+                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch, :node)""")
+                .bind("node", node)
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
@@ -63,9 +76,10 @@ public final class ComputerStore {
         return rows.page(h, workspace, page);
     }
 
-    /** Every live computer, for reconciling with what runs. */
+    /** Every live computer of this node, for reconciling with what runs. */
     public List<Computer> live(Handle h) {
-        return h.createQuery("SELECT * FROM computers WHERE deleted_at IS NULL ORDER BY id").map(ComputerStore::computer).list();
+        return h.createQuery("SELECT * FROM computers WHERE deleted_at IS NULL AND node = :node ORDER BY id")
+                .bind("node", node).map(ComputerStore::computer).list();
     }
 
     /** The live computer on a network slot (a deleted one frees its slot). */
@@ -172,8 +186,8 @@ public final class ComputerStore {
         var status = new Computer.Status(state, Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",
                 Computer.MainExit.class), sleep(rs, state));
-        var instance = new Computer.Instance(rs.getString("image_digest"), rs.getInt("generation"),
-                rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
+        var instance = new Computer.Instance(rs.getString("node"), rs.getString("image_digest"),
+                rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")));
         var lineage = new Computer.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"));
         var times = new Computer.Times(instant(rs, "created_at"), instant(rs, "updated_at"),
                 instant(rs, "last_started_at"), instant(rs, "last_active_at"), instant(rs, "deleted_at"));

@@ -14,7 +14,7 @@ public record ComputerView(String id, String workspace, String name, ComputerSta
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
                            NetworkPolicy.View network, List<String> entrypoint, List<String> command,
                            Launch.Restart restart, MainExitView mainExit, String parent, String fromCheckpoint,
-                           Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
+                           String node, Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 
     public record PortView(int published, int target, String protocol,

@@ -60,7 +60,7 @@ public final class RouteTargets {
         activity.requestBegins(computerId);
         try {
             // routeFor has just read it: read again only to wake it (under its gate).
-            var c = target.computer();
+            var c = records.here(target.computer());
             if (c.is(ComputerState.SLEEPING)) {
                 c = sleeps.wakeNow(computerId);
             }

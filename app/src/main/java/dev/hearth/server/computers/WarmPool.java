@@ -191,11 +191,11 @@ final class WarmPool {
     }
 
     /** The computer a pooled sandbox boots as: its id, slot and the default resources, nobody's settings. */
-    private static Computer draft(PooledSandbox p) {
+    private Computer draft(PooledSandbox p) {
         var settings = new Computer.Settings(p.image(), Map.of(), List.of(), ComputerInput.DEFAULT_RESOURCES, false,
                 null, NetworkPolicy.DEFAULT, Launch.IMAGE);
         return Computer.draft(p.id(), null, POOLED_NAME, settings, p.imageDigest(), new Computer.Lineage(null, null),
-                p.createdAt()).withSlot(p.slot());
+                p.createdAt()).placed(records.store().node(), p.slot());
     }
 
     /** Removes a pooled sandbox and everything it had; its row last, so that a crash leaves none unowned. */

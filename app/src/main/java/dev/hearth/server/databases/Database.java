@@ -13,8 +13,11 @@ public record Database(String id, String workspace, String name, Placement place
                        Settings settings, Status status) {
     public static final String ENGINE = "postgres";
 
-    /** Which PostgreSQL runs it, and where clients reach it: the public host and the database's own port. */
-    public record Placement(String version, String host, int port) {
+    /**
+     * Which node and PostgreSQL run it, and where clients reach it: the public host and the
+     * database's own port.
+     */
+    public record Placement(String node, String version, String host, int port) {
     }
 
     /**

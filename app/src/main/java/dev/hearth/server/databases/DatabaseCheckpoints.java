@@ -80,12 +80,13 @@ public final class DatabaseCheckpoints {
     }
 
     public Accepted delete(Workspace workspace, String databaseRef, String ref) {
+        databases.here(databases.get(workspace, databaseRef));
         return kinds.delete(get(workspace, databaseRef, ref), ref);
     }
 
     /** Marks checkpoints that were being made when Hearth stopped as failed, and drops their files. */
     public void reconcile() {
-        for (var c : jdbi.withHandle(store::live)) {
+        for (var c : jdbi.withHandle(h -> store.liveOn(h, databases.node()))) {
             if (c.sourceType() == SourceType.DATABASE && c.is(CheckpointState.CREATING)) {
                 Disk.deleteTree(databases.layout().checkpoint(c.id()));
                 jdbi.useTransaction(h -> store.update(h, c.failed(new Operation.Error("interrupted",

@@ -1,5 +1,7 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.ApiException;
+import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.disks.Blocks;
@@ -78,6 +80,22 @@ final class DatabaseDisks {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A disk only grows (at the cluster's next start); one made before disks had sizes gets none. */
+    static int grown(Integer requested, int current) {
+        if (requested == null) {
+            return current;
+        }
+        if (current == Database.Settings.NO_DISK) {
+            throw ApiException.invalidField("disk_mb", "this database was made before disks had sizes; a branch "
+                    + "of a checkpoint of it gets one");
+        }
+        int disk = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB, current);
+        if (disk < current) {
+            throw ApiException.invalidField("disk_mb", "a disk only grows: at least " + current);
+        }
+        return disk;
     }
 
     /** A new database's disks as copies of a checkpoint's (sharing their blocks), mounted: its cluster is ready to start. */

@@ -11,6 +11,7 @@ import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Firewall;
+import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -71,10 +72,13 @@ public final class DatabaseService implements AutoCloseable {
     private final String unavailable;
     private final String publicHost;
     private final Clock clock;
+    private final LocalNode node;
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
-                           Optional<Firewall> firewall, Optional<DirectPorts> direct, Timings timings) {
+                           Optional<Firewall> firewall, Optional<DirectPorts> direct, Timings timings,
+                           LocalNode node) {
+        this.node = node;
         this.jdbi = jdbi;
         this.store = store;
         this.checkpointStore = checkpointStore;
@@ -91,11 +95,15 @@ public final class DatabaseService implements AutoCloseable {
 
     public Database create(Workspace workspace, CreateDatabase request) {
         var host = host();
+        node.requireTakingWork();
         String name = Validate.dnsLabel("name", request.name());
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 DEFAULT_AUTO_SLEEP_SECONDS);
         var source = request.fromCheckpoint() == null ? null
                 : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
+        if (source != null) {
+            here(source.database());
+        }
         String version = version(request.version(), source);
         int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
                 DEFAULT_DISK_MB) : source.diskMb(request.diskMb(),
@@ -133,7 +141,7 @@ public final class DatabaseService implements AutoCloseable {
         boolean protect = request.protectedFlag() == null ? settings.protectedFlag() : request.protectedFlag();
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 settings.autoSleepSeconds());
-        int diskMb = grownDisk(request.diskMb(), settings.diskMb());
+        int diskMb = DatabaseDisks.grown(request.diskMb(), settings.diskMb());
         return locked(db.id(), () -> {
             var changed = rows.load(db.id()).withSettings(new Database.Settings(protect, autoSleep, diskMb), now());
             rows.save(changed);
@@ -263,12 +271,23 @@ public final class DatabaseService implements AutoCloseable {
 
     // ---- for checkpoints
 
+    /** A database this node runs, for work on its cluster (see {@link #here}); 404 when deleted. */
     Database live(Workspace workspace, String ref) {
         var db = get(workspace, ref);
         if (db.isDeleted()) {
             throw ApiException.notFound("database " + ref + " (deleted)");
         }
+        return here(db);
+    }
+
+    /** The database, when this node runs its cluster: 421 wrong_node, or 503 node_unavailable while its node is down. */
+    Database here(Database db) {
+        node.requireHere("database " + db.name(), db.placement().node());
         return db;
+    }
+
+    String node() {
+        return node.name();
     }
 
     /** What runs databases here; every database route that needs it says why there is none (503). */
@@ -302,28 +321,12 @@ public final class DatabaseService implements AutoCloseable {
         host.makeCluster(id, name, version, dbName, user, password, source == null ? null : source.checkpoint().id(),
                 settings.diskMb());
         Instant now = now();
-        return new Database(id, workspace.id(), name, new Database.Placement(version, publicHost, port),
+        return new Database(id, workspace.id(), name, new Database.Placement(store.node(), version, publicHost, port),
                 new Database.Login(dbName, user, keyring.seal(password, "database:" + id), false),
                 new Database.Lineage(source == null ? null : source.database().id(),
                         source == null ? null : source.checkpoint().id(), 1),
                 settings,
                 new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
-    }
-
-    /** A disk only grows (at the cluster's next start); one made before disks had sizes gets none. */
-    private static int grownDisk(Integer requested, int current) {
-        if (requested == null) {
-            return current;
-        }
-        if (current == Database.Settings.NO_DISK) {
-            throw ApiException.invalidField("disk_mb", "this database was made before disks had sizes; a branch "
-                    + "of a checkpoint of it gets one");
-        }
-        int disk = Validate.range("disk_mb", requested, MIN_DISK_MB, MAX_DISK_MB, current);
-        if (disk < current) {
-            throw ApiException.invalidField("disk_mb", "a disk only grows: at least " + current);
-        }
-        return disk;
     }
 
     /** Stores a new database; a cluster made for a row that cannot be stored is removed. */

@@ -17,15 +17,25 @@ import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** Persists databases. A deleted database keeps its row and frees its name and port. */
+/**
+ * Persists databases. A deleted database keeps its row and frees its name and port (ports are
+ * chosen store-wide, so nodes on one host never share one). Any node reads any database; it lists
+ * only its own to reconcile and supervise.
+ */
 public final class DatabaseStore {
     private final String host;
+    private final String node;
     private final NamedRows<Database> rows;
 
-    /** {@code host} is the public host name every database is reached at (a setting, not stored). */
-    public DatabaseStore(String host) {
+    /** {@code host} is the public host name every database is reached at (a setting, not stored); {@code node} this one. */
+    public DatabaseStore(String host, String node) {
         this.host = host;
+        this.node = node;
         this.rows = new NamedRows<>("databases", this::database);
+    }
+
+    public String node() {
+        return node;
     }
 
     public void insert(Handle h, Database d) {
@@ -34,9 +44,10 @@ public final class DatabaseStore {
         h.createUpdate("""
                 INSERT INTO databases (id, workspace, name, state, version, port, db_name, db_user, password_key,
                     password, reset_pending, protected, auto_sleep_seconds, disk_mb, generation, parent, from_checkpoint,
-                    created_at, updated_at)
+                    created_at, updated_at, node)
                 VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
-                    :autoSleep, :disk, :gen, :parent, :fromCheckpoint, :at, :at)""")
+                    :autoSleep, :disk, :gen, :parent, :fromCheckpoint, :at, :at, :node)""")
+                .bind("node", d.placement().node())
                 .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name())
                 .bind("state", d.status().state().wire()).bind("version", d.placement().version())
                 .bind("port", d.placement().port()).bind("db", login.dbName()).bind("user", login.user())
@@ -66,9 +77,10 @@ public final class DatabaseStore {
         return rows.page(h, workspace, page);
     }
 
-    /** Every live database, for reconciling with what runs. */
+    /** Every live database of this node, for reconciling with what runs. */
     public List<Database> live(Handle h) {
-        return h.createQuery("SELECT * FROM databases WHERE deleted_at IS NULL ORDER BY id").map(this::database).list();
+        return h.createQuery("SELECT * FROM databases WHERE deleted_at IS NULL AND node = :node ORDER BY id")
+                .bind("node", node).map(this::database).list();
     }
 
     public Set<Integer> portsInUse(Handle h) {
@@ -98,7 +110,7 @@ public final class DatabaseStore {
 
     private Database database(ResultSet rs, StatementContext ctx) throws SQLException {
         return new Database(rs.getString("id"), rs.getString("workspace"), rs.getString("name"),
-                new Database.Placement(rs.getString("version"), host, rs.getInt("port")),
+                new Database.Placement(rs.getString("node"), rs.getString("version"), host, rs.getInt("port")),
                 new Database.Login(rs.getString("db_name"), rs.getString("db_user"),
                         new Keyring.Sealed(rs.getString("password_key"), rs.getString("password")),
                         rs.getBoolean("reset_pending")),

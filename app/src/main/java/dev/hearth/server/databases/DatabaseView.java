@@ -10,12 +10,12 @@ import java.time.Instant;
  * without its login (the names inside the cluster and the password belong to the connection).
  */
 @JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
-        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "error", "created_at", "updated_at",
+        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error", "created_at", "updated_at",
         "last_active_at", "deleted_at"})
 public record DatabaseView(String id, String workspace, String name, DatabaseState state, String version, String host,
                            int port, String parent, String fromCheckpoint, int generation,
                            @JsonProperty("protected") boolean protectedFlag, int autoSleepSeconds, int diskMb,
-                           Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
+                           String node, Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
                            Instant deletedAt) {
     static DatabaseView of(Database d) {
         var place = d.placement();
@@ -23,7 +23,7 @@ public record DatabaseView(String id, String workspace, String name, DatabaseSta
         var status = d.status();
         return new DatabaseView(d.id(), d.workspace(), d.name(), status.state(), place.version(), place.host(),
                 place.port(), lineage.parent(), lineage.fromCheckpoint(), lineage.generation(),
-                d.settings().protectedFlag(), d.settings().autoSleepSeconds(), d.settings().diskMb(), status.error(), status.createdAt(),
+                d.settings().protectedFlag(), d.settings().autoSleepSeconds(), d.settings().diskMb(), place.node(), status.error(), status.createdAt(),
                 status.updatedAt(), status.lastActiveAt(), status.deletedAt());
     }
 

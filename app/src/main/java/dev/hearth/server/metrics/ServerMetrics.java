@@ -34,14 +34,15 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
     /**
      * {@code computerStates} and {@code databaseStates}: every state, so that each series exists from the
      * start, at 0; {@code volumes}: the directories (by name) that may be volumes whose copies share blocks.
+     * Resources are counted for this {@code node} only.
      */
-    public ServerMetrics(Jdbi jdbi, Supplier<HikariPoolMXBean> pool, List<String> computerStates,
+    public ServerMetrics(Jdbi jdbi, String node, Supplier<HikariPoolMXBean> pool, List<String> computerStates,
                          List<String> databaseStates, Map<String, Path> volumes) {
         JvmMetrics.builder().register(registry);
         requests = Histogram.builder().name("hearth_http_request_duration_seconds")
                 .help("API requests by method, route template and status").classicOnly()
                 .labelNames("method", "route", "status").register(registry);
-        var counts = new StateCounts(jdbi);
+        var counts = new StateCounts(jdbi, node);
         byState("hearth_computers", "Computers by state", "state", computerStates, counts::computers);
         byState("hearth_computers_sleeping", "Sleeping computers by depth: warm (frozen in memory) or cold (on disk)",
                 "mode", List.of("warm", "cold"), counts::sleepers);

@@ -4,45 +4,50 @@ import java.util.List;
 import java.util.Locale;
 import org.jdbi.v3.core.Jdbi;
 
-/** Counts of live resources by state, read from the store at each scrape. */
+/**
+ * Counts of this node's live resources by state, read from the store at each scrape (each node
+ * counts its own, so that sums over nodes count each once).
+ */
 final class StateCounts {
     /** One row of a count: the label values and how many. */
     record Row(String first, String second, long count) {
     }
 
     private final Jdbi jdbi;
+    private final String node;
 
-    StateCounts(Jdbi jdbi) {
+    StateCounts(Jdbi jdbi, String node) {
         this.jdbi = jdbi;
+        this.node = node;
     }
 
     List<Row> computers() {
-        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM computers WHERE deleted_at IS NULL GROUP BY state");
+        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM computers WHERE deleted_at IS NULL AND node = :node GROUP BY state");
     }
 
     /** Sleeping computers by how they sleep; those from before sleep had depths were cold. */
     List<Row> sleepers() {
         return byState("SELECT COALESCE(sleep_mode, 'cold'), '' AS second, COUNT(*) AS n FROM computers "
-                + "WHERE deleted_at IS NULL AND state = 'sleeping' GROUP BY COALESCE(sleep_mode, 'cold')");
+                + "WHERE deleted_at IS NULL AND node = :node AND state = 'sleeping' GROUP BY COALESCE(sleep_mode, 'cold')");
     }
 
     List<Row> databases() {
-        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL GROUP BY state");
+        return byState("SELECT state, '' AS second, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL AND node = :node GROUP BY state");
     }
 
     /** The warm pool's sandboxes by image and state (booting, ready); images keep their spelling. */
     List<Row> pool() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT image, state, COUNT(*) FROM pooled_sandboxes GROUP BY image, state")
-                .map((rs, ctx) -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3))).list());
+        return jdbi.withHandle(h -> h.createQuery("SELECT image, state, COUNT(*) FROM pooled_sandboxes WHERE node = :node "
+                        + "GROUP BY image, state").bind("node", node).map((rs, ctx) -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3))).list());
     }
 
     /** Operations by kind and state (running, succeeded, failed), over the store's whole history. */
     List<Row> operations() {
-        return byState("SELECT kind, state, COUNT(*) AS n FROM operations GROUP BY kind, state");
+        return byState("SELECT kind, state, COUNT(*) AS n FROM operations WHERE node = :node GROUP BY kind, state");
     }
 
     private List<Row> byState(String sql) {
-        return jdbi.withHandle(h -> h.createQuery(sql)
+        return jdbi.withHandle(h -> h.createQuery(sql).bind("node", node)
                 .map((rs, ctx) -> new Row(wire(rs.getString(1)), wire(rs.getString(2)), rs.getLong(3))).list());
     }
 

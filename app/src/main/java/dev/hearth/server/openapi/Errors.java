@@ -14,6 +14,7 @@ import static dev.hearth.api.ErrorCode.INVALID_GRANT;
 import static dev.hearth.api.ErrorCode.INVALID_REQUEST;
 import static dev.hearth.api.ErrorCode.LAST_ADMIN;
 import static dev.hearth.api.ErrorCode.MAIL_UNAVAILABLE;
+import static dev.hearth.api.ErrorCode.NODE_UNAVAILABLE;
 import static dev.hearth.api.ErrorCode.NOT_EMPTY;
 import static dev.hearth.api.ErrorCode.NOT_FOUND;
 import static dev.hearth.api.ErrorCode.PAYLOAD_TOO_LARGE;
@@ -25,6 +26,7 @@ import static dev.hearth.api.ErrorCode.UNAUTHENTICATED;
 import static dev.hearth.api.ErrorCode.UNSUPPORTED_GRANT_TYPE;
 import static dev.hearth.api.ErrorCode.UNSUPPORTED_MEDIA_TYPE;
 import static dev.hearth.api.ErrorCode.VARIABLE_MISSING;
+import static dev.hearth.api.ErrorCode.WRONG_NODE;
 
 import dev.hearth.api.ErrorCode;
 import dev.hearth.server.http.Route;
@@ -72,9 +74,11 @@ final class Errors {
             case "access" -> EnumSet.of(CONFLICT, LAST_ADMIN);
             case "invitations" -> EnumSet.of(CONFLICT, MAIL_UNAVAILABLE, NOT_FOUND);
             case "variables" -> EnumSet.of(CONFLICT);
+            // Work on another node's computer or database, or on one whose node is down or draining.
             case "computers" -> EnumSet.of(CONFLICT, PROTECTED, VARIABLE_MISSING, RUNTIME_UNAVAILABLE,
-                    INSUFFICIENT_STORAGE, BAD_GATEWAY, GATEWAY_TIMEOUT);
-            case "databases" -> EnumSet.of(CONFLICT, PROTECTED, RUNTIME_UNAVAILABLE, INSUFFICIENT_STORAGE);
+                    INSUFFICIENT_STORAGE, BAD_GATEWAY, GATEWAY_TIMEOUT, WRONG_NODE, NODE_UNAVAILABLE);
+            case "databases" -> EnumSet.of(CONFLICT, PROTECTED, RUNTIME_UNAVAILABLE, INSUFFICIENT_STORAGE, WRONG_NODE,
+                    NODE_UNAVAILABLE);
             case "images" -> EnumSet.of(CONFLICT, RUNTIME_UNAVAILABLE, INSUFFICIENT_STORAGE);
             default -> EnumSet.noneOf(ErrorCode.class);
         };

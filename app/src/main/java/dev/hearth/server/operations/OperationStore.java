@@ -13,14 +13,24 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** Persists operations and the leases of the processes running them. */
+/**
+ * Persists operations and the leases of the processes running them. An operation is its node's:
+ * only a process of that node takes it over when its lease lapses, since its work is on that
+ * node's computers, clusters and files.
+ */
 public final class OperationStore {
+    private final String node;
+
+    public OperationStore(String node) {
+        this.node = node;
+    }
 
     public void insert(Handle h, Operation op, String owner, Instant leaseUntil) {
         h.createUpdate("""
                 INSERT INTO operations (id, kind, state, workspace, resource, input, attempts, lease_owner, lease_until,
-                                        created_at, updated_at)
-                VALUES (:id, :kind, 'RUNNING', :ws, :resource, :input, 1, :owner, :until, :at, :at)""")
+                                        created_at, updated_at, node)
+                VALUES (:id, :kind, 'RUNNING', :ws, :resource, :input, 1, :owner, :until, :at, :at, :node)""")
+                .bind("node", node)
                 .bind("id", op.id()).bind("kind", op.kind()).bind("ws", op.workspace()).bind("resource", op.resource())
                 .bind("input", op.input().toString()).bind("owner", owner).bind("until", millis(leaseUntil))
                 .bind("at", millis(op.createdAt())).execute();
@@ -62,11 +72,12 @@ public final class OperationStore {
                 .bind("r", resource).mapTo(Integer.class).one() > 0;
     }
 
-    /** Running operations whose lease has lapsed (or every running one not ours, when {@code all}). */
+    /** This node's running operations whose lease has lapsed (or every one not ours, when {@code all}). */
     public List<Operation> orphans(Handle h, String owner, Instant now, boolean all) {
-        return h.createQuery("SELECT * FROM operations WHERE state = 'RUNNING' AND "
+        return h.createQuery("SELECT * FROM operations WHERE state = 'RUNNING' AND node = :node AND "
                         + "(lease_owner IS NULL OR lease_owner <> :owner) AND (:all OR lease_until IS NULL OR lease_until < :now)")
-                .bind("owner", owner).bind("now", millis(now)).bind("all", all).map(OperationStore::operation).list();
+                .bind("owner", owner).bind("now", millis(now)).bind("all", all).bind("node", node)
+                .map(OperationStore::operation).list();
     }
 
     /** Takes an orphan over; false when another process took it first. */

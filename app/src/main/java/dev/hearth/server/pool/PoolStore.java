@@ -9,14 +9,20 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 
-/** The pooled_sandboxes table: persistence only. */
+/** The pooled_sandboxes table: persistence only. A node reads and writes its own pool's rows. */
 public final class PoolStore {
+    private final String node;
+
+    public PoolStore(String node) {
+        this.node = node;
+    }
+
     public void insert(Handle h, PooledSandbox p) {
-        h.createUpdate("INSERT INTO pooled_sandboxes (id, image, image_digest, slot, state, created_at) "
-                        + "VALUES (:id, :image, :digest, :slot, :state, :at)")
+        h.createUpdate("INSERT INTO pooled_sandboxes (id, image, image_digest, slot, state, created_at, node) "
+                        + "VALUES (:id, :image, :digest, :slot, :state, :at, :node)")
                 .bind("id", p.id()).bind("image", p.image()).bind("digest", p.imageDigest())
                 .bind("slot", p.slot().index()).bind("state", p.state().wire()).bind("at", millis(p.createdAt()))
-                .execute();
+                .bind("node", node).execute();
     }
 
     public void markReady(Handle h, String id, String digest) {
@@ -35,7 +41,8 @@ public final class PoolStore {
     }
 
     public List<PooledSandbox> all(Handle h) {
-        return h.createQuery("SELECT * FROM pooled_sandboxes ORDER BY image, created_at, id")
+        return h.createQuery("SELECT * FROM pooled_sandboxes WHERE node = :node ORDER BY image, created_at, id")
+                .bind("node", node)
                 .map((rs, ctx) -> new PooledSandbox(rs.getString("id"), rs.getString("image"),
                         rs.getString("image_digest"), new Slot(rs.getInt("slot")), PoolState.of(rs.getString("state")),
                         instant(rs, "created_at")))
@@ -47,6 +54,7 @@ public final class PoolStore {
                 .mapTo(String.class).list());
     }
 
+    /** Every node's: network slots are chosen store-wide, so that nodes on one host never share one. */
     public Set<Integer> slots(Handle h) {
         return new TreeSet<>(h.createQuery("SELECT slot FROM pooled_sandboxes").mapTo(Integer.class).list());
     }

@@ -1,0 +1,24 @@
+package dev.hearth.server.nodes;
+
+import java.time.Instant;
+
+/**
+ * A node as the store knows it: where other nodes reach its API, what it has, what it hosts, and
+ * its lease. {@code state} is {@link NodeState#DOWN} once the lease lapsed, whatever was asked.
+ */
+public record Node(String name, String address, NodeState state, Capacity capacity, Hosted hosted,
+                   Instant startedAt, Instant leaseUntil) {
+
+    /** The host's memory, cpus and the data directory's disk, as the node measured them at start. */
+    public record Capacity(long memoryBytes, int cpus, long diskBytes) {
+    }
+
+    /** The live computers and databases whose rows name this node, and the memory the computers are given. */
+    public record Hosted(long computers, long databases, long computerMemoryBytes) {
+        public static final Hosted NONE = new Hosted(0, 0, 0);
+    }
+
+    public boolean isDown() {
+        return state == NodeState.DOWN;
+    }
+}

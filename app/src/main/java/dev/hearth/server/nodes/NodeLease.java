@@ -1,0 +1,176 @@
+package dev.hearth.server.nodes;
+
+import dev.hearth.server.store.Constraints;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This process's hold on its node's row: taken at start (refused while another live process holds
+ * the name), renewed every third of the lease, released at close so the node shows down at once.
+ */
+public final class NodeLease implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeLease.class);
+    // Leases are real time whatever clock the server is given: other processes read them.
+    private final Clock clock = Clock.systemUTC();
+    private final NodeStore store = new NodeStore();
+    private final Jdbi jdbi;
+    private final NodeSettings settings;
+    private final String instance = UUID.randomUUID().toString();
+    private final ScheduledExecutorService renewals =
+            Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("node-lease").factory());
+
+    private final DataDirLock lock;
+
+    private NodeLease(Jdbi jdbi, NodeSettings settings, DataDirLock lock) {
+        this.jdbi = jdbi;
+        this.settings = settings;
+        this.lock = lock;
+    }
+
+    /**
+     * Registers the node at {@code address} and starts renewing its lease. Throws when another
+     * process uses the data directory, when the directory served another node, or when a live
+     * process elsewhere holds the name. The row of this directory's previous process (which died,
+     * since the directory was free) is taken over at once; another's once its lease lapses.
+     */
+    public static NodeLease take(Jdbi jdbi, NodeSettings settings, String address, Path dataDir) throws IOException {
+        var lock = DataDirLock.take(dataDir);
+        try {
+            bindDataDir(dataDir, settings.name());
+            var lease = new NodeLease(jdbi, settings, lock);
+            Path previous = dataDir.resolve("node-instance");
+            String before = Files.exists(previous) ? Files.readString(previous).strip() : lease.instance;
+            lease.register(new NodeStore.Claim(settings.name(), address, lease.instance, capacity(dataDir)), before);
+            Files.writeString(previous, lease.instance + "\n");
+            long period = Math.max(100, settings.lease().toMillis() / 3);
+            lease.renewals.scheduleWithFixedDelay(lease::renew, period, period, TimeUnit.MILLISECONDS);
+            return lease;
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private void register(NodeStore.Claim claim, String previous) {
+        Instant deadline = now().plus(settings.lease()).plusSeconds(1);
+        boolean told = false;
+        while (true) {
+            Instant now = now();
+            if (jdbi.inTransaction(h -> store.takeOver(h, claim, previous, now, now.plus(settings.lease())))
+                    || inserted(claim, now)) {
+                return;
+            }
+            var holder = jdbi.withHandle(h -> store.find(h, claim.name(), now)).orElseThrow();
+            if (now.isAfter(deadline)) {
+                throw new IllegalStateException("node " + claim.name() + " is up at " + holder.address()
+                        + " (its lease runs until " + holder.leaseUntil() + "): stop that process, or give this one "
+                        + "another --node and its own data directory");
+            }
+            if (!told) {
+                LOG.warn("node {} is held by another process at {} until {}; waiting for its lease to lapse",
+                        claim.name(), holder.address(), holder.leaseUntil());
+                told = true;
+            }
+            sleep();
+        }
+    }
+
+    private boolean inserted(NodeStore.Claim claim, Instant now) {
+        try {
+            jdbi.useTransaction(h -> store.insert(h, claim, now, now.plus(settings.lease())));
+            return true;
+        } catch (JdbiException e) {
+            if (Constraints.isUniqueViolation(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the node's lease", e);
+        }
+    }
+
+    private void renew() {
+        try {
+            boolean held = jdbi.inTransaction(h -> store.renew(h, settings.name(), instance, now().plus(settings.lease())));
+            if (!held) {
+                LOG.error("node {} was taken over by another process after this one's lease lapsed; "
+                        + "stop one of them", settings.name());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("renewing node {}'s lease failed; will retry", settings.name(), e);
+        }
+    }
+
+    /**
+     * A data directory holds one node's computers and clusters, so it serves that node only; one
+     * made before nodes (it has a store or computers) served the default node.
+     */
+    static void bindDataDir(Path dataDir, String name) throws IOException {
+        Path file = dataDir.resolve("node");
+        String bound;
+        if (Files.exists(file)) {
+            bound = Files.readString(file).strip();
+        } else if (Files.exists(dataDir.resolve("runsc")) || Files.exists(dataDir.resolve("databases"))) {
+            bound = NodeSettings.DEFAULT_NAME;
+        } else {
+            bound = name;
+        }
+        if (!bound.equals(name)) {
+            throw new IllegalStateException("data directory " + dataDir + " holds node " + bound
+                    + "'s computers and databases; start it with --node " + bound);
+        }
+        Files.writeString(file, name + "\n");
+    }
+
+    private static Node.Capacity capacity(Path dataDir) throws IOException {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return new Node.Capacity(os.getTotalMemorySize(), Runtime.getRuntime().availableProcessors(),
+                Files.getFileStore(dataDir).getTotalSpace());
+    }
+
+    /** The node this lease holds, as the rest of the server asks about it. */
+    public LocalNode local() {
+        return new LocalNode(settings.name(), jdbi, store, clock);
+    }
+
+    /** The node a data directory serves (for commands run beside it, such as hearth admin). */
+    public static String nodeOf(Path dataDir) throws IOException {
+        Path file = dataDir.resolve("node");
+        return Files.exists(file) ? Files.readString(file).strip() : NodeSettings.DEFAULT_NAME;
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    @Override
+    public void close() {
+        renewals.shutdownNow();
+        try {
+            jdbi.useTransaction(h -> store.release(h, settings.name(), instance, now()));
+        } catch (RuntimeException e) {
+            LOG.warn("could not release node {}'s lease; it shows down when the lease lapses", settings.name(), e);
+        }
+        lock.close();
+    }
+}
