@@ -138,7 +138,11 @@ class DatabaseWireTest {
             connection = pooled ? DatabasesTest.pooled(c, password) : DatabasesTest.jdbc(c, password);
             made.incrementAndGet();
         } catch (SQLException e) {
-            failures.add((pooled ? "pooled " : "") + "connect: " + e.getSQLState() + " " + e.getMessage());
+            // A session a sleep's shutdown ends while pgjdbc still sets it up (57P01) was made, then ended
+            // on purpose like any open one; refused or reset it must never be.
+            if (!"57P01".equals(e.getSQLState())) {
+                failures.add((pooled ? "pooled " : "") + "connect: " + e.getSQLState() + " " + e.getMessage());
+            }
             return;
         }
         try {
