@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
 import dev.hearth.cli.Cli;
@@ -17,12 +18,18 @@ import dev.hearth.server.router.RouterSettings;
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.PostgresCluster;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestMetrics;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,12 +51,14 @@ class NodesTest {
     private TestServer a;
     private TestServer b;
     private String ws;
+    private int metricsPort;
 
     @BeforeAll
     void start() throws Exception {
         cluster = PostgresCluster.start();
         store = cluster.createDatabase("hearth_nodes");
-        a = TestServer.start(node("a"));
+        metricsPort = TestMetrics.freePort();
+        a = TestServer.start(c -> node("a").apply(c).withMetricsListen(Optional.of("127.0.0.1:" + metricsPort)));
         int port = ChildServer.freePort();
         b = TestServer.startOn(replicaDir(a.dataDir, port), port, node("b"));
         ws = TestServer.workspace(a.admin()).path("id").asText();
@@ -128,7 +137,7 @@ class NodesTest {
         assertTrue(adminNodes().matches("(?s).*\\bb +down .*"), adminNodes());
         assertError(a.admin().send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("true")), Map.of()),
                 503, "node_unavailable");
-        b = TestServer.startOn(b.dataDir, java.net.URI.create(b.baseUrl()).getPort(), node("b"));
+        b = TestServer.startOn(b.dataDir, URI.create(b.baseUrl()).getPort(), node("b"));
         assertEquals("back", TestComputers.run(b.admin(), id, "echo back"));
         assertTrue(adminNodes().matches("(?s).*\\bb +up .*"), adminNodes());
     }
@@ -136,13 +145,29 @@ class NodesTest {
     @Test
     void aDrainingNodeTakesNoNewWork() throws Exception {
         assertEquals(0, cli("admin", "nodes", "drain", "b", "--store", store).code());
-        var refused = b.admin().send("POST", "/workspaces/" + ws + "/computers",
-                Map.of("name", "drained", "image", "hearth/busybox"), TestComputers.key());
-        assertError(refused, 503, "node_unavailable");
-        assertTrue(adminNodes().matches("(?s).*\\bb +draining .*"), adminNodes());
-        assertEquals(0, cli("admin", "nodes", "undrain", "b", "--store", store).code());
+        try {
+            var refused = b.admin().send("POST", "/workspaces/" + ws + "/computers",
+                    Map.of("name", "drained", "image", "hearth/busybox"), TestComputers.key());
+            assertError(refused, 503, "node_unavailable");
+            assertTrue(adminNodes().matches("(?s).*\\bb +draining .*"), adminNodes());
+            String scraped = TestMetrics.scrape(metricsPort);
+            assertTrue(scraped.matches("(?s).*\\nhearth_nodes\\{state=\"draining\"} 1(\\.0)?\\n.*"), scraped);
+            var listed = new HashMap<String, String>();
+            operatorNodes().path("nodes").forEach(n -> listed.put(n.path("name").asText(), n.path("state").asText()));
+            assertEquals(Map.of("a", "up", "b", "draining"), listed);
+        } finally {
+            assertEquals(0, cli("admin", "nodes", "undrain", "b", "--store", store).code());
+        }
         TestComputers.create(b.admin(), ws, "undrained", "hearth/busybox", Map.of());
         assertEquals(1, cli("admin", "nodes", "drain", "nowhere", "--store", store).code());
+    }
+
+    /** {@code GET /nodes} on the operator listener of node a. */
+    private JsonNode operatorNodes() throws Exception {
+        try (var client = HttpClient.newHttpClient()) {
+            return Json.mapper().readTree(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + metricsPort + "/nodes")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        }
     }
 
     @Test
@@ -151,6 +176,7 @@ class NodesTest {
         try {
             var twin = assertThrows(IllegalStateException.class, () -> HearthServer.start(bare(other, "a")));
             assertTrue(twin.getMessage().contains("node a is up at " + address(a)), twin.getMessage());
+            assertFalse(Files.exists(other.resolve("node")), "a refused start leaves the directory free to serve another node");
             var shared = assertThrows(IllegalStateException.class, () -> HearthServer.start(bare(a.dataDir, "a")));
             assertTrue(shared.getMessage().contains("another hearth serve is using data directory"), shared.getMessage());
             Files.writeString(other.resolve("node"), "x\n");

@@ -47,6 +47,8 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
         byState("hearth_computers_sleeping", "Sleeping computers by depth: warm (frozen in memory) or cold (on disk)",
                 "mode", List.of("warm", "cold"), counts::sleepers);
         byState("hearth_databases", "Databases by state", "state", databaseStates, counts::databases);
+        byState("hearth_nodes", "Nodes sharing the store by state: up, draining, or down (lease lapsed); every node "
+                + "reports all of them", "state", List.of("up", "draining", "down"), counts::nodes);
         GaugeWithCallback.builder().name("hearth_operations").help("Operations by kind and state, since the store began")
                 .labelNames("kind", "state")
                 .callback(cb -> counts.operations().forEach(r -> cb.call(r.count(), r.first(), r.second())))

@@ -41,6 +41,14 @@ final class StateCounts {
                         + "GROUP BY image, state").bind("node", node).map((rs, ctx) -> new Row(rs.getString(1), rs.getString(2), rs.getLong(3))).list());
     }
 
+    /** Every node sharing the store by state, down where its lease lapsed (each node reports all of them). */
+    List<Row> nodes() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT CASE WHEN lease_until < :now THEN 'down' ELSE state END, "
+                        + "COUNT(*) FROM nodes GROUP BY 1")
+                .bind("now", System.currentTimeMillis())
+                .map((rs, ctx) -> new Row(rs.getString(1), "", rs.getLong(2))).list());
+    }
+
     /** Operations by kind and state (running, succeeded, failed), over the store's whole history. */
     List<Row> operations() {
         return byState("SELECT kind, state, COUNT(*) AS n FROM operations WHERE node = :node GROUP BY kind, state");

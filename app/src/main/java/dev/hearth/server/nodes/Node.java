@@ -1,5 +1,6 @@
 package dev.hearth.server.nodes;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 
 /**
@@ -18,6 +19,7 @@ public record Node(String name, String address, NodeState state, Capacity capaci
         public static final Hosted NONE = new Hosted(0, 0, 0);
     }
 
+    @JsonIgnore
     public boolean isDown() {
         return state == NodeState.DOWN;
     }

@@ -49,11 +49,13 @@ public final class NodeLease implements AutoCloseable {
     public static NodeLease take(Jdbi jdbi, NodeSettings settings, String address, Path dataDir) throws IOException {
         var lock = DataDirLock.take(dataDir);
         try {
-            bindDataDir(dataDir, settings.name());
+            checkDataDir(dataDir, settings.name());
             var lease = new NodeLease(jdbi, settings, lock);
             Path previous = dataDir.resolve("node-instance");
             String before = Files.exists(previous) ? Files.readString(previous).strip() : lease.instance;
             lease.register(new NodeStore.Claim(settings.name(), address, lease.instance, capacity(dataDir)), before);
+            // Bound only once registered: a start refused for a name in use leaves the directory free to pick another.
+            Files.writeString(dataDir.resolve("node"), settings.name() + "\n");
             Files.writeString(previous, lease.instance + "\n");
             long period = Math.max(100, settings.lease().toMillis() / 3);
             lease.renewals.scheduleWithFixedDelay(lease::renew, period, period, TimeUnit.MILLISECONDS);
@@ -123,9 +125,10 @@ public final class NodeLease implements AutoCloseable {
 
     /**
      * A data directory holds one node's computers and clusters, so it serves that node only; one
-     * made before nodes (it has a store or computers) served the default node.
+     * that served before nodes had names (it has computers' or databases' directories) served the default one.
      */
-    static void bindDataDir(Path dataDir, String name) throws IOException {
+    static void checkDataDir(Path dataDir, String name) throws IOException {
+        // Only checked here: the name is written once the node is registered.
         Path file = dataDir.resolve("node");
         String bound;
         if (Files.exists(file)) {
@@ -139,7 +142,6 @@ public final class NodeLease implements AutoCloseable {
             throw new IllegalStateException("data directory " + dataDir + " holds node " + bound
                     + "'s computers and databases; start it with --node " + bound);
         }
-        Files.writeString(file, name + "\n");
     }
 
     private static Node.Capacity capacity(Path dataDir) throws IOException {
