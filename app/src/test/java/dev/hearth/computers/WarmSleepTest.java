@@ -143,9 +143,11 @@ class WarmSleepTest {
         String image = TestImages.debian();
         TestComputers.pull(admin, ws, image);
         String id = TestComputers.create(admin, ws, TestServer.uniqueName("bookworm"), image, Map.of()).path("id").asText();
-        // python3 keeps a count in memory only; its file shows where it stands.
+        // python3 keeps a count in memory only; its file shows where it stands (replaced whole, never
+        // seen empty: a truncate-then-write once read as "" between the two).
         var started = admin.post("/computers/" + id + "/processes", Map.of("command", List.of("python3", "-c",
-                "import time\ni = 0\nwhile True:\n    i += 1\n    open('/tmp/n', 'w').write(str(i))\n    time.sleep(0.05)")));
+                "import os, time\ni = 0\nwhile True:\n    i += 1\n    open('/tmp/n.t', 'w').write(str(i))\n"
+                        + "    os.replace('/tmp/n.t', '/tmp/n')\n    time.sleep(0.05)")));
         int pid = started.path("process").path("pid").asInt();
         String before = "";
         for (int i = 0; i < 100 && before.isEmpty(); i++) {
