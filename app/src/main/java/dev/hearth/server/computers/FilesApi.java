@@ -4,16 +4,22 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
 import dev.hearth.server.agent.FileInfo;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
+import java.util.function.Function;
 
 /** HTTP routes of a computer's files: translation only. Viewers read, editors and admins write. */
 public final class FilesApi {
+    // Past it the connection is closed instead, as Jetty does with a body left unread.
+    private static final long DRAIN_LIMIT = 1L << 30;
     private FilesApi() {
     }
 
@@ -35,8 +41,8 @@ public final class FilesApi {
             return raw("application/octet-stream", download);
         }).summary("A file's bytes").query("path", "string", "absolute path in the computer")
                 .answers(new Contract.Answer.Bytes("application/octet-stream"));
-        routes.streaming("PUT", base, write, ex -> file(files.write(ex.workspace(), ex.param("cmp"), path(ex),
-                ex.query("mode").orElse(null), ex.bodyStream())))
+        routes.streaming("PUT", base, write, ex -> file(drainedIfRefused(ex.bodyStream(), body -> files.write(
+                ex.workspace(), ex.param("cmp"), path(ex), ex.query("mode").orElse(null), body))))
                 .summary("Write a file (any size, streamed)").query("path", "string", "absolute path in the computer")
                 .query("mode", "string", "octal permissions, e.g. 0755").takesBytes("application/octet-stream")
                 .answers(Contract.one("file", FileInfo.class));
@@ -62,7 +68,8 @@ public final class FilesApi {
                 .summary("A directory as a tar").query("path", "string", "absolute path of a directory")
                 .answers(new Contract.Answer.Bytes("application/x-tar"));
         routes.streaming("PUT", base + "/archive", write,
-                ex -> file(files.unarchive(ex.workspace(), ex.param("cmp"), path(ex), ex.bodyStream())))
+                ex -> file(drainedIfRefused(ex.bodyStream(),
+                        body -> files.unarchive(ex.workspace(), ex.param("cmp"), path(ex), body))))
                 .summary("Unpack a tar into a directory (made if missing)")
                 .query("path", "string", "absolute path of a directory").takesBytes("application/x-tar").answers(Contract.one("file", FileInfo.class));
     }
@@ -86,5 +93,30 @@ public final class FilesApi {
     private static Reply raw(String type, ComputerFiles.Download download) {
         var reply = Reply.stream(type, download::transferTo);
         return download.length() >= 0 ? reply.header("Content-Length", Long.toString(download.length())) : reply;
+    }
+
+    /**
+     * An upload refused midway for want of space reads what the client still sends, up to
+     * {@link #DRAIN_LIMIT}, before the refusal is answered: a client writes its whole body before it
+     * reads, and one whose connection closed under it sees a reset, not the 507.
+     */
+    private static FileInfo drainedIfRefused(InputStream body, Function<InputStream, FileInfo> upload) {
+        try {
+            return upload.apply(body);
+        } catch (ApiException e) {
+            if (e.status() != ErrorCode.INSUFFICIENT_STORAGE.status()) {
+                throw e; // refused before its body was read: no waiting on a client that may never send it
+            }
+            try {
+                long left = DRAIN_LIMIT;
+                byte[] buffer = new byte[64 << 10];
+                for (int n = body.read(buffer); n > 0 && left > 0; n = body.read(buffer)) {
+                    left -= n;
+                }
+            } catch (IOException gone) {
+                // the client stopped sending: nothing to wait for
+            }
+            throw e;
+        }
     }
 }
