@@ -32,7 +32,7 @@ public final class ComputerAddresses {
     /** The sandbox address of a live computer of the workspace on this node, by name. */
     public Optional<InetAddress> addressOf(String workspace, String name) {
         return records.jdbi().withHandle(h -> records.store().find(h, workspace, name))
-                .filter(c -> !c.deleted() && c.name().equals(name) && c.node().equals(records.store().node()))
+                .filter(c -> !c.deleted() && c.name().equals(name) && records.runsHere(c))
                 .map(c -> address(c.slot().sandboxAddress()));
     }
 
@@ -51,7 +51,7 @@ public final class ComputerAddresses {
     private Optional<Computer> at(InetAddress address) {
         return Slot.ofSandboxAddress(address)
                 .flatMap(slot -> records.jdbi().withHandle(h -> records.store().onSlot(h, slot.index())))
-                .filter(c -> c.node().equals(records.store().node()));
+                .filter(records::runsHere);
     }
 
     private static InetAddress address(String text) {

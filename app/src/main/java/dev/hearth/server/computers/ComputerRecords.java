@@ -70,6 +70,10 @@ final class ComputerRecords {
         return here(find(workspace, ref));
     }
 
+    boolean runsHere(Computer c) {
+        return node.owns(c.node());
+    }
+
     /** The computer, when this node runs it (see {@link #findHere}). */
     Computer here(Computer c) {
         node.requireHere("computer " + c.name(), c.node());

@@ -245,7 +245,7 @@ public final class DatabaseService implements AutoCloseable {
     /** The address a live database of the workspace on this node is reached at from its computers, by name. */
     public Optional<InetAddress> internalAddress(String workspaceId, String name) {
         return jdbi.withHandle(h -> store.find(h, workspaceId, name))
-                .filter(d -> !d.isDeleted() && d.name().equals(name) && d.placement().node().equals(store.node()))
+                .filter(d -> !d.isDeleted() && d.name().equals(name) && node.owns(d.placement().node()))
                 .map(d -> {
                     try {
                         return InetAddress.getByName(reach.address(d.placement().port()).host());

@@ -129,15 +129,9 @@ public final class NodeLease implements AutoCloseable {
      */
     static void checkDataDir(Path dataDir, String name) throws IOException {
         // Only checked here: the name is written once the node is registered.
-        Path file = dataDir.resolve("node");
-        String bound;
-        if (Files.exists(file)) {
-            bound = Files.readString(file).strip();
-        } else if (Files.exists(dataDir.resolve("runsc")) || Files.exists(dataDir.resolve("databases"))) {
-            bound = NodeSettings.DEFAULT_NAME;
-        } else {
-            bound = name;
-        }
+        boolean served = Files.exists(dataDir.resolve("node")) || Files.exists(dataDir.resolve("runsc"))
+                || Files.exists(dataDir.resolve("databases"));
+        String bound = served ? nodeOf(dataDir) : name;
         if (!bound.equals(name)) {
             throw new IllegalStateException("data directory " + dataDir + " holds node " + bound
                     + "'s computers and databases; start it with --node " + bound);
