@@ -108,6 +108,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--node-address", paramLabel = "HOST:PORT", defaultValue = "${env:HEARTH_NODE_ADDRESS}", description = "where other nodes reach this node's API (default: the --listen address)")
     String nodeAddress;
 
+    @Option(names = "--node-memory-mb", paramLabel = "MB", defaultValue = "${env:HEARTH_NODE_MEMORY_MB}", description = "memory this node's awake computers may be given in all; creates go to the node with the most left (default: the host's memory)")
+    Long nodeMemoryMb;
+
     @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})")
     Path dataDir;
 
@@ -219,7 +222,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
         }
         config = config.withMetricsListen(Optional.ofNullable(metricsListen));
-        config = config.withNodes(config.nodes().withName(node).withAddress(Optional.ofNullable(nodeAddress)));
+        config = config.withNodes(config.nodes().withName(node).withAddress(Optional.ofNullable(nodeAddress))
+                .withMemoryMb(Optional.ofNullable(nodeMemoryMb)));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,

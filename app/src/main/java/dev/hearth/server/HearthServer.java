@@ -58,7 +58,9 @@ import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.NodeKey;
 import dev.hearth.server.nodes.NodeLease;
+import dev.hearth.server.nodes.NodeRelay;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
@@ -76,6 +78,7 @@ import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -110,8 +113,8 @@ public final class HearthServer implements AutoCloseable {
     }
 
     /** Who calls and what they may do: principals, access, tokens, sign-in. */
-    private record Identity(Guard guard, AccessService access, AccessStore accessStore, WorkspaceStore workspaceStore,
-                            AuthStore authStore, SigningKeys signingKeys) {
+    private record Identity(Guard guard, Authenticator authenticator, AccessService access, AccessStore accessStore,
+                            WorkspaceStore workspaceStore, AuthStore authStore, SigningKeys signingKeys) {
     }
 
     private final Listeners listeners;
@@ -170,7 +173,9 @@ public final class HearthServer implements AutoCloseable {
         }
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
-                metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()));
+                metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
+                new NodeRelay(NodeKey.of(jdbi), identity.authenticator()::vouched, Authenticator::vouchable,
+                        URI.create(listeners.baseUrl()).getScheme(), config.clock()));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router());
         listeners.start();
@@ -211,9 +216,9 @@ public final class HearthServer implements AutoCloseable {
                 config.sessionLifetime());
         AuthApi.register(g.routes(), new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl()),
                 login, signingKeys, g.rates());
-        var guard = new RequestGuard(new Authenticator(tokens, g.jdbi(), principals, authStore, g.clock()),
-                new Authorizer(g.jdbi(), workspaceStore, accessStore));
-        return new Identity(guard, access, accessStore, workspaceStore, authStore, signingKeys);
+        var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, g.clock());
+        var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore));
+        return new Identity(guard, authenticator, access, accessStore, workspaceStore, authStore, signingKeys);
     }
 
     /**

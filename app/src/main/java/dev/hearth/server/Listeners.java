@@ -7,6 +7,7 @@ import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.HttpsRedirect;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.JsonErrorHandler;
+import dev.hearth.server.http.Relay;
 import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.limits.DiskReserve;
@@ -117,10 +118,11 @@ final class Listeners implements AutoCloseable {
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                  long maxBodyBytes, RequestObserver observer) {
+                  long maxBodyBytes, RequestObserver observer, Relay relay) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets, observer),
+        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets, observer,
+                relay),
                 tls.api()));
         api.setErrorHandler(new JsonErrorHandler());
     }

@@ -36,14 +36,38 @@ public final class Authenticator {
             throw ApiException.unauthenticated("the Authorization header must use the Bearer scheme");
         }
         var claims = tokens.verify(authorization.substring(7).strip());
+        return confirm(claims.principal(), claims.credential());
+    }
+
+    /**
+     * The caller a relaying node vouched for, in the form {@link #vouchable} wrote: checked again
+     * here, so a key revoked or a session ended between the two nodes is refused all the same.
+     */
+    public Caller vouched(String text) {
+        String[] parts = text.split(" ", 3);
+        if (parts.length != 3 || !(parts[1].equals("key") || parts[1].equals("session"))) {
+            throw ApiException.unauthenticated("the relaying node's caller is malformed");
+        }
+        return confirm(parts[0], parts[1].equals("key") ? new KeyCredential(parts[2]) : new SessionCredential(parts[2]));
+    }
+
+    /** {@code principal key|session id}: what a relaying node vouches for. */
+    public static String vouchable(Caller caller) {
+        return caller.id() + switch (caller.credential()) {
+            case KeyCredential k -> " key " + k.keyId();
+            case SessionCredential s -> " session " + s.sessionId();
+        };
+    }
+
+    private Caller confirm(String principalId, Caller.Credential credential) {
         return jdbi.withHandle(h -> {
-            var principal = principals.find(h, claims.principal())
+            var principal = principals.find(h, principalId)
                     .orElseThrow(() -> ApiException.unauthenticated("the token's principal no longer exists"));
-            switch (claims.credential()) {
+            switch (credential) {
                 case KeyCredential k -> requireActiveKey(principals.findKey(h, k.keyId()).orElse(null));
                 case SessionCredential s -> requireLiveSession(store.session(h, s.sessionId()).orElse(null));
             }
-            return new Caller(principal, claims.credential());
+            return new Caller(principal, credential);
         });
     }
 

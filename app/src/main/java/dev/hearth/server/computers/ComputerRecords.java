@@ -111,6 +111,7 @@ final class ComputerRecords {
                 synchronized (slotChoice) {
                     return jdbi.inTransaction(h -> {
                         StoreLocks.hold(h, StoreLocks.SLOTS);
+                        node.requireRoom(h, draft.settings().resources().memoryMb());
                         var c = draft.placed(store.node(), freeSlot(slotsTaken(h)));
                         store.insert(h, c);
                         return c;
@@ -149,6 +150,8 @@ final class ComputerRecords {
     Optional<Computer> insertClaimed(Computer draft, PooledSandbox pooled) {
         node.requireTakingWork();
         return Constraints.unique(() -> jdbi.inTransaction(h -> {
+            StoreLocks.hold(h, StoreLocks.SLOTS);
+            node.requireRoom(h, draft.settings().resources().memoryMb());
             if (!pool.claim(h, pooled.id())) {
                 return Optional.<Computer>empty();
             }

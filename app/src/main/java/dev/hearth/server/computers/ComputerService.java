@@ -72,9 +72,11 @@ public final class ComputerService {
     private final Optional<ComputerSupervisor> supervisor;
 
     private final Timings timings;
+    private final LocalNode node;
 
     public ComputerService(Inputs inputs, Operations operations) {
         this.parts = ComputerParts.assemble(inputs);
+        this.node = inputs.node();
         this.timings = inputs.timings();
         this.usage = parts.usage();
         this.operations = operations;
@@ -125,6 +127,7 @@ public final class ComputerService {
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE));
+        node.placeComputer(resources.memoryMb());
         var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CLAIM,
                 () -> parts.pool().claim(workspace.id(), name, settings));
         if (claimed.isPresent()) {

@@ -94,16 +94,18 @@ public final class DatabaseService implements AutoCloseable {
     }
 
     public Database create(Workspace workspace, CreateDatabase request) {
+        var source = request.fromCheckpoint() == null ? null
+                : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
+        if (source != null) {
+            here(source.database());
+        } else {
+            node.placeDatabase();
+        }
         var host = host();
         node.requireTakingWork();
         String name = Validate.dnsLabel("name", request.name());
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 DEFAULT_AUTO_SLEEP_SECONDS);
-        var source = request.fromCheckpoint() == null ? null
-                : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
-        if (source != null) {
-            here(source.database());
-        }
         String version = version(request.version(), source);
         int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
                 DEFAULT_DISK_MB) : source.diskMb(request.diskMb(),

@@ -1,10 +1,12 @@
 package dev.hearth.server.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
+import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.StoreUnavailable;
 import dev.hearth.server.tenancy.Caller;
@@ -53,10 +55,12 @@ public final class ApiHandler extends Handler.Abstract {
     private final long maxBodyBytes;
     private final ServerWebSocketContainer webSockets;
     private final RequestObserver observer;
+    private final Relay relay;
 
     public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                      long maxBodyBytes, ServerWebSocketContainer webSockets, RequestObserver observer) {
+                      long maxBodyBytes, ServerWebSocketContainer webSockets, RequestObserver observer, Relay relay) {
         this.observer = observer;
+        this.relay = relay;
         this.rates = rates;
         this.reserve = reserve;
         this.webSockets = webSockets;
@@ -133,10 +137,14 @@ public final class ApiHandler extends Handler.Abstract {
         request.setAttribute(ROUTE, route.template());
         byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
         var headers = headers(request);
-        Caller caller = route.scope() instanceof Scope.Public ? null : guard.authenticate(headers.get("authorization"));
+        String target = request.getHttpURI().getPathQuery();
+        var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
+        Caller caller = vouched.orElseGet(() -> route.scope() instanceof Scope.Public ? null
+                : guard.authenticate(headers.get("authorization")));
         var peer = new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
                 request.getConnectionMetaData().getRemoteSocketAddress());
-        if (!path.equals(HEALTH)) {
+        // A relayed request was counted by the node it came through.
+        if (!path.equals(HEALTH) && vouched.isEmpty()) {
             rates.request(caller != null ? caller.id() : "address " + peer.address().getHostAddress());
         }
         var query = query(request);
@@ -147,15 +155,62 @@ public final class ApiHandler extends Handler.Abstract {
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
-        var exchange = new Exchange(requestId, path, match.params(), query, headers, body,
-                route.streamsBody() ? Content.Source.asInputStream(request) : null, caller, authorized, peer);
+        InputStream stream = route.streamsBody() ? Content.Source.asInputStream(request) : null;
+        var exchange = new Exchange(requestId, path, match.params(), query, headers, body, stream, caller,
+                authorized, peer);
         if (method.equals("GET") || method.equals("DELETE")) {
             exchange.noBody();
         }
         if (route.keyRequired()) {
             reserve.require();
         }
-        if (route.mutation() && caller != null && !route.streamsBody()) {
+        if (vouched.isPresent()) {
+            return LocalNode.placedHere(() -> dispatch(route, method, exchange));
+        }
+        var relayed = new Relay.Relayed(method, target, headers, caller, body, stream);
+        // A create placed on a node that racing creates filled meanwhile is placed again.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Reply reply = dispatchOrRelay(route, exchange, relayed);
+                if (attempt == PLACEMENTS || !full(reply)) {
+                    return reply;
+                }
+            } catch (ApiException e) {
+                if (attempt == PLACEMENTS || !full(e.code(), e.details())) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int PLACEMENTS = 5;
+
+    /** Answers here, or relays to the node a 421 names (once: a node that was asked by another answers itself). */
+    private Reply dispatchOrRelay(Route route, Exchange exchange, Relay.Relayed relayed) {
+        try {
+            return dispatch(route, relayed.method(), exchange);
+        } catch (ApiException e) {
+            if (!e.code().equals(ErrorCode.WRONG_NODE.code()) || relayed.headers().containsKey("upgrade")) {
+                throw e;
+            }
+            return relay.forward(String.valueOf(e.details().get("address")), relayed);
+        }
+    }
+
+    private static boolean full(Reply reply) {
+        if (reply.status() != ErrorCode.NODE_UNAVAILABLE.status() || !(reply.body() instanceof JsonNode json)) {
+            return false;
+        }
+        var error = json.path("error");
+        return full(error.path("code").asText(), Json.mapper().convertValue(error.path("details"), Map.class));
+    }
+
+    private static boolean full(String code, Map<String, Object> details) {
+        return code.equals(ErrorCode.NODE_UNAVAILABLE.code()) && details != null && LocalNode.wasFull(details);
+    }
+
+    private Reply dispatch(Route route, String method, Exchange exchange) {
+        if (route.mutation() && exchange.caller() != null && !route.streamsBody()) {
             return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
         }
         return route.handler().handle(exchange);

@@ -5,6 +5,8 @@ import dev.hearth.api.ErrorCode;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -35,6 +37,38 @@ public final class LocalNode {
 
     public boolean owns(String node) {
         return name.equals(node);
+    }
+
+    /**
+     * Returns when a new computer given {@code memoryMb} is to be made on this node; otherwise throws
+     * 421 wrong_node naming the node it goes to (the API relays the request there), or 503
+     * node_unavailable when no node has room. A request relayed here was placed already.
+     */
+    public void placeComputer(int memoryMb) {
+        Placement.place(name, all(), "this computer", (long) memoryMb << 20);
+    }
+
+    /** The same for a new database, which goes where the fewest are. */
+    public void placeDatabase() {
+        Placement.place(name, all(), "this database", 0);
+    }
+
+    /** In the transaction that inserts a computer, under the store's slot lock: 503 when it would overfill this node. */
+    public void requireRoom(Handle h, int memoryMb) {
+        Placement.requireRoom(h, name, (long) memoryMb << 20);
+    }
+
+    /**
+     * Whether {@code details} are those of a node that turned out full when a create came to it: other
+     * creates filled it after placement chose it, so placing again may find room elsewhere.
+     */
+    public static boolean wasFull(Map<String, Object> details) {
+        return Boolean.TRUE.equals(details.get(Placement.FULL));
+    }
+
+    /** Runs {@code work}, a request another node relayed here, with what it creates placed on this node. */
+    public static <R> R placedHere(Supplier<R> work) {
+        return Placement.placedHere(work);
     }
 
     /** Returns unless an operator is draining this node: then 503 node_unavailable, since it takes no new work. */

@@ -14,7 +14,10 @@ public record Node(String name, String address, NodeState state, Capacity capaci
     public record Capacity(long memoryBytes, int cpus, long diskBytes) {
     }
 
-    /** The live computers and databases whose rows name this node, and the memory the computers are given. */
+    /**
+     * The live computers and databases whose rows name this node, and the memory its awake computers
+     * are given (a sleeping one's memory is on disk).
+     */
     public record Hosted(long computers, long databases, long computerMemoryBytes) {
         public static final Hosted NONE = new Hosted(0, 0, 0);
     }

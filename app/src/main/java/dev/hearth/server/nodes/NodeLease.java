@@ -53,7 +53,7 @@ public final class NodeLease implements AutoCloseable {
             var lease = new NodeLease(jdbi, settings, lock);
             Path previous = dataDir.resolve("node-instance");
             String before = Files.exists(previous) ? Files.readString(previous).strip() : lease.instance;
-            lease.register(new NodeStore.Claim(settings.name(), address, lease.instance, capacity(dataDir)), before);
+            lease.register(new NodeStore.Claim(settings.name(), address, lease.instance, capacity(dataDir, settings)), before);
             // Bound only once registered: a start refused for a name in use leaves the directory free to pick another.
             Files.writeString(dataDir.resolve("node"), settings.name() + "\n");
             Files.writeString(previous, lease.instance + "\n");
@@ -138,9 +138,9 @@ public final class NodeLease implements AutoCloseable {
         }
     }
 
-    private static Node.Capacity capacity(Path dataDir) throws IOException {
+    private static Node.Capacity capacity(Path dataDir, NodeSettings settings) throws IOException {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        return new Node.Capacity(os.getTotalMemorySize(), Runtime.getRuntime().availableProcessors(),
+        return new Node.Capacity(settings.memoryMb().map(mb -> mb << 20).orElse(os.getTotalMemorySize()), Runtime.getRuntime().availableProcessors(),
                 Files.getFileStore(dataDir).getTotalSpace());
     }
 

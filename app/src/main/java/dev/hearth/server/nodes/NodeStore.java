@@ -82,8 +82,10 @@ public final class NodeStore {
 
     private static Map<String, Node.Hosted> hosted(Handle h) {
         var result = new HashMap<String, Node.Hosted>();
-        for (var row : h.createQuery("SELECT node, COUNT(*) AS n, COALESCE(SUM(memory_mb), 0) AS mb FROM computers "
-                        + "WHERE deleted_at IS NULL GROUP BY node")
+        for (var row : h.createQuery("""
+                        SELECT node, COUNT(*) AS n,
+                            COALESCE(SUM(CASE WHEN state IN ('creating', 'ready') THEN memory_mb ELSE 0 END), 0) AS mb
+                        FROM computers WHERE deleted_at IS NULL GROUP BY node""")
                 .map((rs, ctx) -> Map.entry(rs.getString("node"), new Node.Hosted(rs.getLong("n"), 0,
                         rs.getLong("mb") << 20))).list()) {
             result.put(row.getKey(), row.getValue());

@@ -1,0 +1,39 @@
+package dev.hearth.server.http;
+
+import dev.hearth.server.tenancy.Caller;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Requests between nodes: a request for a resource another node runs is sent on to that node, which
+ * answers it as if asked itself. The receiving node takes the caller the sending node vouches for
+ * in the {@value #HEADER} header, instead of a token (tokens are made for one node's URL).
+ */
+public interface Relay {
+    String HEADER = "hearth-relayed-for";
+
+    /** The caller another node vouches for; empty without the header; 401 for one that does not verify. */
+    Optional<Caller> vouched(String method, String target, String vouch);
+
+    /** The answer of the node at {@code address} to this request. */
+    Reply forward(String address, Relayed request);
+
+    /** A request as it arrived here: {@code target} is the raw path and query; one of body and stream is used. */
+    record Relayed(String method, String target, Map<String, String> headers, Caller caller, byte[] body,
+                   InputStream stream) {
+    }
+
+    /** One node: nothing is ever relayed. */
+    Relay NONE = new Relay() {
+        @Override
+        public Optional<Caller> vouched(String method, String target, String vouch) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Reply forward(String address, Relayed request) {
+            throw new IllegalStateException("a single node relays nothing");
+        }
+    };
+}

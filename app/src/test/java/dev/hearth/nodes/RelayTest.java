@@ -1,0 +1,191 @@
+package dev.hearth.nodes;
+
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
+import dev.hearth.support.TestComputers;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Any node answers any request: work on a computer or database of another node is relayed to it,
+ * and creates are placed on the node with room, never beyond it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RelayTest {
+    // Room for three computers of 2 GiB awake on each node.
+    private static final long NODE_MB = 6144;
+    private TwoNodes nodes;
+    private String ws;
+
+    @BeforeAll
+    void start() throws Exception {
+        nodes = TwoNodes.start(Optional.of(NODE_MB));
+        ws = nodes.ws;
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        nodes.close();
+    }
+
+    @Test
+    void everyNodeWorksOnComputersOfEveryNode() throws Exception {
+        HearthClient viaA = nodes.a.admin();
+        // Created through a, placed on b (a is draining), under one Idempotency-Key: a retry through
+        // a answers the same computer, as b kept the key's answer.
+        var key = TestComputers.key();
+        var body = Map.of("name", "far", "image", "hearth/busybox");
+        var made = nodes.on("b", () -> viaA.send("POST", "/workspaces/" + ws + "/computers", body, key));
+        assertEquals(201, made.status(), () -> made.body().toString());
+        var computer = made.body().path("computer");
+        assertEquals("b", computer.path("node").asText());
+        String id = computer.path("id").asText();
+        var again = viaA.send("POST", "/workspaces/" + ws + "/computers", body, key);
+        assertEquals(id, again.body().path("computer").path("id").asText(), again.body().toString());
+
+        assertEquals("hi from b", TestComputers.run(viaA, id, "echo hi from b"));
+        var lines = new ArrayList<JsonNode>();
+        viaA.streamLines("POST", "/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
+                "echo one; head -c 300000 /dev/zero | tr '\\0' x; exit 3")), lines::add);
+        assertEquals(3, lines.getLast().path("exit_code").asInt(), lines.getLast().toString());
+
+        byte[] bytes = new byte[3 << 20];
+        new Random(7).nextBytes(bytes);
+        viaA.upload("/computers/" + id + "/files?path=/data/blob", "application/octet-stream",
+                () -> new ByteArrayInputStream(bytes));
+        try (InputStream in = viaA.download("/computers/" + id + "/files?path=/data/blob")) {
+            assertArrayEquals(bytes, in.readAllBytes(), "bytes written and read through a, byte for byte");
+        }
+
+        viaA.post("/computers/" + id + "/sleep", Map.of());
+        assertEquals("sleeping", viaA.get("/computers/" + id).path("computer").path("state").asText());
+        assertEquals("awake", TestComputers.run(viaA, id, "echo awake"));
+
+        var checkpoint = viaA.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "cp"),
+                TestComputers.key());
+        assertEquals(202, checkpoint.status(), () -> checkpoint.body().toString());
+        String op = checkpoint.body().path("operations").get(0).asText();
+        assertEquals("succeeded", viaA.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        // The fork is made where its checkpoint's files are: on b, asked of a.
+        var fork = viaA.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "far-fork",
+                "from_checkpoint", checkpoint.body().path("checkpoint").path("id").asText()), TestComputers.key());
+        assertEquals(201, fork.status(), () -> fork.body().toString());
+        assertEquals("b", fork.body().path("computer").path("node").asText());
+        String forkId = fork.body().path("computer").path("id").asText();
+        assertEquals(sha(bytes), TestComputers.run(viaA, forkId, "sha256sum /data/blob | cut -d' ' -f1"));
+
+        viaA.delete("/computers/" + forkId);
+        viaA.delete("/computers/" + id);
+        assertEquals(0, nodes.b.admin().get("/workspaces/" + ws + "/computers").path("computers").size());
+    }
+
+    @Test
+    void aDatabaseOnBIsManagedThroughA() throws Exception {
+        var made = nodes.on("b", () -> nodes.a.admin().send("POST", "/workspaces/" + ws + "/databases",
+                Map.of("name", "far-db"), TestComputers.key()));
+        assertEquals(201, made.status(), () -> made.body().toString());
+        assertEquals("b", made.body().path("database").path("node").asText());
+        var reset = nodes.a.admin().send("POST", "/databases/far-db/reset_credentials?workspace=" + ws, Map.of(),
+                TestComputers.key());
+        assertEquals(200, reset.status(), () -> reset.body().toString());
+        var connection = reset.body().path("connection");
+        String jdbc = "jdbc:postgresql://" + connection.path("host").asText() + ":" + connection.path("port").asInt()
+                + "/" + connection.path("database").asText() + "?sslmode=require";
+        try (var c = DriverManager.getConnection(jdbc, connection.path("user").asText(),
+                connection.path("password").asText()); var rs = c.createStatement().executeQuery("SELECT 41 + 1")) {
+            rs.next();
+            assertEquals(42, rs.getInt(1));
+        }
+        assertEquals(200, nodes.a.admin().send("DELETE", "/databases/far-db?workspace=" + ws, null, Map.of()).status());
+    }
+
+    @Test
+    void onlyNodesRelay() throws Exception {
+        var computer = nodes.on("b", () -> TestComputers.create(nodes.b.admin(), ws, "guarded", "hearth/busybox",
+                Map.of()));
+        try (var client = HttpClient.newHttpClient()) {
+            long now = System.currentTimeMillis() / 1000;
+            var forged = client.send(HttpRequest.newBuilder(URI.create(nodes.b.baseUrl() + "/computers/"
+                            + computer.path("id").asText()))
+                    .header("Hearth-Relayed-For", now + ":" + "someone key k:" + "0".repeat(64)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, forged.statusCode(), forged.body());
+            assertTrue(forged.body().contains("unauthenticated"), forged.body());
+        }
+        nodes.b.admin().delete("/computers/" + computer.path("id").asText());
+    }
+
+    /**
+     * Fifty creates at once, half through each node, each asking for more than a third of a node:
+     * exactly as many succeed as fit, no node is given more than it has, and the rest are told no
+     * node has room.
+     */
+    @Test
+    void racingCreatesNeverOverfillANode() throws Exception {
+        long room = 0;
+        for (var n : nodes.operatorNodes().path("nodes")) {
+            room += free(n) / 2048;
+        }
+        var answers = new ArrayList<Future<HearthClient.Response>>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 50; i++) {
+                var via = i % 2 == 0 ? nodes.a.admin() : nodes.b.admin();
+                var body = Map.of("name", "race-" + i, "image", "hearth/busybox", "resources", Map.of("memory_mb", 2048));
+                answers.add(pool.submit(() -> via.send("POST", "/workspaces/" + ws + "/computers", body,
+                        Map.of("Idempotency-Key", UUID.randomUUID().toString()))));
+            }
+        }
+        var made = new ArrayList<String>();
+        var placed = new HashMap<String, Integer>();
+        for (var answer : answers) {
+            var r = answer.get();
+            if (r.status() == 201) {
+                made.add(r.body().path("computer").path("id").asText());
+                placed.merge(r.body().path("computer").path("node").asText(), 1, Integer::sum);
+            } else {
+                assertError(r, 503, "node_unavailable");
+            }
+        }
+        System.out.println("50 racing creates: room for " + room + ", placed " + placed);
+        assertEquals(room, made.size(), "placed: " + placed);
+        assertEquals(2, placed.size(), "both nodes took some: " + placed);
+        for (var n : nodes.operatorNodes().path("nodes")) {
+            assertTrue(free(n) >= 0, "node " + n.path("name").asText() + " is not overfilled: " + n);
+        }
+        for (String id : made) {
+            nodes.a.admin().delete("/computers/" + id);
+        }
+    }
+
+    private static long free(JsonNode node) {
+        return (node.path("capacity").path("memory_bytes").asLong()
+                - node.path("hosted").path("computer_memory_bytes").asLong()) >> 20;
+    }
+
+    private static String sha(byte[] bytes) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+}
