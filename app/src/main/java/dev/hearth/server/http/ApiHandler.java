@@ -6,7 +6,6 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
-import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.StoreUnavailable;
 import dev.hearth.server.tenancy.Caller;
@@ -165,7 +164,7 @@ public final class ApiHandler extends Handler.Abstract {
             reserve.require();
         }
         if (vouched.isPresent()) {
-            return LocalNode.placedHere(() -> dispatch(route, method, exchange));
+            return relay.placedHere(() -> dispatch(route, method, exchange));
         }
         var relayed = new Relay.Relayed(method, target, headers, caller, body, stream);
         // A create placed on a node that racing creates filled meanwhile is placed again.
@@ -197,7 +196,7 @@ public final class ApiHandler extends Handler.Abstract {
         }
     }
 
-    private static boolean full(Reply reply) {
+    private boolean full(Reply reply) {
         if (reply.status() != ErrorCode.NODE_UNAVAILABLE.status() || !(reply.body() instanceof JsonNode json)) {
             return false;
         }
@@ -205,8 +204,8 @@ public final class ApiHandler extends Handler.Abstract {
         return full(error.path("code").asText(), Json.mapper().convertValue(error.path("details"), Map.class));
     }
 
-    private static boolean full(String code, Map<String, Object> details) {
-        return code.equals(ErrorCode.NODE_UNAVAILABLE.code()) && details != null && LocalNode.wasFull(details);
+    private boolean full(String code, Map<String, Object> details) {
+        return details != null && relay.placedOnAFullNode(code, details);
     }
 
     private Reply dispatch(Route route, String method, Exchange exchange) {

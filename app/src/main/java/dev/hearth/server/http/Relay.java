@@ -4,6 +4,7 @@ import dev.hearth.server.tenancy.Caller;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Requests between nodes: a request for a resource another node runs is sent on to that node, which
@@ -18,6 +19,12 @@ public interface Relay {
 
     /** The answer of the node at {@code address} to this request. */
     Reply forward(String address, Relayed request);
+
+    /** Serves a relayed request: what it creates was placed on this node by the node that relayed it. */
+    <R> R placedHere(Supplier<R> work);
+
+    /** Whether an error is a node found full by a create placed on it, which is then placed again. */
+    boolean placedOnAFullNode(String code, Map<String, Object> details);
 
     /** A request as it arrived here: {@code target} is the raw path and query; one of body and stream is used. */
     record Relayed(String method, String target, Map<String, String> headers, Caller caller, byte[] body,
@@ -34,6 +41,16 @@ public interface Relay {
         @Override
         public Reply forward(String address, Relayed request) {
             throw new IllegalStateException("a single node relays nothing");
+        }
+
+        @Override
+        public <R> R placedHere(Supplier<R> work) {
+            return work.get();
+        }
+
+        @Override
+        public boolean placedOnAFullNode(String code, Map<String, Object> details) {
+            return false;
         }
     };
 }

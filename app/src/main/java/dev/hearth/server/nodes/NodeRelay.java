@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends requests on to the node that runs what they name, signed with the {@link NodeKey}, and
@@ -86,6 +87,16 @@ public final class NodeRelay implements Relay {
             Thread.currentThread().interrupt();
             throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "interrupted while asking the node at " + address);
         }
+    }
+
+    @Override
+    public <R> R placedHere(Supplier<R> work) {
+        return LocalNode.placedHere(work);
+    }
+
+    @Override
+    public boolean placedOnAFullNode(String code, Map<String, Object> details) {
+        return ErrorCode.NODE_UNAVAILABLE.code().equals(code) && LocalNode.wasFull(details);
     }
 
     private static HttpRequest.BodyPublisher body(Relayed request) {
