@@ -66,6 +66,7 @@ import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
 import dev.hearth.server.pool.PoolReport;
 import dev.hearth.server.process.Subreaper;
+import dev.hearth.server.router.OtherNodes;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.server.store.Store;
@@ -168,16 +169,18 @@ public final class HearthServer implements AutoCloseable {
         workspaces(ground, identity);
         invitationMail = invitations(ground, identity);
         adminKeyFile = AdminKey.write(config.dataDir(), identity.access().bootstrapAdmin());
+        var nodeKey = NodeKey.of(jdbi);
         if (metrics.isPresent()) {
             listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get(), node::all));
         }
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
-                new NodeRelay(NodeKey.of(jdbi), identity.authenticator()::vouched, Authenticator::vouchable,
+                new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
                         URI.create(listeners.baseUrl()).getScheme(), config.clock()));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
-                name)), identity.guard(), config.router());
+                name)), identity.guard(), config.router(),
+                new OtherNodes(node::routerOf, nodeKey, listeners.routerAddress().scheme(), config.clock()));
         listeners.start();
         reconcile(config);
         maintenance.scheduleWithFixedDelay(() -> maintain(ground, identity), 1, 60, TimeUnit.MINUTES);
@@ -188,8 +191,8 @@ public final class HearthServer implements AutoCloseable {
     /** This process's node; refused (and what was opened closed) while another process holds it. */
     private NodeLease takeNode(Config config, Jdbi jdbi) throws Exception {
         try {
-            return NodeLease.take(jdbi, config.nodes(), config.nodes().address().orElseGet(listeners::apiAddress),
-                    config.dataDir());
+            String address = config.nodes().address().orElseGet(listeners::apiAddress);
+            return NodeLease.take(jdbi, config.nodes(), address, listeners.routerNodeAddress(address), config.dataDir());
         } catch (IOException | RuntimeException e) {
             store.close();
             listeners.close();

@@ -13,6 +13,7 @@ import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.router.ComputerProxy;
+import dev.hearth.server.router.OtherNodes;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Workspace;
@@ -94,6 +95,12 @@ final class Listeners implements AutoCloseable {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + connector.getLocalPort();
     }
 
+    /** host:port other nodes' routers relay to: the host other nodes reach this node's API at, the router's port. */
+    String routerNodeAddress(String apiNodeAddress) {
+        var connector = (ServerConnector) router.getConnectors()[0];
+        return apiNodeAddress.substring(0, apiNodeAddress.lastIndexOf(':') + 1) + connector.getLocalPort();
+    }
+
     /** The router's scheme, domain and port as computer URLs name them. */
     RouterAddress routerAddress() {
         return routerAddress;
@@ -129,13 +136,14 @@ final class Listeners implements AutoCloseable {
 
     /** The router lets through callers with a role that may read the computer's workspace. */
     void serveRouter(RouteTargets targets, Function<String, Optional<Workspace>> workspaceByName, Guard guard,
-                     RouterSettings settings) {
+                     RouterSettings settings, OtherNodes nodes) {
         var webSocketClient = new WebSocketClient();
         router.addBean(webSocketClient);
         router.setHandler(secured(new ComputerProxy(targets, workspaceByName,
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization), workspace.id(),
                         Action.COMPUTER_READ),
-                settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient),
+                settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient,
+                nodes),
                 tls.router()));
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
+import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestComputers;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -100,6 +101,47 @@ class RelayTest {
         viaA.delete("/computers/" + forkId);
         viaA.delete("/computers/" + id);
         assertEquals(0, nodes.b.admin().get("/workspaces/" + ws + "/computers").path("computers").size());
+    }
+
+    /** The router of a reaches a computer on b: b's router wakes and reaches it, a checked the caller. */
+    @Test
+    void everyRouterReachesComputersOfEveryNode() throws Exception {
+        var web = nodes.on("b", () -> TestComputers.create(nodes.a.admin(), ws, "far-web", "hearth/busybox", Map.of(
+                "command", List.of("httpd", "-f", "-p", "8080", "-h", "/data"),
+                "ports", List.of(Map.of("target", 8080, "published", 80), Map.of("target", 8080, "published", 8443,
+                        "private", true)))));
+        String id = web.path("id").asText();
+        nodes.a.admin().upload("/computers/" + id + "/files?path=/data/index.html", "text/plain",
+                () -> new ByteArrayInputStream("served by b\n".getBytes()));
+        String host = "far-web--" + nodes.wsName + ".localhost";
+        for (String node : List.of("a", "b")) {
+            String port = nodes.router(node).replaceFirst(".*:", "");
+            assertEquals("200 served by b", curl("http://" + host + ":" + port + "/index.html"), "through " + node);
+        }
+        nodes.a.admin().post("/computers/" + id + "/sleep", Map.of());
+        String aRouter = nodes.router("a").replaceFirst(".*:", "");
+        assertEquals("200 served by b", curl("http://" + host + ":" + aRouter + "/index.html"), "woken through a");
+        // A private port: a checks the caller's token (made for a), b trusts a's word for it.
+        String privately = "http://far-web-8443--" + nodes.wsName + ".localhost:" + aRouter + "/index.html";
+        assertTrue(curl(privately).startsWith("401 "), "no token, no entry");
+        String token = KeyFileTokens.read(nodes.a.dataDir.resolve("admin-key.json")).token(nodes.a.admin()).orElseThrow();
+        assertEquals("200 served by b", curl(privately, "-H", "Authorization: Bearer " + token));
+        // A relay header that does not verify is refused by the router too.
+        String bRouter = nodes.router("b").replaceFirst(".*:", "");
+        assertTrue(curl("http://" + host + ":" + bRouter + "/index.html", "-H", "Hearth-Relayed-For: 1:router:00")
+                .startsWith("401 "));
+        nodes.a.admin().delete("/computers/" + id);
+    }
+
+    /** {@code "STATUS BODY"} of a GET with curl, which resolves *.localhost to the loopback address. */
+    private static String curl(String url, String... args) throws Exception {
+        var command = new ArrayList<>(List.of("curl", "-s", "-m", "30", "-w", "%{http_code}", "-o", "-"));
+        command.addAll(List.of(args));
+        command.add(url);
+        var p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return out.substring(out.length() - 3) + " " + out.substring(0, out.length() - 3).strip();
     }
 
     @Test

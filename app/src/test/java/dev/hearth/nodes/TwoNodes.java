@@ -42,6 +42,7 @@ final class TwoNodes implements AutoCloseable {
     TestServer a;
     TestServer b;
     final String ws;
+    final String wsName;
 
     private TwoNodes(Optional<Long> memoryMb) throws Exception {
         this.memoryMb = memoryMb;
@@ -51,7 +52,9 @@ final class TwoNodes implements AutoCloseable {
         a = TestServer.start(c -> node("a").apply(c).withMetricsListen(Optional.of("127.0.0.1:" + metricsPort)));
         int port = ChildServer.freePort();
         b = TestServer.startOn(replicaDir(a.dataDir, port), port, node("b"));
-        ws = TestServer.workspace(a.admin()).path("id").asText();
+        var workspace = TestServer.workspace(a.admin());
+        ws = workspace.path("id").asText();
+        wsName = workspace.path("name").asText();
     }
 
     /** Nodes whose awake computers may be given {@code memoryMb} each, or the host's memory. */
@@ -72,7 +75,7 @@ final class TwoNodes implements AutoCloseable {
      * A second node's data directory holds what replicas share: the keys, and the admin's key file
      * (for this node's URL: nodes reached at different URLs take tokens made for their own).
      */
-    private static Path replicaDir(Path first, int port) throws Exception {
+    static Path replicaDir(Path first, int port) throws Exception {
         Path dir = Files.createTempDirectory("hearth-test");
         for (String shared : List.of("signing-keys.json", "encryption-keys.json")) {
             Files.copy(first.resolve(shared), dir.resolve(shared));
@@ -93,6 +96,16 @@ final class TwoNodes implements AutoCloseable {
         } finally {
             assertEquals(0, cli("admin", "nodes", "undrain", other, "--store", store).code());
         }
+    }
+
+    /** host:port of a node's computer router, as the nodes table has it. */
+    String router(String node) throws Exception {
+        for (var n : operatorNodes().path("nodes")) {
+            if (n.path("name").asText().equals(node)) {
+                return n.path("router_address").asText();
+            }
+        }
+        throw new AssertionError("no node " + node);
     }
 
     static String address(TestServer server) {

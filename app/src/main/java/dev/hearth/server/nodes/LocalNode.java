@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -33,6 +34,11 @@ public final class LocalNode {
     /** Every node sharing the store, as {@link NodeStore#all} reads them now. */
     public List<Node> all() {
         return jdbi.withHandle(h -> store.all(h, clock.instant()));
+    }
+
+    /** Where a node's computer router listens (host:port), when the node is known. */
+    public Optional<String> routerOf(String node) {
+        return jdbi.withHandle(h -> store.routerAddress(h, node));
     }
 
     public boolean owns(String node) {

@@ -5,10 +5,12 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.computers.RouteTargets.RouteTarget;
 import dev.hearth.server.http.ErrorEnvelope;
+import dev.hearth.server.http.Relay;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,7 @@ public final class ComputerProxy extends ProxyHandler {
     private static final String TARGET = "hearth.proxy.target";
     private static final String PRIVATE = "hearth.proxy.private";
     private static final String RETRIED = "hearth.proxy.retried";
+    private static final String RELAYED = "hearth.proxy.relayed";
     private static final Set<String> NOT_RELAYED = Set.of("host", "upgrade", "connection", "sec-websocket-key",
             "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length");
 
@@ -55,11 +58,13 @@ public final class ComputerProxy extends ProxyHandler {
     private final ServerWebSocketContainer webSockets;
     private final WebSocketClient webSocketClient;
     private final Duration timeout;
+    private final OtherNodes nodes;
 
     public ComputerProxy(RouteTargets computers, Function<String, Optional<Workspace>> workspaceByName, Access access,
                          String domain, Duration timeout, ServerWebSocketContainer webSockets,
-                         WebSocketClient webSocketClient) {
+                         WebSocketClient webSocketClient, OtherNodes nodes) {
         this.timeout = timeout;
+        this.nodes = nodes;
         this.computers = computers;
         this.workspaceByName = workspaceByName;
         this.access = access;
@@ -72,19 +77,28 @@ public final class ComputerProxy extends ProxyHandler {
     public boolean handle(Request request, Response response, Callback callback) {
         RouteTarget target;
         String address;
+        boolean webSocket = "websocket".equalsIgnoreCase(request.getHeaders().get(HttpHeader.UPGRADE));
         try {
-            target = resolve(request);
-            address = computers.enterRoute(target);
+            boolean fromNode = fromOtherNode(request);
+            target = resolve(request, fromNode);
+            request.setAttribute(PRIVATE, target.port().privateAccess());
+            try {
+                address = computers.enterRoute(target);
+            } catch (ApiException e) {
+                if (fromNode || webSocket || !ErrorCode.WRONG_NODE.code().equals(e.code())) {
+                    throw e;
+                }
+                return toOtherNode(request, response, callback, String.valueOf(e.details().get("node")));
+            }
         } catch (ApiException e) {
             writeError(response, callback, e);
             return true;
         }
-        if ("websocket".equalsIgnoreCase(request.getHeaders().get(HttpHeader.UPGRADE))) {
+        if (webSocket) {
             return relay(request, response, callback, target, address);
         }
         request.setAttribute(TARGET, HttpURI.build(request.getHttpURI()).scheme("http").host(address)
                 .port(target.port().target()).asImmutable());
-        request.setAttribute(PRIVATE, target.port().privateAccess());
         String computerId = target.computerId();
         return super.handle(withoutExpect(request), response, Callback.from(() -> {
             computers.leaveRoute(computerId);
@@ -113,8 +127,38 @@ public final class ComputerProxy extends ProxyHandler {
         };
     }
 
-    /** The computer and port the Host names; private ports also check the caller's token. */
-    private RouteTarget resolve(Request request) {
+    /** Whether another node's router relayed this request; 401 for a relay header that does not verify. */
+    private boolean fromOtherNode(Request request) {
+        String vouch = request.getHeaders().get(Relay.HEADER);
+        if (vouch == null) {
+            return false;
+        }
+        if (!nodes.verify(vouch, request.getMethod(), hostAndPath(request))) {
+            throw ApiException.unauthenticated("the " + Relay.HEADER + " header does not verify: only nodes relay");
+        }
+        return true;
+    }
+
+    private static String hostAndPath(Request request) {
+        return request.getHeaders().get(HttpHeader.HOST) + request.getHttpURI().getPathQuery();
+    }
+
+    /**
+     * Sends the request to the router of the node that runs the computer, under the same host name:
+     * that router wakes and reaches it. The caller's access was checked here.
+     */
+    private boolean toOtherNode(Request request, Response response, Callback callback, String node) {
+        String router = nodes.routerOf().apply(node).orElseThrow(() -> new ApiException(ErrorCode.NODE_UNAVAILABLE,
+                "the computer is on node " + node + ", whose router is not known", Map.of("node", node)));
+        int colon = router.lastIndexOf(':');
+        request.setAttribute(TARGET, HttpURI.build(request.getHttpURI()).scheme(nodes.scheme())
+                .host(router.substring(0, colon)).port(Integer.parseInt(router.substring(colon + 1))).asImmutable());
+        request.setAttribute(RELAYED, nodes.vouch(request.getMethod(), hostAndPath(request)));
+        return super.handle(withoutExpect(request), response, callback);
+    }
+
+    /** The computer and port the Host names; private ports also check the caller's token, unless a node checked it. */
+    private RouteTarget resolve(Request request, boolean fromNode) {
         String host = request.getHeaders().get(HttpHeader.HOST);
         var readings = HostName.readings(host, domain);
         if (readings.isEmpty()) {
@@ -125,7 +169,7 @@ public final class ComputerProxy extends ProxyHandler {
             var workspace = workspaceByName.apply(name.workspace());
             var target = workspace.flatMap(w -> computers.routeFor(w, name.label()));
             if (target.isPresent()) {
-                if (target.get().port().privateAccess()) {
+                if (target.get().port().privateAccess() && !fromNode) {
                     access.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), workspace.get());
                 }
                 return target.get();
@@ -148,6 +192,10 @@ public final class ComputerProxy extends ProxyHandler {
     @Override
     protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toComputer) {
         super.copyRequestHeaders(request, toComputer);
+        if (request.getAttribute(RELAYED) instanceof String vouch) {
+            String host = request.getHeaders().get(HttpHeader.HOST);
+            toComputer.headers(h -> h.put(HttpHeader.HOST, host).put(Relay.HEADER, vouch));
+        }
         if (Boolean.TRUE.equals(request.getAttribute(PRIVATE))) {
             // The token was for Hearth, not for the program in the computer.
             toComputer.headers(h -> h.remove(HttpHeader.AUTHORIZATION));
@@ -185,6 +233,11 @@ public final class ComputerProxy extends ProxyHandler {
             return;
         }
         var target = (HttpURI) request.getAttribute(TARGET);
+        if (request.getAttribute(RELAYED) != null) {
+            writeError(response, callback, new ApiException(ErrorCode.NODE_UNAVAILABLE, "the router of the node "
+                    + "that runs this computer, at " + target.getAuthority() + ", did not answer: " + failure.getMessage()));
+            return;
+        }
         boolean timedOut = failure instanceof TimeoutException;
         writeError(response, callback, new ApiException(timedOut ? ErrorCode.GATEWAY_TIMEOUT : ErrorCode.BAD_GATEWAY,
                 (timedOut ? "the computer did not answer within " + timeout.toSeconds() + " s on port "
