@@ -11,7 +11,9 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.router.RouterSettings;
+import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestServer;
 import dev.hearth.support.TestMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,6 +93,34 @@ class NodesTest {
         nodes.a.admin().delete("/computers/" + meanwhile.path("id").asText());
     }
 
+    /**
+     * A third node, c, killed with SIGKILL: its computer answers node_unavailable on a (not a 500,
+     * not a hang), and is back untouched, /data and all, when c starts again on its directory.
+     */
+    @Test
+    void aKilledNodesComputersAnswerNodeUnavailableUntilItIsBackUntouched() throws Exception {
+        int port = ChildServer.freePort();
+        Path dir = TwoNodes.replicaDir(nodes.a.dataDir, port);
+        String id;
+        for (String other : List.of("a", "b")) {
+            assertEquals(0, nodes.cli("admin", "nodes", "drain", other, "--store", nodes.store).code());
+        }
+        try {
+            id = ChildServer.startAndKill(dir, port, "computer", nodes.store, "c");
+        } finally {
+            for (String other : List.of("a", "b")) {
+                assertEquals(0, nodes.cli("admin", "nodes", "undrain", other, "--store", nodes.store).code());
+            }
+        }
+        assertEquals("c", nodes.a.admin().get("/computers/" + id).path("computer").path("node").asText());
+        assertError(nodes.a.admin().send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("true")),
+                Map.of()), 503, "node_unavailable");
+        try (var c = TestServer.startOn(dir, port, nodes.node("c"))) {
+            assertEquals("acknowledged", TestComputers.run(nodes.a.admin(), id, "cat /data/f"), "through a, on c");
+            nodes.a.admin().delete("/computers/" + id);
+        }
+    }
+
     @Test
     void aDrainingNodeTakesNoNewWork() throws Exception {
         assertEquals(0, nodes.cli("admin", "nodes", "drain", "b", "--store", nodes.store).code());
@@ -107,7 +137,8 @@ class NodesTest {
             var listed = new HashMap<String, String>();
             nodes.operatorNodes().path("nodes").forEach(n -> listed.put(n.path("name").asText(),
                     n.path("state").asText()));
-            assertEquals(Map.of("a", "up", "b", "draining"), listed);
+            assertEquals("up", listed.get("a"), listed.toString());
+            assertEquals("draining", listed.get("b"), listed.toString());
         } finally {
             assertEquals(0, nodes.cli("admin", "nodes", "undrain", "b", "--store", nodes.store).code());
         }

@@ -6,6 +6,7 @@ import dev.hearth.client.KeyFileTokens;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
+import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.router.RouterSettings;
@@ -51,12 +52,17 @@ public final class ChildServer {
         Path dataDir = Path.of(args[0]);
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
-        var server = HearthServer.start(Config.defaults(dataDir).withPort(port)
+        var config = Config.defaults(dataDir).withPort(port)
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 27400, 27599, 0))
                 .withLocalImages(List.of(dataDir.getParent()))
-                .withPool(kind.startsWith("pool") ? PoolSettings.parse("hearth/busybox=2") : PoolSettings.NONE));
+                .withPool(kind.startsWith("pool") ? PoolSettings.parse("hearth/busybox=2") : PoolSettings.NONE);
+        if (args.length == 5) {
+            config = config.withStore(args[3]).withNodes(NodeSettings.DEFAULT.withName(args[4])
+                    .withLease(Duration.ofSeconds(6)));
+        }
+        var server = HearthServer.start(config);
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
         String ws = admin.create("/workspaces", Map.of("name", "killed")).path("workspace").path("id").asText();
         if (kind.equals("computer") || kind.equals("warm")) {
@@ -190,11 +196,17 @@ public final class ChildServer {
 
     /** Starts a server in a child process, waits until it has begun its work, and kills it with SIGKILL. */
     public static String startAndKill(Path dataDir, int port, String kind) throws Exception {
+        return startAndKill(dataDir, port, kind, new String[0]);
+    }
+
+    /** The same as node {@code storeAndNode[1]} on the PostgreSQL store {@code storeAndNode[0]} (a 6 s lease). */
+    public static String startAndKill(Path dataDir, int port, String kind, String... storeAndNode) throws Exception {
         // SQLite's native library is unpacked per JVM and a JVM killed with SIGKILL leaves it: keep it with the test's files.
         var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Dorg.sqlite.tmpdir=" + dataDir.getParent(), "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), kind));
+        command.addAll(List.of(storeAndNode));
         Path errors = dataDir.resolveSibling("child-server.err");
         var child = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {

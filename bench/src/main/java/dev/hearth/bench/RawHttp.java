@@ -37,13 +37,20 @@ final class RawHttp implements AutoCloseable {
 
     private final String host;
     private final int port;
+    private final String hostHeader;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
 
     RawHttp(String host, int port) {
+        this(host, port, host + ":" + port);
+    }
+
+    /** One that connects to {@code host:port} and names {@code hostHeader} in Host (a router's host names). */
+    RawHttp(String host, int port, String hostHeader) {
         this.host = host;
         this.port = port;
+        this.hostHeader = hostHeader;
     }
 
     /** A JSON request with a bearer token (null: none) and extra header lines ("Name: value"). */
@@ -85,7 +92,7 @@ final class RawHttp implements AutoCloseable {
             out = socket.getOutputStream();
         }
         var head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: ")
-                .append(host).append(':').append(port).append("\r\n");
+                .append(hostHeader).append("\r\n");
         boolean framed = false;
         for (String line : headers) {
             head.append(line).append("\r\n");

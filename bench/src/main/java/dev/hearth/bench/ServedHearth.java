@@ -31,9 +31,13 @@ final class ServedHearth implements AutoCloseable {
 
     /** Starts the server on free loopback ports and waits until it answers /health. */
     static ServedHearth start(Path dataDir, String... extraArgs) throws Exception {
+        return start(dataDir, freePort(), extraArgs);
+    }
+
+    /** The same on API port {@code api} (a second node's, named in its admin key file beforehand). */
+    static ServedHearth start(Path dataDir, int api, String... extraArgs) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String jar = Path.of("app/target/hearth.jar").toAbsolutePath().toString();
-        int api = freePort();
         var command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve",
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + api,
                 "--router-listen", "127.0.0.1:" + freePort()));
@@ -89,7 +93,7 @@ final class ServedHearth implements AutoCloseable {
         return dataDir.resolveSibling(dataDir.getFileName() + ".log");
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (var socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

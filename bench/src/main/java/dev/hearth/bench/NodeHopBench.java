@@ -1,0 +1,129 @@
+package dev.hearth.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hearth.api.Json;
+import dev.hearth.client.HearthClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the hop between nodes costs. Two nodes, a and b (each {@code hearth serve} in its own JVM),
+ * share a PostgreSQL store: a database that a third, single-node {@code hearth serve} runs. A computer
+ * runs on b (a is given too little memory to take it), and interleaved on it: exec through b's API
+ * (where it runs) and through a's (relayed to b), and an HTTP GET through b's router and through a's
+ * (relayed to b's router); all with curl-like blocking clients. Needs root, runsc and PostgreSQL.
+ * Arguments: {@code [calls=200] [warm=100]}.
+ */
+public final class NodeHopBench {
+    public static void main(String[] args) throws Exception {
+        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int warm = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        Path root = Files.createTempDirectory("hearth-hop-bench");
+        try (var host = ServedHearth.start(root.resolve("store"))) {
+            String store = storeDatabase(host.admin());
+            try (var a = ServedHearth.start(root.resolve("a"), "--store", store, "--node", "a",
+                    "--node-memory-mb", "64");
+                 var b = secondNode(root.resolve("a"), root.resolve("b"), store)) {
+                measure(a, b, calls, warm);
+            } finally {
+                ComputerBench.TestCleanup.removeAll(root.resolve("a"));
+                ComputerBench.TestCleanup.removeAll(root.resolve("b"));
+            }
+        } finally {
+            ComputerBench.TestCleanup.removeAll(root.resolve("store"));
+        }
+    }
+
+    /** A database of the store host that never sleeps, as a {@code --store} URL. */
+    private static String storeDatabase(HearthClient admin) {
+        String ws = admin.create("/workspaces", Map.of("name", "store")).path("workspace").path("id").asText();
+        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "hearth", "auto_sleep_seconds", 0))
+                .path("database").path("id").asText();
+        return admin.get("/databases/" + id + "/connection").path("connection").path("uri").asText();
+    }
+
+    /** Node b, with a's keys and the admin's key file made out to b's URL, as an operator sets one up. */
+    private static ServedHearth secondNode(Path first, Path dir, String store) throws Exception {
+        Files.createDirectories(dir);
+        for (String shared : List.of("signing-keys.json", "encryption-keys.json")) {
+            Files.copy(first.resolve(shared), dir.resolve(shared));
+        }
+        int port = ServedHearth.freePort();
+        var key = (ObjectNode) Json.mapper().readTree(first.resolve("admin-key.json").toFile());
+        String url = "http://127.0.0.1:" + port + "/v1";
+        key.put("audience", url).put("token_url", url + "/auth/token");
+        Files.writeString(dir.resolve("admin-key.json"), key.toString());
+        return ServedHearth.start(dir, port, "--store", store, "--node", "b");
+    }
+
+    private static void measure(ServedHearth a, ServedHearth b, int calls, int warm) throws Exception {
+        var admin = a.admin();
+        var workspace = admin.create("/workspaces", Map.of("name", "hop")).path("workspace");
+        String ws = workspace.path("id").asText();
+        var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "c", "image", "hearth/busybox",
+                "command", List.of("httpd", "-f", "-p", "8080", "-h", "/"),
+                "ports", List.of(Map.of("target", 8080, "published", 80)))).path("computer");
+        if (!computer.path("node").asText().equals("b")) {
+            throw new IllegalStateException("the computer was placed on " + computer.path("node") + ", not b");
+        }
+        String id = computer.path("id").asText();
+        String exec = "{\"command\": [\"/bin/true\"]}";
+        var viaA = a.blockingAdmin();
+        var viaB = b.blockingAdmin();
+        var routerA = router(admin, id);
+        var routerB = router(b.admin(), id);
+        var steps = new LinkedHashMap<String, Step>();
+        steps.put("exec through b's API (local)", () -> viaB.send("POST", "/computers/" + id + "/exec", exec));
+        steps.put("exec through a's API (relayed to b)", () -> viaA.send("POST", "/computers/" + id + "/exec", exec));
+        steps.put("GET through b's router (local)", () -> ok(routerB.send("GET", "/etc/hostname", List.of(), null)));
+        steps.put("GET through a's router (relayed to b)", () -> ok(routerA.send("GET", "/etc/hostname", List.of(), null)));
+        var times = new LinkedHashMap<String, List<Double>>();
+        for (int i = 0; i < warm + calls; i++) {
+            for (var step : steps.entrySet()) {
+                long t = System.nanoTime();
+                step.getValue().run();
+                if (i >= warm) {
+                    times.computeIfAbsent(step.getKey(), k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
+                }
+            }
+        }
+        System.out.println("| step | median ms | p90 ms |");
+        System.out.println("|---|---|---|");
+        times.forEach((step, values) -> System.out.printf("| %s | %.2f | %.2f |%n", step, pct(values, 50),
+                pct(values, 90)));
+        var names = new ArrayList<>(times.keySet());
+        System.out.printf("%nhop: exec +%.2f ms, router GET +%.2f ms (relayed minus local medians)%n",
+                pct(times.get(names.get(1)), 50) - pct(times.get(names.get(0)), 50),
+                pct(times.get(names.get(3)), 50) - pct(times.get(names.get(2)), 50));
+        System.out.printf("load average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        admin.delete("/computers/" + id);
+    }
+
+    /** A client of the router of the node {@code api} belongs to: the computer's URL as that node gives it. */
+    private static RawHttp router(HearthClient api, String id) {
+        var url = java.net.URI.create(api.get("/computers/" + id).path("computer").path("url").asText());
+        return new RawHttp("127.0.0.1", url.getPort(), url.getAuthority());
+    }
+
+    private static void ok(RawHttp.Answer answer) {
+        if (answer.status() != 200) {
+            throw new IllegalStateException("router answered " + answer.status() + ": " + answer.text());
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static double pct(List<Double> values, int p) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        return v[Math.min(v.length - 1, v.length * p / 100)];
+    }
+}
