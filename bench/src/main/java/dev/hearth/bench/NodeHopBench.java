@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * What the hop between nodes costs. Two nodes, a and b (each {@code hearth serve} in its own JVM),
- * share a PostgreSQL store: a database that a third, single-node {@code hearth serve} runs. A computer
+ * share a PostgreSQL store (a throwaway cluster from Debian's package). A computer
  * runs on b (a is given too little memory to take it), and interleaved on it: exec through b's API
  * (where it runs) and through a's (relayed to b), and an HTTP GET through b's router and through a's
  * (relayed to b's router); all with curl-like blocking clients. Needs root, runsc and PostgreSQL.
@@ -23,28 +23,68 @@ public final class NodeHopBench {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int warm = args.length > 1 ? Integer.parseInt(args[1]) : 100;
-        Path root = Files.createTempDirectory("hearth-hop-bench");
-        try (var host = ServedHearth.start(root.resolve("store"))) {
-            String store = storeDatabase(host.admin());
-            try (var a = ServedHearth.start(root.resolve("a"), "--store", store, "--node", "a",
-                    "--node-memory-mb", "64");
-                 var b = secondNode(root.resolve("a"), root.resolve("b"), store)) {
-                measure(a, b, calls, warm);
-            } finally {
-                ComputerBench.TestCleanup.removeAll(root.resolve("a"));
-                ComputerBench.TestCleanup.removeAll(root.resolve("b"));
+        // Short: a cluster's Unix socket path, under the store host's data directory, must stay under 108 bytes.
+        Path root = Files.createTempDirectory("h");
+        // The store host's PostgreSQL runs as the postgres user, which must pass through to its data directory.
+        Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+        int storePort = ServedHearth.freePort();
+        Process store = storeCluster(root.resolve("pg"), storePort);
+        String url = "postgresql://hearth@127.0.0.1:" + storePort + "/postgres";
+        try (var a = ServedHearth.start(root.resolve("a"), "--store", url, "--node", "a", "--node-memory-mb", "64");
+             var b = secondNode(root.resolve("a"), root.resolve("b"), url)) {
+            measure(a, b, calls, warm);
+        } catch (Exception e) {
+            for (String node : List.of("a", "b")) {
+                System.err.println("--- " + node + ".log, warnings and errors:");
+                Files.readString(root.resolve(node + ".log")).lines().filter(l -> !l.contains(":INFO :")).limit(40)
+                        .forEach(System.err::println);
             }
+            throw e;
         } finally {
-            ComputerBench.TestCleanup.removeAll(root.resolve("store"));
+            // b's first: removeAll deletes the directory both nodes' data directories are in.
+            ComputerBench.TestCleanup.removeSandboxes(root.resolve("b"));
+            ComputerBench.TestCleanup.unmountDisks(root.resolve("b"));
+            ComputerBench.TestCleanup.removeAll(root.resolve("a"));
+            store.destroy();
+            store.waitFor();
         }
     }
 
-    /** A database of the store host that never sleeps, as a {@code --store} URL. */
-    private static String storeDatabase(HearthClient admin) {
-        String ws = admin.create("/workspaces", Map.of("name", "store")).path("workspace").path("id").asText();
-        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "hearth", "auto_sleep_seconds", 0))
-                .path("database").path("id").asText();
-        return admin.get("/databases/" + id + "/connection").path("connection").path("uri").asText();
+    private static final String[] AS_POSTGRES = {"setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"};
+
+    /** The store: a throwaway PostgreSQL from Debian's package (initdb, trust on loopback), once it says ready. */
+    private static Process storeCluster(Path dir, int port) throws Exception {
+        Path bin;
+        try (var versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+            bin = versions.max(java.util.Comparator.naturalOrder()).orElseThrow().resolve("bin");
+        }
+        Files.createDirectories(dir);
+        Files.setOwner(dir, dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres"));
+        Path data = dir.resolve("data");
+        var initdb = new ProcessBuilder(postgres(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "hearth",
+                "--auth=trust", "-N")).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (initdb.waitFor() != 0) {
+            throw new IllegalStateException("initdb failed");
+        }
+        var p = new ProcessBuilder(postgres(bin.resolve("postgres").toString(), "-D", data.toString(), "-c", "port=" + port,
+                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + data,
+                "-c", "synchronous_commit=" + (System.getenv().getOrDefault("STORE_SYNC", "on"))))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        for (int i = 0; i < 3000; i++) {
+            var lines = Files.exists(data.resolve("postmaster.pid")) ? Files.readAllLines(data.resolve("postmaster.pid"))
+                    : List.<String>of();
+            if (lines.size() >= 8 && lines.get(7).strip().equals("ready")) {
+                return p;
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException("the store's postgres did not start");
+    }
+
+    private static List<String> postgres(String... command) {
+        var full = new ArrayList<>(List.of(AS_POSTGRES));
+        full.addAll(List.of(command));
+        return full;
     }
 
     /** Node b, with a's keys and the admin's key file made out to b's URL, as an operator sets one up. */
@@ -66,12 +106,14 @@ public final class NodeHopBench {
         var workspace = admin.create("/workspaces", Map.of("name", "hop")).path("workspace");
         String ws = workspace.path("id").asText();
         var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "c", "image", "hearth/busybox",
-                "command", List.of("httpd", "-f", "-p", "8080", "-h", "/"),
+                "command", List.of("httpd", "-f", "-p", "8080", "-h", "/data"),
                 "ports", List.of(Map.of("target", 8080, "published", 80)))).path("computer");
         if (!computer.path("node").asText().equals("b")) {
             throw new IllegalStateException("the computer was placed on " + computer.path("node") + ", not b");
         }
         String id = computer.path("id").asText();
+        admin.upload("/computers/" + id + "/files?path=/data/index.html", "text/plain",
+                () -> new java.io.ByteArrayInputStream("hello\n".getBytes()));
         String exec = "{\"command\": [\"/bin/true\"]}";
         var viaA = a.blockingAdmin();
         var viaB = b.blockingAdmin();
@@ -80,8 +122,8 @@ public final class NodeHopBench {
         var steps = new LinkedHashMap<String, Step>();
         steps.put("exec through b's API (local)", () -> viaB.send("POST", "/computers/" + id + "/exec", exec));
         steps.put("exec through a's API (relayed to b)", () -> viaA.send("POST", "/computers/" + id + "/exec", exec));
-        steps.put("GET through b's router (local)", () -> ok(routerB.send("GET", "/etc/hostname", List.of(), null)));
-        steps.put("GET through a's router (relayed to b)", () -> ok(routerA.send("GET", "/etc/hostname", List.of(), null)));
+        steps.put("GET through b's router (local)", () -> ok(routerB.send("GET", "/index.html", List.of(), null)));
+        steps.put("GET through a's router (relayed to b)", () -> ok(routerA.send("GET", "/index.html", List.of(), null)));
         var times = new LinkedHashMap<String, List<Double>>();
         for (int i = 0; i < warm + calls; i++) {
             for (var step : steps.entrySet()) {

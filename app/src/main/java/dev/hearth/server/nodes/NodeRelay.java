@@ -42,8 +42,9 @@ public final class NodeRelay implements Relay {
     private final Function<Caller, String> vouchable;
     private final String scheme;
     private final Clock clock;
+    // HTTP/1.1: the APIs speak nothing else, and the default (HTTP/2) offers an h2c upgrade on every request.
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+            .version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).build();
 
     /** {@code scheme}: how nodes reach each other's APIs, as this node's own API is served (http or https). */
     public NodeRelay(NodeKey key, Function<String, Caller> vouchedCaller, Function<Caller, String> vouchable,

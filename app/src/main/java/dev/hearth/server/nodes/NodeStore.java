@@ -75,8 +75,10 @@ public final class NodeStore {
                 .mapTo(String.class).findOne().filter(a -> !a.isEmpty());
     }
 
+    /** One node, without counting what it hosts (asked on every request for another node's resource). */
     public Optional<Node> find(Handle h, String name, Instant now) {
-        return all(h, now).stream().filter(n -> n.name().equals(name)).findFirst();
+        return h.createQuery("SELECT * FROM nodes WHERE name = :name").bind("name", name)
+                .map((rs, ctx) -> node(rs, Node.Hosted.NONE, now)).findOne();
     }
 
     /** Every node by name, down where its lease lapsed by {@code now}, with what it hosts. */
