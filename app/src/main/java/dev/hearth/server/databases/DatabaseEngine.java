@@ -7,7 +7,9 @@ import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.PostgresHost;
 import dev.hearth.server.postgres.Scram;
+import dev.hearth.server.store.Ids;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,7 +50,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
         dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
-        var reason = host.unavailableReason();
+        var reason = host.unavailableReason().or(() -> tooDeep(root));
         Optional<DatabaseEngine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
@@ -60,6 +62,21 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
         reason.ifPresent(r -> LOG.warn("databases are unavailable: {}", r));
         return new Found(new Layout(root), engine, reason.orElse(""));
     }
+
+    /**
+     * A cluster's Unix socket is in its directory under the data directory, and a socket's path holds
+     * at most 107 bytes: under a deeper data directory no cluster could start (nor say why to a client).
+     */
+    private static Optional<String> tooDeep(Path root) {
+        String socket = new Layout(root).socketDir(Ids.next()).resolve(".s.PGSQL.65535").toString();
+        int bytes = socket.getBytes(StandardCharsets.UTF_8).length;
+        return bytes <= MAX_SOCKET_PATH ? Optional.empty() : Optional.of("the data directory's path is too long for "
+                + "PostgreSQL's Unix sockets: a cluster's would be " + bytes + " bytes, and at most " + MAX_SOCKET_PATH
+                + " fit; choose a --data-dir at most " + (root.getParent().toString().length() - bytes + MAX_SOCKET_PATH)
+                + " characters long");
+    }
+
+    private static final int MAX_SOCKET_PATH = 107;
 
     private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
                                            Jdbi jdbi, DatabaseStore store, List<String> alsoListen,
