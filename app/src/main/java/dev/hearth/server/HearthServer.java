@@ -79,7 +79,6 @@ import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -177,10 +176,10 @@ public final class HearthServer implements AutoCloseable {
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
                 new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
-                        URI.create(listeners.baseUrl()).getScheme(), config.clock()));
+                        listeners.nodeScheme(false), config.clock()));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
-                new OtherNodes(node::routerOf, nodeKey, listeners.routerAddress().scheme(), config.clock()));
+                new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));
         listeners.start();
         reconcile(config);
         maintenance.scheduleWithFixedDelay(() -> maintain(ground, identity), 1, 60, TimeUnit.MINUTES);

@@ -95,6 +95,14 @@ final class Listeners implements AutoCloseable {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + connector.getLocalPort();
     }
 
+    /**
+     * How other nodes reach this node's API or router: as the listener itself serves (https with a
+     * certificate), whatever scheme a --public-url or a balancer in front shows clients.
+     */
+    String nodeScheme(boolean router) {
+        return (router ? tls.router() : tls.api()).isPresent() ? "https" : "http";
+    }
+
     /** host:port other nodes' routers relay to: the host other nodes reach this node's API at, the router's port. */
     String routerNodeAddress(String apiNodeAddress) {
         var connector = (ServerConnector) router.getConnectors()[0];

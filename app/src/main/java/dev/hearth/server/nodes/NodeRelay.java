@@ -19,6 +19,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -111,18 +112,16 @@ public final class NodeRelay implements Relay {
     private static Reply reply(HttpResponse<InputStream> response) throws IOException {
         var headers = new LinkedHashMap<String, String>();
         response.headers().map().forEach((name, values) -> {
-            if (RETURNED.contains(name.toLowerCase()) && !values.isEmpty()) {
-                headers.put(name, values.getFirst());
+            if (RETURNED.contains(name.toLowerCase(Locale.ROOT)) && !values.isEmpty()) {
+                headers.put(name.toLowerCase(Locale.ROOT), values.getFirst());
             }
         });
-        String type = response.headers().firstValue("content-type").orElse("");
-        if (type.startsWith("application/json")) {
+        if (headers.getOrDefault("content-type", "").startsWith("application/json")) {
             JsonNode body;
             try (var in = response.body()) {
                 body = Json.mapper().readTree(in);
             }
-            headers.remove("Content-Type");
-            headers.remove("content-type");
+            headers.remove("content-type"); // the API writes its own for JSON
             return new Reply(response.statusCode(), body, body, Map.copyOf(headers));
         }
         Reply.Stream copy = out -> {
