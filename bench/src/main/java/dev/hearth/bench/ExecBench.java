@@ -9,8 +9,6 @@ import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +35,7 @@ public final class ExecBench {
             var driver = new RunscRuntime("runsc", dataDir.resolve("runsc"));
             var request = new Exec.Request(List.of("/bin/true"), Map.of("PATH", "/bin"), "/", new byte[0], Duration.ofSeconds(60));
             Path scratch = Files.createDirectories(dataDir.resolve("bench-scratch"));
-            var steps = new LinkedHashMap<String, Step>();
+            var steps = new LinkedHashMap<String, Interleaved.Step>();
             steps.put("raw runsc exec", () -> ComputerBench.run("runsc", "--root", root, "exec", sandbox, "/bin/true"));
             steps.put("runtime driver exec (no HTTP)", () -> driver.exec(sandbox, request, scratch, 1 << 20, () -> true));
             // The computer's agent, straight from this JVM (its address is slot 64's, the first).
@@ -51,34 +49,15 @@ public final class ExecBench {
             steps.put("HTTP GET /health (no work), blocking client", () -> curlLike.send("GET", "/health", null));
             steps.put("HTTP exec route, blocking client", () -> curlLike.send("POST", "/computers/" + id + "/exec",
                     "{\"command\": [\"/bin/true\"]}"));
-            var times = new LinkedHashMap<String, List<Double>>();
-            for (int i = 0; i < warm + calls; i++) {
-                for (var step : steps.entrySet()) {
-                    long t = System.nanoTime();
-                    step.getValue().run();
-                    if (i >= warm) {
-                        times.computeIfAbsent(step.getKey(), k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
-                    }
-                }
-            }
+            var times = Interleaved.time(steps, warm, calls);
             System.out.println("| step | median ms |");
             System.out.println("|---|---|");
-            times.forEach((step, values) -> System.out.printf("| %s | %.2f |%n", step, median(values)));
+            times.forEach((step, values) -> System.out.printf("| %s | %.2f |%n", step,
+                    Interleaved.percentile(values, 50)));
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             admin.delete("/computers/" + id);
         } finally {
             ComputerBench.TestCleanup.removeAll(dataDir);
         }
-    }
-
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    private static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(v);
-        return v[v.length / 2];
     }
 }

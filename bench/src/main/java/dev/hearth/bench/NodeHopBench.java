@@ -6,7 +6,6 @@ import dev.hearth.client.HearthClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,21 +118,12 @@ public final class NodeHopBench {
         var viaB = b.blockingAdmin();
         var routerA = router(admin, id);
         var routerB = router(b.admin(), id);
-        var steps = new LinkedHashMap<String, Step>();
+        var steps = new LinkedHashMap<String, Interleaved.Step>();
         steps.put("exec through b's API (local)", () -> viaB.send("POST", "/computers/" + id + "/exec", exec));
         steps.put("exec through a's API (relayed to b)", () -> viaA.send("POST", "/computers/" + id + "/exec", exec));
         steps.put("GET through b's router (local)", () -> ok(routerB.send("GET", "/index.html", List.of(), null)));
         steps.put("GET through a's router (relayed to b)", () -> ok(routerA.send("GET", "/index.html", List.of(), null)));
-        var times = new LinkedHashMap<String, List<Double>>();
-        for (int i = 0; i < warm + calls; i++) {
-            for (var step : steps.entrySet()) {
-                long t = System.nanoTime();
-                step.getValue().run();
-                if (i >= warm) {
-                    times.computeIfAbsent(step.getKey(), k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
-                }
-            }
-        }
+        var times = Interleaved.time(steps, warm, calls);
         System.out.println("| step | median ms | p90 ms |");
         System.out.println("|---|---|---|");
         times.forEach((step, values) -> System.out.printf("| %s | %.2f | %.2f |%n", step, pct(values, 50),
@@ -158,14 +148,7 @@ public final class NodeHopBench {
         }
     }
 
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
     private static double pct(List<Double> values, int p) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(v);
-        return v[Math.min(v.length - 1, v.length * p / 100)];
+        return Interleaved.percentile(values, p);
     }
 }
