@@ -40,7 +40,8 @@ final class AdminNodesCommand implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "drain", description = "Place no new computers or databases on the node (creates there are refused).")
+    @Command(name = "drain", description = "Place no new computers or databases on the node (creates there are refused), "
+            + "and move its sleeping computers to other nodes.")
     int drain(@Parameters(paramLabel = "NAME", description = "the node") String name) {
         return mark(name, NodeState.DRAINING);
     }

@@ -58,9 +58,11 @@ import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.Arrivals;
 import dev.hearth.server.nodes.NodeKey;
 import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.nodes.NodeRelay;
+import dev.hearth.server.nodes.Shipments;
 import dev.hearth.server.operations.OperationStore;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.operations.OperationsApi;
@@ -176,7 +178,9 @@ public final class HearthServer implements AutoCloseable {
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
                 new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
-                        listeners.nodeScheme(false), config.clock()));
+                        listeners.nodeScheme(false), config.clock()), new Arrivals(nodeKey,
+                        computers.moves(new Shipments(nodeKey, node.name(), listeners.nodeScheme(false), config.clock())),
+                        config.clock()));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
                 new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));

@@ -133,12 +133,11 @@ final class Listeners implements AutoCloseable {
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                  long maxBodyBytes, RequestObserver observer, Relay relay) {
+                  long maxBodyBytes, RequestObserver observer, Relay relay, Handler nodes) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets, observer,
-                relay),
-                tls.api()));
+        api.setHandler(secured(new Handler.Sequence(nodes, new ApiHandler(routes, guard, idempotency, rates, reserve,
+                maxBodyBytes, webSockets, observer, relay)), tls.api()));
         api.setErrorHandler(new JsonErrorHandler());
     }
 

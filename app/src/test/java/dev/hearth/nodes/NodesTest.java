@@ -145,6 +145,61 @@ class NodesTest {
         assertEquals(1, nodes.cli("admin", "nodes", "drain", "nowhere", "--store", nodes.store).code());
     }
 
+    /**
+     * Draining b moves its sleeping computer to a: its memory (a loop counting in a shell), /data, its
+     * checkpoint and its name all come along, nothing of it stays on b, and every node's API reaches
+     * it on a, where a fork of its checkpoint is made.
+     */
+    @Test
+    void drainMovesASleepingComputerWithItsMemoryDataAndCheckpoints() throws Exception {
+        var admin = nodes.a.admin();
+        String id = nodes.on("b", () -> TestComputers.create(admin, ws, "mover", "hearth/busybox", Map.of()))
+                .path("id").asText();
+        var started = admin.post("/computers/" + id + "/processes", Map.of("command", List.of("sh", "-c",
+                "i=0; while true; do i=$((i+1)); echo $i > /tmp/n.t; mv /tmp/n.t /tmp/n; sleep 0.05; done")));
+        int pid = started.path("process").path("pid").asInt();
+        TestComputers.run(admin, id, "head -c 2000000 /dev/urandom > /data/blob; sleep 0.3");
+        String blob = TestComputers.run(admin, id, "sha256sum /data/blob | cut -d' ' -f1");
+        var checkpoint = admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "before-move"),
+                TestComputers.key());
+        assertEquals(202, checkpoint.status(), () -> checkpoint.body().toString());
+        String op = checkpoint.body().path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        String counted = TestComputers.run(admin, id, "cat /tmp/n");
+        admin.post("/computers/" + id + "/sleep", Map.of());
+
+        assertEquals(0, nodes.cli("admin", "nodes", "drain", "b", "--store", nodes.store).code());
+        try {
+            String node = "b";
+            for (int i = 0; i < 600 && node.equals("b"); i++) {
+                Thread.sleep(200);
+                node = admin.get("/computers/" + id).path("computer").path("node").asText();
+            }
+            assertEquals("a", node, "moved off the draining node");
+        } finally {
+            assertEquals(0, nodes.cli("admin", "nodes", "undrain", "b", "--store", nodes.store).code());
+        }
+        var moved = nodes.b.admin().get("/computers/" + id).path("computer");
+        assertEquals("sleeping", moved.path("state").asText(), moved.toString());
+        for (String left : List.of("computers/" + id, "disks/" + id + ".img")) {
+            assertFalse(Files.exists(nodes.b.dataDir.resolve(left)), left + " is gone from b");
+        }
+        // Woken through b's API, relayed to a: the loop counts on from where it stood.
+        int after = Integer.parseInt(TestComputers.run(nodes.b.admin(), id, "sleep 0.3; cat /tmp/n"));
+        assertTrue(after > Integer.parseInt(counted), counted + " then " + after);
+        assertEquals("running", admin.get("/computers/" + id + "/processes/" + pid).path("process").path("state")
+                .asText());
+        assertEquals(blob, TestComputers.run(admin, id, "sha256sum /data/blob | cut -d' ' -f1"));
+        var fork = nodes.b.admin().send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "mover-fork",
+                "from_checkpoint", checkpoint.body().path("checkpoint").path("id").asText()), TestComputers.key());
+        assertEquals(201, fork.status(), () -> fork.body().toString());
+        assertEquals("a", fork.body().path("computer").path("node").asText(), "made where the checkpoint is now");
+        String forkId = fork.body().path("computer").path("id").asText();
+        assertEquals(blob, TestComputers.run(admin, forkId, "sha256sum /data/blob | cut -d' ' -f1"));
+        admin.delete("/computers/" + forkId);
+        admin.delete("/computers/" + id);
+    }
+
     @Test
     void aNameAndADataDirectoryServeOneProcessAtATime() throws Exception {
         Path other = Files.createTempDirectory("hearth-test");

@@ -176,6 +176,18 @@ class RelayTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(401, forged.statusCode(), forged.body());
             assertTrue(forged.body().contains("unauthenticated"), forged.body());
+            // Nor can anyone but a node hand a computer over: the door for moves wants a node's vouch.
+            String id = computer.path("id").asText();
+            for (String vouch : List.of("", now + ":node:b:" + "0".repeat(64))) {
+                var builder = HttpRequest.newBuilder(URI.create(nodes.a.baseUrl().replaceFirst("/v1$", "")
+                        + "/_nodes/computers/" + id + "?from=b")).PUT(HttpRequest.BodyPublishers.ofString("x"));
+                if (!vouch.isEmpty()) {
+                    builder.header("Hearth-Relayed-For", vouch);
+                }
+                var handed = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(401, handed.statusCode(), handed.body());
+            }
+            assertEquals("b", nodes.a.admin().get("/computers/" + id).path("computer").path("node").asText());
         }
         nodes.b.admin().delete("/computers/" + computer.path("id").asText());
     }

@@ -202,8 +202,7 @@ final class Agents {
         }
         renew.run();
         var saved = holder.get();
-        var former = saved.computerId().equals(c.id()) ? null : endpoint(c, saved.computerId());
-        if (await(c, endpoint(c, c.id()), former, saved.boot(), running)) {
+        if (await(c, endpoint(c, c.id()), former(c, saved), saved.boot(), running)) {
             watchMain(c);
         }
     }
@@ -221,8 +220,7 @@ final class Agents {
             return;
         }
         renew.run();
-        var former = holder.get().computerId().equals(c.id()) ? null : endpoint(c, holder.get().computerId());
-        if (await(c, own, former, holder.get().boot(), running)) {
+        if (await(c, own, former(c, holder.get()), holder.get().boot(), running)) {
             watchMain(c);
         }
     }
@@ -294,6 +292,17 @@ final class Agents {
             client.rekey(former, own.secret());
             return client.boot(own).isPresent();
         }
+    }
+
+    /**
+     * The agent as the saved memory knows it, when that is not as {@code c}: another computer's (a
+     * fork), or the secret of the node the image came from (a move).
+     */
+    private AgentEndpoint former(Computer c, AgentHolders.Holder saved) {
+        if (saved.carried()) {
+            return new AgentEndpoint(c.slot().sandboxAddress(), c.sandboxId(), saved.carriedSecret());
+        }
+        return saved.computerId().equals(c.id()) ? null : endpoint(c, saved.computerId());
     }
 
     private AgentEndpoint endpoint(Computer c, String secretOf) {

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -324,6 +325,12 @@ final class ComputerCheckpoints {
         Dirs.removeUnowned(dirs.checkpoints(), keep, "no ready checkpoint");
         Dirs.removeUnowned(dirs.checkpointDisks(), keep.stream().map(id -> id + ".img").collect(Collectors.toSet()),
                 "no ready checkpoint");
+    }
+
+    /** A computer's checkpoints that are whole: what moves with it to another node. */
+    List<Checkpoint> wholeOf(String computerId) {
+        return jdbi.withHandle(h -> store.live(h, computerId)).stream()
+                .filter(c -> c.state() == CheckpointState.READY).toList();
     }
 
     Set<String> digestsInUse() {

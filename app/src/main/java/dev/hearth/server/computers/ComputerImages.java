@@ -7,6 +7,7 @@ import dev.hearth.server.images.Images;
 import dev.hearth.server.images.WorkspaceImage;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Ids;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
@@ -68,6 +69,16 @@ final class ComputerImages {
     Image unpacked(Computer computer) {
         return images.unpacked(computer.image(), computer.imageDigest()).orElseThrow(() ->
                 new Images.PullFailure("image " + computer.imageDigest() + " is no longer unpacked here"));
+    }
+
+    /** Whether the image of this digest is unpacked here, whatever its reference. */
+    boolean hasDigest(String digest) {
+        return images.unpacked("", digest).isPresent();
+    }
+
+    /** The directory an image of this digest is unpacked in (see {@link Images#unpackedAt}). */
+    Path unpackedAt(String digest) {
+        return images.unpackedAt(digest);
     }
 
     /** An image for the warm pool: built in, or pulled for no workspace in particular. */

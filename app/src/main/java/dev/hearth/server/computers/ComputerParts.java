@@ -10,7 +10,8 @@ import dev.hearth.server.agent.AgentSecrets;
 record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates, Activity activity, Dirs dirs,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
-                     Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks) {
+                     Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks,
+                     Agents agents) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock(), in.node());
@@ -40,6 +41,6 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                 execs, files, processes, new RouteTargets(records, activity, sleeps), new ComputerViews(environments, in.routerHost()),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
-                        in.sleep().memoryReserveBytes()), disks);
+                        in.sleep().memoryReserveBytes()), disks, agents);
     }
 }

@@ -16,7 +16,9 @@ import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.NetworkInput;
 import dev.hearth.server.network.NetworkPolicy;
+import dev.hearth.server.nodes.Cargo;
 import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.Shipments;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
@@ -70,6 +72,8 @@ public final class ComputerService {
     private final ComputerUsage usage;
     private final Operations operations;
     private final Optional<ComputerSupervisor> supervisor;
+    private final ComputerArrivals arrivals;
+    private Optional<Departures> departures = Optional.empty();
 
     private final Timings timings;
     private final LocalNode node;
@@ -88,19 +92,32 @@ public final class ComputerService {
                 new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
                 parts.activity()));
         supervisor.ifPresent(ComputerSupervisor::start);
+        this.arrivals = new ComputerArrivals(parts);
     }
 
     /** Makes what runs match the store after a start (see {@link Reconciler}), then fills the warm pool. */
     public void reconcile() {
         parts.access().ifPresent(r -> new Reconciler(parts.lifecycle(), parts.records(), r, parts.dirs(),
                 parts.checkpoints(), parts.networking(), this::remove, this::pullUnlessUnderWay).run());
+        arrivals.reconcile();
+        departures.ifPresent(Departures::start);
         parts.pool().start();
     }
 
     /** Stops watching computers (they keep running, and the next start adopts them) and empties the warm pool. */
     public void close() {
         supervisor.ifPresent(ComputerSupervisor::stop);
+        departures.ifPresent(Departures::stop);
         parts.pool().stop();
+    }
+
+    /**
+     * What this node takes in from a draining node ({@link ComputerArrivals}); from {@link #reconcile}
+     * on, its own sleeping computers move to others through {@code shipments} while it drains.
+     */
+    public Cargo moves(Shipments shipments) {
+        departures = parts.access().runtime().map(r -> new Departures(parts, node, shipments));
+        return arrivals;
     }
 
     /** The warm pool's sandboxes, and why an image's pool is short, if it is. */
@@ -358,10 +375,7 @@ public final class ComputerService {
     }
 
     public Contents contents() {
-        var store = parts.records().store();
-        return new Contents("computers", store::countLive, (h, ws, newName) -> store.page(h, ws,
-                new PageRequest(Integer.MAX_VALUE - 1, Optional.empty())).forEach(c ->
-                HostLabels.require("name", c.name(), c.settings().ports(), newName)));
+        return HostLabels.contents(parts.records().store());
     }
 
     /** Digests that must stay unpacked (see {@link ComputerImages#digestsInUse}). */

@@ -123,6 +123,16 @@ public final class ComputerStore {
                 .bind("sleptAt", c.sleep() == null ? null : millis(c.sleep().since())).execute();
     }
 
+    /**
+     * Makes a computer asleep cold on node {@code from} this node's (it moved here); false when it is
+     * no longer that (woken, deleted, moved already).
+     */
+    public boolean arrive(Handle h, String id, String from) {
+        return h.createUpdate("UPDATE computers SET node = :node WHERE id = :id AND node = :from AND deleted_at IS NULL "
+                        + "AND state = 'sleeping' AND pending IS NULL AND (sleep_mode IS NULL OR sleep_mode = 'cold')")
+                .bind("node", node).bind("id", id).bind("from", from).execute() == 1;
+    }
+
     /** Notes how a sandbox's main process ended, unless the computer runs another sandbox by now. */
     public void noteMainExit(Handle h, String id, Computer.MainExit exit) {
         h.createUpdate("UPDATE computers SET main_exit = :exit WHERE id = :id AND incarnation = :incarnation")

@@ -28,6 +28,11 @@ record Dirs(Path computers, Path checkpoints, Path disks) {
         return new Dirs(dataDir.resolve("computers"), dataDir.resolve("checkpoints"), dataDir.resolve("disks"));
     }
 
+    /** The data directory all of these are in. */
+    Path root() {
+        return computers.getParent();
+    }
+
     Path computer(String computerId) {
         return computers.resolve(computerId);
     }

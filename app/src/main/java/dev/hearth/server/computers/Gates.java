@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  */
 final class Gates {
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
+    // Computers moved to another node since this process started, with the check that says where.
+    private final Map<String, Runnable> departed = new ConcurrentHashMap<>();
 
     /**
      * A computer's lock, and a count of changes made through it: odd while one is under way. An exec
@@ -40,7 +42,7 @@ final class Gates {
     <T> T locked(String computerId, Supplier<T> work) {
         var gate = of(computerId);
         gate.lock().writeLock().lock();
-        return changing(gate, work);
+        return changing(computerId, gate, work);
     }
 
     /**
@@ -58,7 +60,7 @@ final class Gates {
             Thread.currentThread().interrupt();
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while ending the computer's commands");
         }
-        return changing(gate, work);
+        return changing(computerId, gate, work);
     }
 
     /**
@@ -83,7 +85,7 @@ final class Gates {
                 throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "interrupted while waiting for the computer's commands");
             }
         }
-        return Optional.ofNullable(changing(gate, work));
+        return Optional.ofNullable(changing(computerId, gate, work));
     }
 
     private static boolean idle(ReentrantReadWriteLock.WriteLock lock, BooleanSupplier busy) {
@@ -97,10 +99,24 @@ final class Gates {
         return true;
     }
 
+    /**
+     * After the computer moved to another node: a change that waited for its gate meanwhile must not
+     * touch it here. {@code elsewhere} throws where it is now (421 wrong_node, or 503 while that node
+     * is down); if it returns, the computer came back and changes pass again.
+     */
+    void departed(String computerId, Runnable elsewhere) {
+        departed.put(computerId, elsewhere);
+    }
+
     /** Runs a change with the write lock held, counting it; releases the lock. */
-    private static <T> T changing(Gate gate, Supplier<T> work) {
+    private <T> T changing(String computerId, Gate gate, Supplier<T> work) {
         gate.changes().incrementAndGet();
         try {
+            var elsewhere = departed.get(computerId);
+            if (elsewhere != null) {
+                elsewhere.run();
+                departed.remove(computerId);
+            }
             return work.get();
         } finally {
             gate.changes().incrementAndGet();

@@ -1,6 +1,8 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.store.PageRequest;
+import dev.hearth.server.workspaces.Contents;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +33,13 @@ final class HostLabels {
                     + label.length() + " characters, and a DNS label holds " + MAX
                     + ": the computer's and the workspace's names (and a port) must fit in it together");
         });
+    }
+
+    /** A workspace's computers, counted, and refusing a new workspace name too long for one of their URLs. */
+    static Contents contents(ComputerStore store) {
+        return new Contents("computers", store::countLive, (h, ws, newName) -> store.page(h, ws,
+                new PageRequest(Integer.MAX_VALUE - 1, Optional.empty())).forEach(c ->
+                require("name", c.name(), c.settings().ports(), newName)));
     }
 
     private static Optional<String> longest(String computer, List<Computer.Port> ports, String workspace) {

@@ -203,6 +203,14 @@ public final class Images {
         return List.copyOf(list);
     }
 
+    /**
+     * Where the image of a manifest digest is unpacked (its {@code rootfs} and {@code config.json}), or
+     * would be: another node ships it there, in one rename, when a computer moves here with it.
+     */
+    public Path unpackedAt(String digest) {
+        return dir.resolve(digest.replace(':', '-'));
+    }
+
     /** An image unpacked here already, by the digest a computer recorded. */
     public Optional<Image> unpacked(String reference, String digest) {
         try {

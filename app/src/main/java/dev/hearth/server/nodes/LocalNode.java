@@ -77,9 +77,19 @@ public final class LocalNode {
         return Placement.placedHere(work);
     }
 
+    /** Whether an operator is draining this node: it takes no new work, and its sleeping computers move away. */
+    public boolean draining() {
+        return jdbi.withHandle(h -> store.asked(h, name)).orElse(NodeState.UP) == NodeState.DRAINING;
+    }
+
+    /** The node a sleeping computer of this one moves to while it drains, if one is up and takes work. */
+    public Optional<Node> moveTarget() {
+        return Placement.elsewhere(name, all());
+    }
+
     /** Returns unless an operator is draining this node: then 503 node_unavailable, since it takes no new work. */
     public void requireTakingWork() {
-        if (jdbi.withHandle(h -> store.asked(h, name)).orElse(NodeState.UP) == NodeState.DRAINING) {
+        if (draining()) {
             throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "node " + name + " is draining: it takes no new "
                     + "computers or databases; create them through another node", Map.of("node", name));
         }

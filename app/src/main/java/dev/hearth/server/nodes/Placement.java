@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.jdbi.v3.core.Handle;
@@ -52,6 +53,16 @@ final class Placement {
                     + "this request to that node's API at " + best.address(),
                     Map.of("node", best.name(), "address", best.address()));
         }
+    }
+
+    /**
+     * Where a sleeping computer of a draining node goes: the other node, up and not draining, with the
+     * most memory free for awake computers (it wakes there), then the fewest computers.
+     */
+    static Optional<Node> elsewhere(String here, List<Node> nodes) {
+        ToLongFunction<Node> free = n -> n.capacity().memoryBytes() - n.hosted().computerMemoryBytes();
+        return nodes.stream().filter(n -> !n.name().equals(here) && n.state() == NodeState.UP)
+                .min(Comparator.comparingLong(free).reversed().thenComparingLong(n -> n.hosted().computers()));
     }
 
     /** In the insert's transaction, under the slot lock: 503 when this node's awake computers would exceed its memory. */

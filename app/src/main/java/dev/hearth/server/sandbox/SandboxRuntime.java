@@ -25,6 +25,14 @@ public interface SandboxRuntime {
      */
     void prepareDisk(Path dir, Path image, long bytes);
 
+    /**
+     * Unmounts the disk on {@code dir}, keeping its image whole and unchanged from then on (it is
+     * about to be copied to another node); false while something still holds it.
+     */
+    default boolean releaseDisk(Path dir) {
+        return true;
+    }
+
     /** Lets go of the disk on {@code dir} and deletes its image. */
     void removeDisk(Path dir, Path image);
 

@@ -115,6 +115,11 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     @Override
+    public boolean releaseDisk(Path dir) {
+        return disks.unmount(dir);
+    }
+
+    @Override
     public void removeDisk(Path dir, Path image) {
         disks.remove(dir, image);
     }
