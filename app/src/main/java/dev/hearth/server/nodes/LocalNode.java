@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -19,6 +20,11 @@ public final class LocalNode {
     private final Jdbi jdbi;
     private final NodeStore store;
     private final Clock clock;
+    private static final long FRESH_NANOS = 1_000_000_000L;
+    private final Map<String, Seen> seenUp = new ConcurrentHashMap<>();
+
+    private record Seen(Node node, long at) {
+    }
 
     public LocalNode(String name, Jdbi jdbi, NodeStore store, Clock clock) {
         this.name = name;
@@ -38,7 +44,25 @@ public final class LocalNode {
 
     /** Where a node's computer router listens (host:port), when the node is known. */
     public Optional<String> routerOf(String node) {
-        return jdbi.withHandle(h -> store.routerAddress(h, node));
+        return other(node).map(Node::routerAddress).filter(a -> a != null && !a.isEmpty());
+    }
+
+    /**
+     * Another node as the store has it, read again after {@link #FRESH_NANOS} while it is up: every
+     * request for its resources asks, and a store read was a good part of a relay's cost. A node
+     * found down is read every time (it answers as soon as it is back); one that went down since
+     * refuses the relayed connection, which answers 503 as well.
+     */
+    private Optional<Node> other(String name) {
+        var seen = seenUp.get(name);
+        long now = System.nanoTime();
+        if (seen != null && now - seen.at() < FRESH_NANOS) {
+            return Optional.of(seen.node());
+        }
+        var found = jdbi.withHandle(h -> store.find(h, name, clock.instant()));
+        found.filter(n -> !n.isDown()).ifPresentOrElse(n -> seenUp.put(name, new Seen(n, now)),
+                () -> seenUp.remove(name));
+        return found;
     }
 
     public boolean owns(String node) {
@@ -104,7 +128,7 @@ public final class LocalNode {
         if (owns(node)) {
             return;
         }
-        var found = jdbi.withHandle(h -> store.find(h, node, clock.instant()));
+        var found = other(node);
         if (found.isEmpty() || found.get().isDown()) {
             throw new ApiException(ErrorCode.NODE_UNAVAILABLE, what + " is on node " + node
                     + ", which is down; it is back when that node is", Map.of("node", node));

@@ -69,12 +69,6 @@ public final class NodeStore {
                 .mapTo(String.class).findOne().map(NodeState::of);
     }
 
-    /** Where a node's computer router listens, for another node's router to relay to. */
-    public Optional<String> routerAddress(Handle h, String name) {
-        return h.createQuery("SELECT router_address FROM nodes WHERE name = :name").bind("name", name)
-                .mapTo(String.class).findOne().filter(a -> !a.isEmpty());
-    }
-
     /** One node, without counting what it hosts (asked on every request for another node's resource). */
     public Optional<Node> find(Handle h, String name, Instant now) {
         return h.createQuery("SELECT * FROM nodes WHERE name = :name").bind("name", name)
