@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * goes cold first, then its files (see {@link Luggage}) stream to the node placement picks, which
  * records the computer as its own; only then are they removed here. A computer that is awake stays
  * until it sleeps (its memory is in a running sandbox), and one that wakes during its move waits for
- * the move and wakes on its new node.
+ * the move and wakes on its new node. A move that fails leaves the computer here, tried again
+ * after {@link #RETRY}.
  */
 final class Departures {
     private static final Logger LOG = LoggerFactory.getLogger(Departures.class);
@@ -30,7 +33,11 @@ final class Departures {
     private final ComputerParts parts;
     private final LocalNode node;
     private final Shipments shipments;
+    // After a failed move, the computer is tried again no sooner than this (a refusal tends to repeat).
+    static final Duration RETRY = Duration.ofMinutes(1);
+    private final Map<String, Long> failedAt = new ConcurrentHashMap<>();
     private volatile Thread thread;
+    private boolean stuck;
 
     Departures(ComputerParts parts, LocalNode node, Shipments shipments) {
         this.parts = parts;
@@ -64,7 +71,9 @@ final class Departures {
             return;
         }
         for (var c : parts.records().live()) {
-            if (!c.is(ComputerState.SLEEPING) || c.pending() != null) {
+            Long failed = failedAt.get(c.id());
+            if (!c.is(ComputerState.SLEEPING) || c.pending() != null
+                    || failed != null && System.nanoTime() - failed < RETRY.toNanos()) {
                 continue;
             }
             if (c.sleepsWarm()) {
@@ -73,10 +82,14 @@ final class Departures {
             }
             var to = node.moveTarget();
             if (to.isEmpty()) {
-                LOG.warn("node {} drains, but no other node is up and takes work: computer {} stays", node.name(),
-                        c.name());
+                if (!stuck) {
+                    LOG.warn("node {} drains, but no other node is up and takes work: its sleeping computers stay",
+                            node.name());
+                }
+                stuck = true;
                 return;
             }
+            stuck = false;
             parts.gates().locked(c.id(), () -> move(c.id(), to.get()));
         }
     }
@@ -109,9 +122,11 @@ final class Departures {
                 LOG.warn("computer {} ({}) could not move to node {}; it stays here: {}", c.name(), c.id(),
                         to.name(), e.getMessage());
                 keep(c);
+                failedAt.put(c.id(), System.nanoTime());
                 return null;
             }
         }
+        failedAt.remove(c.id());
         removeHere(c, luggage);
         parts.gates().departed(c.id(), () -> parts.records().here(parts.records().current(computerId)));
         LOG.info("computer {} ({}) moved to node {}", c.name(), c.id(), to.name());
