@@ -3,6 +3,7 @@ package dev.hearth.nodes;
 import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -101,6 +103,41 @@ class RelayTest {
         viaA.delete("/computers/" + forkId);
         viaA.delete("/computers/" + id);
         assertEquals(0, nodes.b.admin().get("/workspaces/" + ws + "/computers").path("computers").size());
+    }
+
+    /**
+     * A fork whose checkpoint's node takes no new work (here: draining; or full) is made on another
+     * node from a copy of the checkpoint, its memory, overlay and /data, fetched from that node and
+     * gone once the fork is made; the checkpoint stays where it was.
+     */
+    @Test
+    void aForkIsMadeElsewhereFromACopyWhenItsCheckpointsNodeHasNoRoom() throws Exception {
+        var admin = nodes.a.admin();
+        String id = nodes.on("b", () -> TestComputers.create(admin, ws, "origin", "hearth/busybox", Map.of()))
+                .path("id").asText();
+        String blob = TestComputers.run(admin, id, "head -c 1000000 /dev/urandom > /data/blob; echo kept > /tmp/made;"
+                + " sha256sum /data/blob | cut -d' ' -f1");
+        var checkpoint = admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "to-copy"),
+                TestComputers.key());
+        assertEquals(202, checkpoint.status(), () -> checkpoint.body().toString());
+        String op = checkpoint.body().path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        String checkpointId = checkpoint.body().path("checkpoint").path("id").asText();
+        var fork = nodes.on("a", () -> nodes.b.admin().send("POST", "/workspaces/" + ws + "/computers",
+                Map.of("name", "copied", "from_checkpoint", checkpointId), TestComputers.key()));
+        assertEquals(201, fork.status(), () -> fork.body().toString());
+        assertEquals("a", fork.body().path("computer").path("node").asText(), "b took no new work");
+        String forkId = fork.body().path("computer").path("id").asText();
+        assertEquals(blob + "\nkept", TestComputers.run(admin, forkId,
+                "sha256sum /data/blob | cut -d' ' -f1; cat /tmp/made"));
+        assertFalse(Files.exists(nodes.a.dataDir.resolve("checkpoints/" + checkpointId)), "the copy is gone from a");
+        assertTrue(Files.exists(nodes.b.dataDir.resolve("checkpoints/" + checkpointId)), "the checkpoint stays on b");
+        var again = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "at-home",
+                "from_checkpoint", checkpointId), TestComputers.key());
+        assertEquals("b", again.body().path("computer").path("node").asText(), again.body().toString());
+        for (String gone : List.of(forkId, again.body().path("computer").path("id").asText(), id)) {
+            admin.delete("/computers/" + gone);
+        }
     }
 
     /** The router of a reaches a computer on b: b's router wakes and reaches it, a checked the caller. */

@@ -3,16 +3,13 @@ package dev.hearth.server.computers;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
+import dev.hearth.fs.Tar;
 import dev.hearth.server.nodes.Cargo;
-import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,13 +21,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ComputerArrivals implements Cargo {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerArrivals.class);
-    private static final Duration MOVE = Duration.ofMinutes(1);
-    private static final long TAR_SECONDS = 3600;
 
     private final ComputerParts parts;
+    private final CheckpointCopies copies;
 
-    ComputerArrivals(ComputerParts parts) {
+    ComputerArrivals(ComputerParts parts, CheckpointCopies copies) {
         this.parts = parts;
+        this.copies = copies;
     }
 
     /** Arrivals cut short by a stop; at start, before any arrive. */
@@ -41,6 +38,12 @@ final class ComputerArrivals implements Cargo {
     @Override
     public boolean hasImage(String digest) {
         return parts.images().hasDigest(digest);
+    }
+
+    @Override
+    public Shipment checkpoint(String checkpointId, boolean withImage) {
+        parts.access().get();
+        return copies.serve(checkpointId, withImage);
     }
 
     @Override
@@ -85,48 +88,16 @@ final class ComputerArrivals implements Cargo {
 
     private static void unpack(InputStream tar, Path staging) throws IOException {
         Disk.deleteTree(staging);
-        Files.createDirectories(staging);
-        var process = new ProcessBuilder("tar", "-x", "-C", staging.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
-        try (var in = process.getOutputStream()) {
-            tar.transferTo(in);
-        } catch (IOException e) {
-            process.destroyForcibly();
-            throw e;
-        }
-        try {
-            if (!process.waitFor(TAR_SECONDS, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IOException("the files sent could not be unpacked (tar exited " + process.exitValue() + ")");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while unpacking");
-        } finally {
-            process.destroyForcibly();
-        }
+        Tar.unpack(tar, staging);
     }
 
     /**
-     * Moves each expected piece that arrived into its place; anything else that came is left to be
-     * deleted. What this node still had of the computer (from an earlier stay) is a leftover: the
-     * store says the computer is the sending node's.
+     * Puts what arrived in place. What this node still had of the computer (from an earlier stay) is
+     * a leftover: the store says the computer is the sending node's.
      */
     private void place(Computer c, Luggage luggage, Path staging, List<Path> placed) {
-        var dirs = parts.dirs();
-        parts.access().get().releaseDisk(dirs.computer(c.id()));
-        for (Path piece : luggage.pieces()) {
-            Path arrived = staging.resolve(dirs.root().relativize(piece));
-            boolean image = piece.startsWith(dirs.root().resolve("images"));
-            if (!Files.exists(arrived) || image && Files.exists(piece)) {
-                continue; // images never change: one unpacked here already is the same
-            }
-            if (!image) {
-                Disk.deleteTree(piece);
-                placed.add(piece);
-            }
-            Commands.check(List.of("mkdir", "-p", piece.getParent().toString()), MOVE);
-            Commands.check(List.of("mv", "-T", arrived.toString(), piece.toString()), MOVE);
-        }
+        parts.access().get().releaseDisk(parts.dirs().computer(c.id()));
+        luggage.placeFrom(staging, parts.dirs(), placed);
     }
 
     private void undo(Computer c, List<Path> placed) {

@@ -136,7 +136,11 @@ final class ComputerCheckpoints {
     }
 
     Checkpoint find(String checkpointId) {
-        return jdbi.withHandle(h -> store.find(h, checkpointId)).orElseThrow();
+        return findIfAny(checkpointId).orElseThrow();
+    }
+
+    Optional<Checkpoint> findIfAny(String checkpointId) {
+        return jdbi.withHandle(h -> store.find(h, checkpointId));
     }
 
     private static Checkpoint requireReady(Checkpoint checkpoint) {

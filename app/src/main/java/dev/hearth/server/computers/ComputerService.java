@@ -73,6 +73,8 @@ public final class ComputerService {
     private final Operations operations;
     private final Optional<ComputerSupervisor> supervisor;
     private final ComputerArrivals arrivals;
+    private final CheckpointCopies copies;
+    private final Forks forks;
     private Optional<Departures> departures = Optional.empty();
 
     private final Timings timings;
@@ -92,7 +94,9 @@ public final class ComputerService {
                 new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
                 parts.activity()));
         supervisor.ifPresent(ComputerSupervisor::start);
-        this.arrivals = new ComputerArrivals(parts);
+        this.copies = new CheckpointCopies(parts, node);
+        this.forks = new Forks(parts, node, copies);
+        this.arrivals = new ComputerArrivals(parts, copies);
     }
 
     /** Makes what runs match the store after a start (see {@link Reconciler}), then fills the warm pool. */
@@ -117,6 +121,7 @@ public final class ComputerService {
      */
     public Cargo moves(Shipments shipments) {
         departures = parts.access().runtime().map(r -> new Departures(parts, node, shipments));
+        copies.shipVia(shipments);
         return arrivals;
     }
 
@@ -159,37 +164,8 @@ public final class ComputerService {
         return new Outcome(view(computer, workspace), Optional.of(op));
     }
 
-    /**
-     * A new computer from a checkpoint: the source computer's image, environment, ports and
-     * resources unless the request sets them, its memory, overlay and /data from the checkpoint.
-     */
     private Outcome fork(Workspace workspace, CreateComputer request) {
-        String name = Validate.dnsLabel("name", request.name());
-        var checkpoint = parts.checkpoints().readyIn(workspace, request.fromCheckpoint());
-        var source = parts.records().here(parts.records().current(checkpoint.source()));
-        var from = source.settings();
-        if (request.image() != null && !request.image().equals(from.image())) {
-            throw ApiException.invalidField("image", "a computer made from a checkpoint runs the checkpoint's image, "
-                    + from.image() + "; leave image out");
-        }
-        var resources = ComputerInput.resources(request.resources(), from.resources());
-        int copiedMb = parts.disks().diskMb(checkpoint.id());
-        if (resources.diskMb() < copiedMb) {
-            throw ApiException.invalidField("resources.disk_mb", "checkpoint " + checkpoint.name() + " holds a copy of"
-                    + " a disk of " + copiedMb + " MB; a computer made from it needs at least that (a disk only grows)");
-        }
-        var ports = request.ports() == null ? from.ports() : ComputerInput.ports(request.ports());
-        HostLabels.require("name", name, ports, workspace.name());
-        var settings = new Computer.Settings(from.image(),
-                request.env() == null ? from.env() : EnvValue.parse(request.env(), false), ports,
-                resources, Boolean.TRUE.equals(request.protectedFlag()),
-                request.autoSleepSeconds() == null ? from.autoSleepSeconds()
-                        : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
-                NetworkInput.parse(request.network(), from.network(), parts.networking().settings()),
-                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()));
-        var computer = parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
-                checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now()));
-        return new Outcome(view(created(computer.id()), workspace), Optional.empty());
+        return new Outcome(view(forks.fork(workspace, request, this::created), workspace), Optional.empty());
     }
 
     /** Boots a computer made just now, timed for /metrics. */

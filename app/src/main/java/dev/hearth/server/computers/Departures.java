@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
+import dev.hearth.fs.Tar;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Node;
 import dev.hearth.server.nodes.Shipments;
@@ -8,11 +9,9 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +27,6 @@ import org.slf4j.LoggerFactory;
 final class Departures {
     private static final Logger LOG = LoggerFactory.getLogger(Departures.class);
     static final Duration EVERY = Duration.ofSeconds(2);
-    private static final long TAR_SECONDS = 3600;
 
     private final ComputerParts parts;
     private final LocalNode node;
@@ -165,9 +163,7 @@ final class Departures {
 
     /** Streams the pieces to {@code to}; answers how many bytes went (tar's, holes left out). */
     private long send(Node to, String computerId, List<String> names) throws Shipments.Refused, IOException {
-        var command = new ArrayList<>(List.of("tar", "-c", "-S", "-C", parts.dirs().root().toString(), "--"));
-        command.addAll(names);
-        var tar = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        var tar = Tar.create(parts.dirs().root(), names);
         var counted = new AtomicLong();
         try (var out = new FilterInputStream(tar.getInputStream()) {
             @Override
@@ -178,15 +174,8 @@ final class Departures {
             }
         }) {
             shipments.computer(to, computerId, out);
-            if (!tar.waitFor(TAR_SECONDS, TimeUnit.SECONDS) || tar.exitValue() != 0) {
-                throw new IOException("tar of " + names + " failed");
-            }
+            Tar.finish(tar, "tar of " + names);
             return counted.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while sending computer " + computerId);
-        } finally {
-            tar.destroyForcibly();
         }
     }
 

@@ -1,8 +1,11 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.server.process.Commands;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +19,7 @@ import java.util.function.Predicate;
  * they were made from, which the receiving node may lack.
  */
 record Luggage(List<Path> pieces) {
+    private static final Duration MOVE = Duration.ofMinutes(1);
 
     /** Every piece a move of {@code c} may hold, present or not: what a receiving node accepts. */
     static Luggage of(Computer c, List<Checkpoint> checkpoints, Dirs dirs, Function<String, Path> imageDir) {
@@ -42,6 +46,27 @@ record Luggage(List<Path> pieces) {
         return new Luggage(pieces.stream().filter(Files::exists)
                 .filter(p -> !(ownDisk && p.equals(dirs.computer(computerId))))
                 .filter(p -> !p.startsWith(dirs.root().resolve("images")) || receiverLacks.test(p)).toList());
+    }
+
+    /**
+     * Moves each piece that arrived in {@code staging} into its place, replacing what was there,
+     * and notes it in {@code placed}; an image unpacked here already is kept (images never change)
+     * and is never noted, so that undoing a failed arrival leaves images alone.
+     */
+    void placeFrom(Path staging, Dirs dirs, List<Path> placed) {
+        for (Path piece : pieces) {
+            Path arrived = staging.resolve(dirs.root().relativize(piece));
+            boolean image = piece.startsWith(dirs.root().resolve("images"));
+            if (!Files.exists(arrived) || image && Files.exists(piece)) {
+                continue;
+            }
+            if (!image) {
+                Disk.deleteTree(piece);
+                placed.add(piece);
+            }
+            Commands.check(List.of("mkdir", "-p", piece.getParent().toString()), MOVE);
+            Commands.check(List.of("mv", "-T", arrived.toString(), piece.toString()), MOVE);
+        }
     }
 
     /** The pieces as tar names them: relative to the data directory. */

@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Relay;
 import dev.hearth.server.store.Ids;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.io.Content;
@@ -19,12 +20,14 @@ import org.slf4j.LoggerFactory;
  * The API listener's door for other nodes, outside {@code /v1} and never open to users: every
  * request must carry a {@link NodeKey} vouch for {@code node:NAME}. {@code GET /_nodes/images/DIGEST}
  * answers 204 when that image is unpacked here (404 when not); {@code PUT /_nodes/computers/ID?from=NAME}
- * takes a sleeping computer off node NAME (its tar stream is the body) and answers 204.
+ * takes a sleeping computer off node NAME (its tar stream is the body) and answers 204;
+ * {@code GET /_nodes/checkpoints/ID[?image=true]} answers a checkpoint here as tar.
  */
 public final class Arrivals extends Handler.Abstract {
     public static final String PREFIX = "/_nodes/";
     private static final Logger LOG = LoggerFactory.getLogger(Arrivals.class);
     private static final Pattern IMAGE = Pattern.compile("^/_nodes/images/(sha256:[0-9a-f]{64})$");
+    private static final Pattern CHECKPOINT = Pattern.compile("^/_nodes/checkpoints/([A-Za-z0-9_-]{1,64})$");
     private static final Pattern COMPUTER = Pattern.compile("^/_nodes/computers/([A-Za-z0-9_-]{1,64})$");
     private static final Pattern NODE = Pattern.compile("^[a-z0-9][a-z0-9-]{0,62}$");
 
@@ -51,9 +54,22 @@ public final class Arrivals extends Handler.Abstract {
         }
         String requestId = Ids.next();
         try {
-            serve(request, path);
-            response.setStatus(204);
+            var shipment = serve(request, path);
+            if (shipment == null) {
+                response.setStatus(204);
+                callback.succeeded();
+                return true;
+            }
+            response.setStatus(200);
+            response.getHeaders().put("Content-Type", "application/x-tar");
+            try (var out = Content.Sink.asOutputStream(response)) {
+                shipment.writeTo(out);
+            }
             callback.succeeded();
+        } catch (IOException e) {
+            LOG.warn("request {} {} {} from another node broke off: {}", requestId, request.getMethod(), path,
+                    e.getMessage());
+            callback.failed(e);
         } catch (ApiException e) {
             ErrorEnvelope.write(response, callback, e, requestId);
         } catch (Exception e) {
@@ -64,23 +80,29 @@ public final class Arrivals extends Handler.Abstract {
         return true;
     }
 
-    private void serve(Request request, String path) throws Exception {
+    /** What to send back, or null for 204. */
+    private Cargo.Shipment serve(Request request, String path) throws Exception {
         String method = request.getMethod();
-        String from = Request.extractQueryParameters(request).getValue("from");
+        var query = Request.extractQueryParameters(request);
+        String from = query.getValue("from");
         String node = verify(request, method).substring(caller("").length());
         var image = IMAGE.matcher(path);
         if (method.equals("GET") && image.matches()) {
             if (!cargo.hasImage(image.group(1))) {
                 throw ApiException.notFound("image " + image.group(1));
             }
-            return;
+            return null;
+        }
+        var checkpoint = CHECKPOINT.matcher(path);
+        if (method.equals("GET") && checkpoint.matches()) {
+            return cargo.checkpoint(checkpoint.group(1), "true".equals(query.getValue("image")));
         }
         var computer = COMPUTER.matcher(path);
         if (method.equals("PUT") && computer.matches() && node.equals(from)) {
             try (var body = Content.Source.asInputStream(request)) {
                 cargo.receiveComputer(computer.group(1), from, body);
             }
-            return;
+            return null;
         }
         throw ApiException.notFound("route " + method + " " + path);
     }

@@ -4,10 +4,12 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 
 /**
- * What a node takes in when another one drains: a sleeping computer's files, with its checkpoints
- * and (when this node lacks it) the image it was unpacked from, as one tar stream.
+ * What nodes hand each other as tar streams: a sleeping computer's files, with its checkpoints and
+ * (when the receiver lacks it) its unpacked image, when its node drains; a checkpoint, when a fork
+ * of it is made on another node.
  */
 public interface Cargo {
     /** Whether the image of this manifest digest is unpacked here, so a shipment may leave it out. */
@@ -19,11 +21,29 @@ public interface Cargo {
      */
     void receiveComputer(String computerId, String from, InputStream tar) throws IOException;
 
+    /**
+     * A whole checkpoint of a computer on this node, for another node that makes a fork of it: its
+     * memory image, its /data or disk, and (when {@code withImage}) the unpacked image it was taken
+     * from, as tar. 404 when no such checkpoint is here.
+     */
+    Shipment checkpoint(String checkpointId, boolean withImage);
+
+    /** Bytes for another node, written once the request was found good. */
+    @FunctionalInterface
+    interface Shipment {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     /** A node without computers takes none. */
     Cargo NONE = new Cargo() {
         @Override
         public boolean hasImage(String digest) {
             return false;
+        }
+
+        @Override
+        public Shipment checkpoint(String checkpointId, boolean withImage) {
+            throw ApiException.notFound("checkpoint " + checkpointId + " on this node");
         }
 
         @Override

@@ -78,6 +78,19 @@ public final class LocalNode {
         Placement.place(name, all(), "this computer", (long) memoryMb << 20);
     }
 
+    /**
+     * The same for a fork of a checkpoint whose computer runs on {@code source}: made there while it
+     * has room, else placed as a new computer is (see {@link Placement#placeFork}).
+     */
+    public void placeFork(String source, int memoryMb) {
+        Placement.placeFork(name, source, all(), (long) memoryMb << 20);
+    }
+
+    /** Another node, when the store knows it (read again after a second; see {@link #other}). */
+    public Optional<Node> known(String node) {
+        return other(node);
+    }
+
     /** The same for a new database, which goes where the fewest are. */
     public void placeDatabase() {
         Placement.place(name, all(), "this database", 0);

@@ -56,6 +56,29 @@ final class Placement {
     }
 
     /**
+     * Returns when a fork of a checkpoint whose computer runs on {@code source} is to be made here:
+     * on the source's node while it has room (the checkpoint's files are there), else where
+     * {@link #place} puts a new computer, which then copies the checkpoint from the source's node.
+     * Otherwise throws where it goes, as {@link #place} does.
+     */
+    static void placeFork(String here, String source, List<Node> nodes, long memoryBytes) {
+        if (PLACED.isBound() || nodes.stream().noneMatch(n -> n.name().equals(here))) {
+            return;
+        }
+        ToLongFunction<Node> free = n -> n.capacity().memoryBytes() - n.hosted().computerMemoryBytes();
+        var home = nodes.stream().filter(n -> n.name().equals(source)
+                && (n.name().equals(here) ? n.state() != NodeState.DRAINING : n.state() == NodeState.UP)
+                && free.applyAsLong(n) >= memoryBytes).findFirst();
+        if (home.isEmpty()) {
+            place(here, nodes, "this fork", memoryBytes);
+        } else if (!source.equals(here)) {
+            throw new ApiException(ErrorCode.WRONG_NODE, "this fork is made on node " + source + ", where its "
+                    + "checkpoint is; send this request to that node's API at " + home.get().address(),
+                    Map.of("node", source, "address", home.get().address()));
+        }
+    }
+
+    /**
      * Where a sleeping computer of a draining node goes: the other node, up and not draining, with the
      * most memory free for awake computers (it wakes there), then the fewest computers.
      */

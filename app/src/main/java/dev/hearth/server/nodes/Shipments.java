@@ -56,6 +56,28 @@ public final class Shipments {
         }
     }
 
+    /** Checkpoint {@code checkpointId} of a computer on {@code node}, as tar; with its unpacked image if asked. */
+    public InputStream checkpoint(Node node, String checkpointId, boolean withImage) throws Refused {
+        String target = "/_nodes/checkpoints/" + checkpointId + (withImage ? "?image=true" : "");
+        var request = HttpRequest.newBuilder(URI.create(scheme + "://" + node.address() + target)).GET()
+                .header(Relay.HEADER, key.vouch("GET", target, Arrivals.caller(here), clock.instant())).build();
+        try {
+            var response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            if (response.statusCode() != 200) {
+                try (var body = response.body()) {
+                    throw new Refused("node " + node.name() + " answered " + response.statusCode() + ": "
+                            + message(new String(body.readAllBytes(), StandardCharsets.UTF_8)));
+                }
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new Refused("node " + node.name() + " at " + node.address() + " broke off: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Refused("interrupted while asking node " + node.name());
+        }
+    }
+
     private int send(Node node, String method, String target, HttpRequest.BodyPublisher body) throws Refused {
         var request = HttpRequest.newBuilder(URI.create(scheme + "://" + node.address() + target)).method(method, body)
                 .header(Relay.HEADER, key.vouch(method, target, Arrivals.caller(here), clock.instant())).build();
