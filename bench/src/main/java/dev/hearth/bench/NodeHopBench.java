@@ -15,13 +15,15 @@ import java.util.Map;
  * share a PostgreSQL store (a throwaway cluster from Debian's package). A computer
  * runs on b (a is given too little memory to take it), and interleaved on it: exec through b's API
  * (where it runs) and through a's (relayed to b), and an HTTP GET through b's router and through a's
- * (relayed to b's router); all with curl-like blocking clients. Needs root, runsc and PostgreSQL.
- * Arguments: {@code [calls=200] [warm=100]}.
+ * (relayed to b's router); all with curl-like blocking clients. Then a drain of b moves a sleeping
+ * computer with {@code mib} MiB in /data to a ({@link DrainMove}). Needs root, runsc and PostgreSQL.
+ * Arguments: {@code [calls=200] [warm=100] [mib=200]}.
  */
 public final class NodeHopBench {
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int warm = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        int mib = args.length > 2 ? Integer.parseInt(args[2]) : 200;
         // Short: a cluster's Unix socket path, under the store host's data directory, must stay under 108 bytes.
         Path root = Files.createTempDirectory("h");
         // The store host's PostgreSQL runs as the postgres user, which must pass through to its data directory.
@@ -31,7 +33,8 @@ public final class NodeHopBench {
         String url = "postgresql://hearth@127.0.0.1:" + storePort + "/postgres";
         try (var a = ServedHearth.start(root.resolve("a"), "--store", url, "--node", "a", "--node-memory-mb", "64");
              var b = secondNode(root.resolve("a"), root.resolve("b"), url)) {
-            measure(a, b, calls, warm);
+            String ws = measure(a, b, calls, warm);
+            DrainMove.measure(root, url, ws, a, b, mib);
         } catch (Exception e) {
             for (String node : List.of("a", "b")) {
                 System.err.println("--- " + node + ".log, warnings and errors:");
@@ -100,7 +103,8 @@ public final class NodeHopBench {
         return ServedHearth.start(dir, port, "--store", store, "--node", "b");
     }
 
-    private static void measure(ServedHearth a, ServedHearth b, int calls, int warm) throws Exception {
+    /** Answers the workspace it made. */
+    private static String measure(ServedHearth a, ServedHearth b, int calls, int warm) throws Exception {
         var admin = a.admin();
         var workspace = admin.create("/workspaces", Map.of("name", "hop")).path("workspace");
         String ws = workspace.path("id").asText();
@@ -134,6 +138,7 @@ public final class NodeHopBench {
                 pct(times.get(names.get(3)), 50) - pct(times.get(names.get(2)), 50));
         System.out.printf("load average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         admin.delete("/computers/" + id);
+        return ws;
     }
 
     /** A client of the router of the node {@code api} belongs to: the computer's URL as that node gives it. */

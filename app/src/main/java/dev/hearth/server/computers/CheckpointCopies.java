@@ -79,7 +79,7 @@ final class CheckpointCopies {
         var sender = node.known(from).filter(n -> !n.isDown()).orElseThrow(() -> new ApiException(
                 ErrorCode.NODE_UNAVAILABLE, "checkpoint " + k.name() + " is on node " + from + ", which is down"));
         boolean withImage = !parts.images().hasDigest(k.imageDigest());
-        Path staging = parts.dirs().root().resolve("arrivals").resolve("checkpoint-" + k.id());
+        Path staging = parts.dirs().arrivals().resolve("checkpoint-" + k.id());
         var placed = new ArrayList<Path>();
         long start = System.nanoTime();
         try (var tar = shipments.checkpoint(sender, k.id(), withImage)) {

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This node's side of a computer moving here from a draining node: the tar stream is unpacked into
- * {@code arrivals/<id>} (beside, never over, anything live), each expected piece put in its place,
+ * {@code disks/.arrivals/<id>} (beside, never over, anything live), each expected piece put in its place,
  * then the store records the computer here, all under its gate. Whatever fails leaves the computer
  * the sending node's, and what arrived is removed.
  */
@@ -83,7 +83,7 @@ final class ComputerArrivals implements Cargo {
     }
 
     private Path staging() {
-        return parts.dirs().root().resolve("arrivals");
+        return parts.dirs().arrivals();
     }
 
     private static void unpack(InputStream tar, Path staging) throws IOException {

@@ -62,6 +62,14 @@ record Dirs(Path computers, Path checkpoints, Path disks) {
         return checkpoint(checkpointId).resolve("data");
     }
 
+    /**
+     * Where what another node sends is unpacked before it is put in place: on the disks' file
+     * system, so that disk images (the bulk of it: /data) are put in place by a rename, not a copy.
+     */
+    Path arrivals() {
+        return disks.resolve(".arrivals");
+    }
+
     /** Beside the computers' disks: a copy shares blocks only within one file system. */
     Path checkpointDisks() {
         return disks.resolve("checkpoints");

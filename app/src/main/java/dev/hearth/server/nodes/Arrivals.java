@@ -111,7 +111,8 @@ public final class Arrivals extends Handler.Abstract {
         String vouch = request.getHeaders().get(Relay.HEADER);
         String caller = vouch == null ? null
                 : key.verify(vouch, method, request.getHttpURI().getPathQuery(), clock.instant()).orElse(null);
-        if (caller == null || !caller.startsWith(caller("")) || !NODE.matcher(caller.substring(caller("").length())).matches()) {
+        String prefix = caller("");
+        if (caller == null || !caller.startsWith(prefix) || !NODE.matcher(caller.substring(prefix.length())).matches()) {
             throw ApiException.unauthenticated("only nodes sharing this store may send to " + PREFIX);
         }
         return caller;
