@@ -178,9 +178,7 @@ public final class HearthServer implements AutoCloseable {
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
                 new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
-                        listeners.nodeScheme(false), config.clock()), new Arrivals(nodeKey,
-                        computers.moves(new Shipments(nodeKey, node.name(), listeners.nodeScheme(false), config.clock())),
-                        config.clock()));
+                        listeners.nodeScheme(false), config.clock()), arrivals(config, node.name(), nodeKey));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
                 new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));
@@ -191,11 +189,18 @@ public final class HearthServer implements AutoCloseable {
                 store.dialect().name().toLowerCase());
     }
 
+    /** The door other nodes send this one computers and databases through, and how this one sends its own. */
+    private Arrivals arrivals(Config config, String node, NodeKey key) {
+        var shipments = new Shipments(key, node, listeners.nodeScheme(false), config.clock());
+        return new Arrivals(key, computers.moves(shipments), databases.moves(shipments), config.clock());
+    }
+
     /** This process's node; refused (and what was opened closed) while another process holds it. */
     private NodeLease takeNode(Config config, Jdbi jdbi) throws Exception {
         try {
             String address = config.nodes().address().orElseGet(listeners::apiAddress);
-            return NodeLease.take(jdbi, config.nodes(), address, listeners.routerNodeAddress(address), config.dataDir());
+            return NodeLease.take(jdbi, config.nodes(), address, listeners.routerNodeAddress(address),
+                    config.databases().nodeAddress(address), config.dataDir());
         } catch (IOException | RuntimeException e) {
             store.close();
             listeners.close();
@@ -294,8 +299,10 @@ public final class HearthServer implements AutoCloseable {
         var settings = g.config().databases();
         var store = new DatabaseStore(settings.publicHost(), g.node().name());
         var direct = DirectPorts.start(g.config().dataDir());
+        String nodeAddress = settings.nodeAddress(g.config().nodes().address().orElseGet(listeners::apiAddress));
         var engine = DatabaseEngine.open(settings, g.config().dataDir(), g.jdbi(), store,
-                network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of(), direct.isPresent());
+                network.isPresent() ? List.of(Services.ADDRESS.host()) : List.of(), direct.isPresent(),
+                new DatabaseEngine.Sharing(g.keyring(), nodeAddress, this.store.dialect() != Store.Dialect.SQLITE));
         var service = new DatabaseService(g.jdbi(), store, g.checkpointKinds().store(), g.keyring(), engine, settings,
                 g.clock(), network.map(ComputerNetwork::firewall), direct, g.timings(), g.node());
         var checkpoints = new DatabaseCheckpoints(g.jdbi(), g.checkpointKinds(), service, g.clock());

@@ -52,6 +52,10 @@ public final class ChildServer {
         Path dataDir = Path.of(args[0]);
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
+        if (kind.equals("node")) {
+            serveNode(dataDir, port, args[3], args[4], args[5]);
+            return;
+        }
         var config = Config.defaults(dataDir).withPort(port)
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withOperations(Duration.ofSeconds(2), TestKinds.all())
@@ -132,6 +136,32 @@ public final class ChildServer {
         }
         var op = server.operations().begin(kind, ws, "thing", Json.mapper().readTree("{\"millis\": 1500}"));
         System.out.println("operation " + op.id());
+        System.out.flush();
+        server.join();
+    }
+
+    /**
+     * A node as a host of its own would run it (started in a network namespace of its own by
+     * NodeHosts): every listener on {@code address}, on Hearth's default ports, on the shared store.
+     * Prints "node BASE_URL" once serving, and serves until stopped (SIGTERM closes it).
+     */
+    private static void serveNode(Path dataDir, int port, String store, String name, String address) throws Exception {
+        var config = Config.defaults(dataDir).withListen(address, port)
+                .withRouter(new RouterSettings(address, RouterSettings.DEFAULT.port(), "localhost", Optional.empty()))
+                .withDatabases(new DatabaseSettings(address, address, DatabaseSettings.DEFAULT.firstPort(),
+                        DatabaseSettings.DEFAULT.lastPort(), DatabaseSettings.DEFAULT.poolerPort()))
+                .withLocalImages(List.of(dataDir.getParent()))
+                .withPool(PoolSettings.NONE)
+                .withStore(store).withNodes(NodeSettings.DEFAULT.withName(name).withLease(Duration.ofSeconds(6)));
+        var server = HearthServer.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }));
+        System.out.println("node " + server.baseUrl());
         System.out.flush();
         server.join();
     }

@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -32,6 +34,18 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     public static PostgresCluster start() throws Exception {
+        return start(Optional.empty(), "");
+    }
+
+    /**
+     * A cluster that also listens on {@code hostAddress} (the host side of test hosts' network),
+     * trusting connections from {@code network} (a CIDR).
+     */
+    public static PostgresCluster startOn(String hostAddress, String network) throws Exception {
+        return start(Optional.of(hostAddress), network);
+    }
+
+    private static PostgresCluster start(Optional<String> hostAddress, String network) throws Exception {
         Path bin = binDir();
         Path dir = Files.createTempDirectory("hearth-pg");
         if (isRoot()) {
@@ -41,13 +55,23 @@ public final class PostgresCluster implements AutoCloseable {
         run(asPostgres(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "hearth",
                 "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "-N")));
         int port = freePort();
+        String listen = "127.0.0.1";
+        if (hostAddress.isPresent()) {
+            listen += "," + hostAddress.get();
+            Files.writeString(data.resolve("pg_hba.conf"), "host all all " + network + " trust\n",
+                    StandardOpenOption.APPEND);
+        }
         var process = new ProcessBuilder(asPostgres(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-                "-c", "port=" + port, "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + dir,
+                "-c", "port=" + port, "-c", "listen_addresses=" + listen, "-c", "unix_socket_directories=" + dir,
                 "-c", "fsync=off", "-c", "shared_buffers=16MB", "-c", "max_connections=60")))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("postgres.log").toFile()).start();
         var cluster = new PostgresCluster(dir, bin, port, process);
         cluster.awaitReady();
         return cluster;
+    }
+
+    public int port() {
+        return port;
     }
 
     /** A new, empty database on this cluster, as a Hearth --store URL. */

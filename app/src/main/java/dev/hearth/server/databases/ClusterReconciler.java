@@ -45,6 +45,9 @@ final class ClusterReconciler {
             LOG.error("database {}: its disks cannot be mounted: {}", db.id(), e.toString());
         }
         stopLeftOver(db.id());
+        if (host.engine().poolerRekeyed()) {
+            poolerRekeyed(db.id());
+        }
         var state = db.status().state();
         if (state.allows(Move.SLEEP)) {
             rows.save(rows.load(db.id()).withState(state.after(Move.SLEEP), db.status().error(), now()));
@@ -56,6 +59,15 @@ final class ClusterReconciler {
             host.serve(db);
         } catch (RuntimeException e) {
             LOG.error("database {} cannot listen on port {}: {}", db.id(), db.placement().port(), e.getMessage());
+        }
+    }
+
+    /** The pooler's password is the other nodes' now: the cluster's lookup role gets it at its next start. */
+    private void poolerRekeyed(String id) {
+        try {
+            host.engine().clusters().setPoolerPasswordAtStart(host.layout().data(id));
+        } catch (IOException | RuntimeException e) {
+            LOG.error("database {}: the pooler's new password cannot be set; pooled logins fail: {}", id, e.toString());
         }
     }
 
@@ -72,7 +84,8 @@ final class ClusterReconciler {
         var ids = new HashSet<String>();
         live.forEach(d -> ids.add(d.id()));
         var checkpoints = new HashSet<String>();
-        rows.liveCheckpoints().forEach(c -> checkpoints.add(c.id()));
+        // Only this node's databases' checkpoints: one of a database that moved away is another node's now.
+        rows.liveCheckpoints().stream().filter(c -> ids.contains(c.source())).forEach(c -> checkpoints.add(c.id()));
         host.disks().removeUnowned(ids);
         orphans(host.layout().root().resolve("clusters"), ids);
         orphans(host.layout().root().resolve("checkpoints"), checkpoints);

@@ -3,7 +3,7 @@ package dev.hearth.server.databases;
 import dev.hearth.server.databases.DatabaseState.Move;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.operations.Operation;
-import dev.hearth.server.pgwire.Backends;
+import dev.hearth.server.pgwire.Backends.Refused;
 import dev.hearth.server.postgres.Cluster;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Scram;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * crashed. Every move of one database happens under that database's lock; a connection that
  * arrives while the database falls asleep waits for the lock and then wakes it.
  */
-final class ClusterSupervisor implements Backends {
+final class ClusterSupervisor {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterSupervisor.class);
     // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
     static final int WAKES_PER_MINUTE = 10;
@@ -50,6 +50,8 @@ final class ClusterSupervisor implements Backends {
         // A requested sleep is under way: new connections wait for it, then wake the database again.
         volatile boolean draining;
         volatile boolean gone;
+        // Moved to another node (its drain): connections waiting here go there instead.
+        volatile boolean departed;
         final AtomicInteger connections = new AtomicInteger();
         volatile long idleSinceNanos = System.nanoTime();
         volatile int autoSleepSeconds;
@@ -95,6 +97,22 @@ final class ClusterSupervisor implements Backends {
         instances.remove(id);
     }
 
+    /**
+     * The database, asleep, moved to another node; the caller holds its lock. Its instance stays,
+     * marked, so that whoever waited for the lock learns it and goes to that node.
+     */
+    void departed(String id) {
+        instance(id).departed = true;
+    }
+
+    /** The database (back) on this node: whatever it was here before is forgotten. */
+    void arrived(String id) {
+        var before = instances.get(id);
+        if (before != null && before.departed) {
+            instances.remove(id, before);
+        }
+    }
+
     boolean awake(String id) {
         var i = instances.get(id);
         return i != null && i.cluster != null;
@@ -105,10 +123,17 @@ final class ClusterSupervisor implements Backends {
         return i == null ? null : i.cluster;
     }
 
-    // ---- the proxy's side
+    // ---- the proxy's side (through Destinations)
 
-    @Override
-    public int wake(String id) throws Refused {
+    /** The database moved to another node while a connection waited for it here. */
+    static final class Departed extends Exception {
+        Departed() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The private port of the database's cluster, woken first if it sleeps. */
+    int wake(String id) throws Refused, Departed {
         var instance = instance(id);
         var running = instance.cluster;
         if (running != null && !instance.draining) {
@@ -116,6 +141,9 @@ final class ClusterSupervisor implements Backends {
         }
         instance.lock.lock();
         try {
+            if (instance.departed) {
+                throw new Departed();
+            }
             if (instance.gone) {
                 throw new Refused("3D000", "this database was deleted");
             }
@@ -135,19 +163,16 @@ final class ClusterSupervisor implements Backends {
         }
     }
 
-    @Override
-    public OptionalInt awakePort(String id) {
+    OptionalInt awakePort(String id) {
         var running = cluster(id);
         return running == null ? OptionalInt.empty() : OptionalInt.of(running.port());
     }
 
-    @Override
-    public void opened(String id) {
+    void opened(String id) {
         instance(id).connections.incrementAndGet();
     }
 
-    @Override
-    public void closed(String id) {
+    void closed(String id) {
         var instance = instance(id);
         instance.idleSinceNanos = System.nanoTime();
         instance.connections.decrementAndGet();
@@ -272,10 +297,14 @@ final class ClusterSupervisor implements Backends {
         }
     }
 
+    /** Runs {@code move} under the database's lock; throws Departed when it moved to another node meanwhile. */
     <T> T locked(String id, Callable<T> move) throws Exception {
         var instance = instance(id);
         instance.lock.lock();
         try {
+            if (instance.departed) {
+                throw new Departed();
+            }
             return move.call();
         } finally {
             instance.lock.unlock();

@@ -141,6 +141,16 @@ final class DatabaseDisks {
         Disk.deleteTree(moving);
     }
 
+    /** Unmounts a stopped database's disks (to send them to another node); false when one is busy. */
+    boolean release(String id) {
+        return disks.unmount(layout.wal(id)) && disks.unmount(layout.cluster(id));
+    }
+
+    /** Whether the database has disks of its own (not one made before disks had sizes). */
+    boolean has(String id) {
+        return Files.exists(layout.dataDisk(id)) && Files.exists(layout.walDisk(id));
+    }
+
     /** Unmounts a database's disks and deletes them: what was on them is gone. */
     void remove(String id) {
         disks.remove(layout.wal(id), layout.walDisk(id));

@@ -1,6 +1,8 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.fs.Disk;
+import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.disks.Volume;
 import dev.hearth.server.postgres.Certificates;
 import dev.hearth.server.postgres.Clusters;
@@ -30,8 +32,29 @@ import org.slf4j.LoggerFactory;
  * {@link #open} finds PostgreSQL, makes the volume and the TLS material, prepares the directories
  * the clusters' OS user needs, and starts pgbouncer.
  */
-public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Volume volume) {
+public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Volume volume, boolean poolerRekeyed) {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseEngine.class);
+
+    /**
+     * What this node shares with the others on its store: {@code keyring} seals the CA and the
+     * pooler's password in the store; other nodes reach its database ports at {@code nodeAddress}
+     * (its certificate names it); {@code sharedStore}: other nodes may use the store (PostgreSQL).
+     */
+    public record Sharing(Keyring keyring, String nodeAddress, boolean sharedStore) {
+    }
+
+    /** The PostgreSQL version a new database runs: the one asked for, installed here, or the default. */
+    String version(String requested) {
+        var postgres = clusters.host();
+        if (requested == null) {
+            return postgres.defaultVersion();
+        }
+        if (!postgres.versions().contains(requested)) {
+            throw ApiException.invalidField("version", "PostgreSQL " + requested + " is not installed here; "
+                    + "installed: " + String.join(", ", postgres.versions()));
+        }
+        return requested;
+    }
 
     /**
      * What {@link #open} found: where databases' files go, and the engine, or why this host cannot
@@ -46,7 +69,7 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
      * straight to awake clusters, which then listen on the database listen address too.
      */
     public static Found open(DatabaseSettings settings, Path dataDir, Jdbi jdbi, DatabaseStore store,
-                             List<String> alsoListen, boolean forwarded) {
+                             List<String> alsoListen, boolean forwarded, Sharing sharing) {
         dataDir = dataDir.toAbsolutePath();
         Path root = dataDir.resolve("databases");
         var host = PostgresHost.probe();
@@ -54,7 +77,8 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
         Optional<DatabaseEngine> engine = Optional.empty();
         if (reason.isEmpty()) {
             try {
-                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store, alsoListen, forwarded));
+                engine = Optional.of(assemble(settings, host, dataDir, root, jdbi, store, alsoListen, forwarded,
+                        sharing));
             } catch (IOException | RuntimeException e) {
                 reason = Optional.of(e.getMessage());
             }
@@ -80,32 +104,41 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
 
     private static DatabaseEngine assemble(DatabaseSettings settings, PostgresHost host, Path dataDir, Path root,
                                            Jdbi jdbi, DatabaseStore store, List<String> alsoListen,
-                                           boolean forwarded) throws IOException {
+                                           boolean forwarded, Sharing sharing) throws IOException {
         var volume = Volume.ensure(root, dataDir.resolve("databases.xfs"));
         prepareRoot(host, dataDir, root);
         Path secrets = dataDir.resolve("database-secrets");
-        var certs = Certificates.ensure(secrets, root.resolve("tls"),
-                new LinkedHashSet<>(List.of(settings.publicHost(), "*" + Connection.INTERNAL_DOMAIN)), host);
+        var names = new LinkedHashSet<>(List.of(settings.publicHost(), "*" + Connection.INTERNAL_DOMAIN));
+        if (!sharing.nodeAddress().isEmpty()) {
+            names.add(sharing.nodeAddress());
+        }
+        var certs = Certificates.ensure(secrets, root.resolve("tls"), names, host);
+        secret(secrets.resolve(SharedSecrets.POOLER_PASSWORD));
+        var changed = SharedSecrets.sync(jdbi, sharing.keyring(), secrets);
+        if (changed.contains(SharedSecrets.CA_CERTIFICATE)) {
+            certs = Certificates.ensure(secrets, root.resolve("tls"), names, host);
+        }
         Path caCopy = root.resolve("tls").resolve("ca.crt");
         Files.copy(certs.caCertificate(), caCopy, StandardCopyOption.REPLACE_EXISTING);
-        String poolerPassword = secret(secrets.resolve("pgbouncer-password"));
+        String poolerPassword = secret(secrets.resolve(SharedSecrets.POOLER_PASSWORD));
         var listen = new ArrayList<>(List.of("127.0.0.1"));
         listen.addAll(alsoListen);
         if (forwarded) {
             WirePaths.forwardedAddress(settings.listenHost()).filter(a -> !listen.contains(a) && !a.startsWith("127."))
                     .ifPresent(listen::add);
         }
-        var clusters = new Clusters(host, root, certs, poolerPassword, listen);
+        var clusters = new Clusters(host, root, certs, poolerPassword, listen, sharing.sharedStore());
         Path poolerDir = root.resolve("pgbouncer");
         Files.createDirectories(poolerDir);
         host.giveToClusterUser(poolerDir);
         var entries = new LinkedHashMap<String, Pooler.Entry>();
         jdbi.withHandle(store::live).forEach(d -> entries.put(d.id(),
-                new Pooler.Entry(d.placement().port(), d.login().dbName())));
+                Pooler.Entry.here(d.placement().port(), d.login().dbName())));
         int poolerPort = settings.poolerPort() == 0 ? PortPool.freePort() : settings.poolerPort();
         var pooler = Pooler.start(host, poolerDir, settings.listenHost(), alsoListen, poolerPort, certs, caCopy,
                 poolerPassword, entries);
-        return new DatabaseEngine(clusters, pooler, certs.caPem(), volume);
+        return new DatabaseEngine(clusters, pooler, certs.caPem(), volume,
+                changed.contains(SharedSecrets.POOLER_PASSWORD));
     }
 
     /** databases/ itself: the clusters' OS user's, closed to everyone else, and reachable by that user. */

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,9 @@ final class DatabaseHost implements AutoCloseable {
     private final Trash trash;
     private final DatabaseDisks disks;
     private final Optional<DirectPorts> direct;
+    // The databases this node runs (their rows name it), as opposed to those it reaches elsewhere.
+    private final Set<String> served = ConcurrentHashMap.newKeySet();
+    private final Elsewhere elsewhere;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
@@ -54,7 +59,9 @@ final class DatabaseHost implements AutoCloseable {
         this.direct = direct;
         var paths = new WirePaths(direct, reach, settings.listenHost(), () -> engine.pooler().port());
         this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings, paths);
-        this.proxy = new WakeProxy(supervisor);
+        var targets = new Elsewhere.Targets(rows);
+        this.proxy = new WakeProxy(new Destinations(supervisor, targets::of, served));
+        this.elsewhere = new Elsewhere(targets, proxy, engine.pooler(), reach, listenHost, served::contains);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
     }
@@ -94,6 +101,8 @@ final class DatabaseHost implements AutoCloseable {
             if (fromCheckpoint != null && DatabaseDisks.holdsDisks(layout.checkpoint(fromCheckpoint))) {
                 disks.restore(layout.checkpoint(fromCheckpoint), id, diskMb);
                 clusters.setPasswordAtStart(layout.data(id), user, Scram.verifier(password));
+                // The checkpoint may be older than the pooler's password (nodes came to share one since).
+                clusters.setPoolerPasswordAtStart(layout.data(id));
                 return;
             }
             disks.mount(id, diskMb);
@@ -114,17 +123,63 @@ final class DatabaseHost implements AutoCloseable {
         }
     }
 
-    /** Opens the database's public port (and the one computers reach), puts it in the pooler and in their reach. */
+    /**
+     * Opens the database's public port (and the one computers reach), puts it in the pooler and in
+     * their reach: this node runs it from now on (made here, found here at start, or moved here).
+     */
     void serve(Database db) {
+        supervisor.arrived(db.id());
+        served.add(db.id());
+        elsewhere.arrived(db.id());
         supervisor.autoSleep(db.id(), db.settings().autoSleepSeconds());
+        int port = db.placement().port();
+        engine.pooler().put(db.id(), Pooler.Entry.here(port, db.login().dbName()));
+        reach.expose(db, engine.pooler().port());
+        listen(db);
+    }
+
+    private void listen(Database db) {
         int port = db.placement().port();
         try {
             proxy.open(db.id(), reach.listenOn(listenHost), port);
         } catch (IOException e) {
             throw new IllegalStateException("port " + port + " is taken: " + e.getMessage(), e);
         }
-        engine.pooler().put(db.id(), new Pooler.Entry(port, db.login().dbName()));
-        reach.expose(db, engine.pooler().port());
+    }
+
+    /**
+     * {@link #serve}, for a database that moved here: a node on this same host may hold its port a
+     * moment longer (until it learns the move is done), so the port is taken as soon as it is free.
+     */
+    void arrived(Database db) {
+        try {
+            serve(db);
+        } catch (IllegalStateException taken) {
+            Thread.ofVirtual().name("database-port").start(() -> {
+                for (int i = 0; i < 300 && served.contains(db.id()); i++) {
+                    try {
+                        Thread.sleep(100);
+                        listen(db);
+                        return;
+                    } catch (IllegalStateException stillTaken) {
+                        // its last node lets go of it in a moment
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                LOG.error("database {} moved here, but its port {} stays taken", db.id(), db.placement().port());
+            });
+        }
+    }
+
+    /**
+     * Under its lock, for a database that moved to the node whose database ports are on
+     * {@code nodeAddress}: its connections go there from now on, and whoever waits for it here too.
+     */
+    void departed(Database db, String nodeAddress) {
+        supervisor.departed(db.id());
+        served.remove(db.id());
+        elsewhere.departed(db, nodeAddress);
     }
 
     /**
@@ -133,6 +188,7 @@ final class DatabaseHost implements AutoCloseable {
      */
     DatabaseState retire(Database db) {
         var state = supervisor.retire(db.id());
+        served.remove(db.id());
         proxy.close(db.id());
         engine.pooler().remove(db.id());
         reach.hide(db, engine.pooler().port());
@@ -162,6 +218,7 @@ final class DatabaseHost implements AutoCloseable {
     void start() {
         new ClusterReconciler(this, rows, clock).reconcile();
         ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
+        ticker.scheduleWithFixedDelay(this::reachElsewhere, 0, Elsewhere.EVERY_SECONDS, TimeUnit.SECONDS);
     }
 
     @Override
@@ -172,6 +229,14 @@ final class DatabaseHost implements AutoCloseable {
         supervisor.stopAll();
         direct.ifPresent(DirectPorts::drop);
         engine.pooler().close();
+    }
+
+    private void reachElsewhere() {
+        try {
+            elsewhere.refresh();
+        } catch (RuntimeException e) {
+            LOG.warn("reading other nodes' databases failed: {}", e.toString());
+        }
     }
 
     private void sleepIdle() {

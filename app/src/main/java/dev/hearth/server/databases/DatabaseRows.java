@@ -4,6 +4,7 @@ import dev.hearth.api.ApiException;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
@@ -34,6 +35,16 @@ final class DatabaseRows {
         jdbi.useTransaction(h -> store.update(h, d));
     }
 
+    /** Stores a deleted database, and its checkpoints as deleted with it; returns those checkpoints. */
+    List<Checkpoint> markDeleted(Database gone, Instant now) {
+        return jdbi.inTransaction(h -> {
+            store.update(h, gone);
+            var live = checkpoints.live(h, gone.id());
+            live.forEach(c -> checkpoints.update(h, c.deleted(now)));
+            return live;
+        });
+    }
+
     /** The password in the clear, opened with the row's id as associated data. */
     String password(Database d) {
         return keyring.open(d.login().password(), d.associatedData());
@@ -47,6 +58,16 @@ final class DatabaseRows {
     /** Every live checkpoint (of computers too), for telling orphan directories from owned ones. */
     List<Checkpoint> liveCheckpoints() {
         return jdbi.withHandle(checkpoints::live);
+    }
+
+    /** Every live database of the other nodes, with where their ports are. */
+    List<DatabaseStore.Away> elsewhere() {
+        return jdbi.withHandle(store::elsewhere);
+    }
+
+    /** Records a database asleep on node {@code from} as this node's; false when it no longer is that. */
+    boolean arrive(String id, String from) {
+        return jdbi.inTransaction(h -> store.arrive(h, id, from));
     }
 
     Set<Integer> portsInUse() {

@@ -5,13 +5,14 @@ import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Firewall;
+import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
+import dev.hearth.server.nodes.Shipments;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -29,7 +30,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jdbi.v3.core.Jdbi;
@@ -73,6 +73,7 @@ public final class DatabaseService implements AutoCloseable {
     private final String publicHost;
     private final Clock clock;
     private final LocalNode node;
+    private Optional<DatabaseMoves> moves = Optional.empty();
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
@@ -106,7 +107,8 @@ public final class DatabaseService implements AutoCloseable {
         String name = Validate.dnsLabel("name", request.name());
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 DEFAULT_AUTO_SLEEP_SECONDS);
-        String version = version(request.version(), source);
+        String version = source != null ? source.version(request.version())
+                : host.engine().version(request.version());
         int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
                 DEFAULT_DISK_MB) : source.diskMb(request.diskMb(),
                 DatabaseDisks.copiedMb(layout.checkpoint(source.checkpoint().id())));
@@ -162,7 +164,7 @@ public final class DatabaseService implements AutoCloseable {
         var deleted = locked(db.id(), () -> {
             var state = host.retire(db);
             var gone = rows.load(db.id()).deleted(state, now());
-            host.discard(db.id(), markDeleted(gone));
+            host.discard(db.id(), rows.markDeleted(gone, now()));
             return gone;
         });
         host.forget(db.id());
@@ -244,10 +246,13 @@ public final class DatabaseService implements AutoCloseable {
         });
     }
 
-    /** The address a live database of the workspace on this node is reached at from its computers, by name. */
+    /**
+     * The address a live database of the workspace is reached at from its computers, by name (this
+     * node's own or, through this node, another's).
+     */
     public Optional<InetAddress> internalAddress(String workspaceId, String name) {
         return jdbi.withHandle(h -> store.find(h, workspaceId, name))
-                .filter(d -> !d.isDeleted() && d.name().equals(name) && node.owns(d.placement().node()))
+                .filter(d -> !d.isDeleted() && d.name().equals(name))
                 .map(d -> {
                     try {
                         return InetAddress.getByName(reach.address(d.placement().port()).host());
@@ -261,13 +266,24 @@ public final class DatabaseService implements AutoCloseable {
         return new Contents("databases", store::countLive);
     }
 
+    /**
+     * What this node takes in of a draining node's databases; from {@link #start} on, its own
+     * sleeping databases move to others through {@code shipments} while it drains.
+     */
+    public DatabaseCargo moves(Shipments shipments) {
+        moves = host.map(h -> new DatabaseMoves(h, rows, node, shipments));
+        return moves.<DatabaseCargo>map(m -> m).orElse(DatabaseCargo.NONE);
+    }
+
     /** Makes what the store says true and starts the auto-sleep ticker, where databases can run. */
     public void start() {
         host.ifPresent(DatabaseHost::start);
+        moves.ifPresent(DatabaseMoves::start);
     }
 
     @Override
     public void close() {
+        moves.ifPresent(DatabaseMoves::stop);
         host.ifPresent(DatabaseHost::close);
     }
 
@@ -305,6 +321,10 @@ public final class DatabaseService implements AutoCloseable {
     <T> T locked(String id, Callable<T> move) {
         try {
             return host().supervisor().locked(id, move);
+        } catch (ClusterSupervisor.Departed e) {
+            // It moved to another node while this waited: 421, which the API relays there.
+            here(rows.load(id));
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "database " + id + " is moving; try again");
         } catch (ApiException e) {
             throw e;
         } catch (Exception e) {
@@ -344,16 +364,6 @@ public final class DatabaseService implements AutoCloseable {
         }
     }
 
-    /** Stores a deleted database, and its checkpoints as deleted with it; returns those checkpoints. */
-    private List<Checkpoint> markDeleted(Database gone) {
-        return jdbi.inTransaction(h -> {
-            store.update(h, gone);
-            var live = checkpointStore.live(h, gone.id());
-            live.forEach(c -> checkpointStore.update(h, c.deleted(now())));
-            return live;
-        });
-    }
-
     /** Under the database's lock: recorded as pending first, then set in the cluster if it runs. */
     private Database newPassword(DatabaseHost host, Database db, String password) {
         var pending = rows.load(db.id()).withPassword(keyring.seal(password, db.associatedData()), true, now());
@@ -366,21 +376,6 @@ public final class DatabaseService implements AutoCloseable {
         var done = pending.withPassword(pending.login().password(), false, now());
         rows.save(done);
         return done;
-    }
-
-    private String version(String requested, BranchSource source) {
-        if (source != null) {
-            return source.version(requested);
-        }
-        var postgres = host().engine().clusters().host();
-        if (requested == null) {
-            return postgres.defaultVersion();
-        }
-        if (!postgres.versions().contains(requested)) {
-            throw ApiException.invalidField("version", "PostgreSQL " + requested + " is not installed here; "
-                    + "installed: " + String.join(", ", postgres.versions()));
-        }
-        return requested;
     }
 
     private static ApiException taken(String name) {

@@ -83,6 +83,30 @@ public final class DatabaseStore {
                 .bind("node", node).map(this::database).list();
     }
 
+    /** A live database of another node, and the address that node's database ports listen on. */
+    public record Away(Database database, String nodeAddress) {
+    }
+
+    /** Every live database of the other nodes, for this node to reach them on their ports. */
+    public List<Away> elsewhere(Handle h) {
+        return h.createQuery("""
+                        SELECT d.*, n.database_address FROM databases d JOIN nodes n ON n.name = d.node
+                        WHERE d.deleted_at IS NULL AND d.node <> :node ORDER BY d.id""")
+                .bind("node", node)
+                .map((rs, ctx) -> new Away(database(rs, ctx), rs.getString("database_address"))).list();
+    }
+
+    /**
+     * Records database {@code id}, asleep on node {@code from}, as this node's: false when it is no
+     * longer that (deleted, awake, or elsewhere), and then nothing changed.
+     */
+    public boolean arrive(Handle h, String id, String from) {
+        return h.createUpdate("""
+                        UPDATE databases SET node = :node WHERE id = :id AND node = :from AND state = 'sleeping'
+                            AND deleted_at IS NULL""")
+                .bind("node", node).bind("id", id).bind("from", from).execute() == 1;
+    }
+
     public Set<Integer> portsInUse(Handle h) {
         return new TreeSet<>(h.createQuery("SELECT port FROM databases WHERE deleted_at IS NULL").mapTo(Integer.class).list());
     }

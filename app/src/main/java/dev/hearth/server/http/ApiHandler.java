@@ -184,15 +184,24 @@ public final class ApiHandler extends Handler.Abstract {
 
     private static final int PLACEMENTS = 5;
 
-    /** Answers here, or relays to the node a 421 names (once: a node that was asked by another answers itself). */
+    /**
+     * Answers here, or relays to the node a 421 names (once: a node that was asked by another answers
+     * itself). When that node answers 421 in turn, what the request names moved on meanwhile (a
+     * drain): it is asked again here, once, unless its body was already streamed away.
+     */
     private Reply dispatchOrRelay(Route route, Exchange exchange, Relay.Relayed relayed) {
-        try {
-            return dispatch(route, relayed.method(), exchange);
-        } catch (ApiException e) {
-            if (!e.code().equals(ErrorCode.WRONG_NODE.code()) || relayed.headers().containsKey("upgrade")) {
-                throw e;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return dispatch(route, relayed.method(), exchange);
+            } catch (ApiException e) {
+                if (!e.code().equals(ErrorCode.WRONG_NODE.code()) || relayed.headers().containsKey("upgrade")) {
+                    throw e;
+                }
+                var reply = relay.forward(String.valueOf(e.details().get("address")), relayed);
+                if (reply.status() != ErrorCode.WRONG_NODE.status() || attempt == 2 || relayed.stream() != null) {
+                    return reply;
+                }
             }
-            return relay.forward(String.valueOf(e.details().get("address")), relayed);
         }
     }
 

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The API listener's door for other nodes, outside {@code /v1} and never open to users: every
  * request must carry a {@link NodeKey} vouch for {@code node:NAME}. {@code GET /_nodes/images/DIGEST}
  * answers 204 when that image is unpacked here (404 when not); {@code PUT /_nodes/computers/ID?from=NAME}
- * takes a sleeping computer off node NAME (its tar stream is the body) and answers 204;
+ * takes a sleeping computer off node NAME (its tar stream is the body) and answers 204, and
+ * {@code PUT /_nodes/databases/ID?from=NAME} a sleeping database;
  * {@code GET /_nodes/checkpoints/ID[?image=true]} answers a checkpoint here as tar.
  */
 public final class Arrivals extends Handler.Abstract {
@@ -29,15 +30,18 @@ public final class Arrivals extends Handler.Abstract {
     private static final Pattern IMAGE = Pattern.compile("^/_nodes/images/(sha256:[0-9a-f]{64})$");
     private static final Pattern CHECKPOINT = Pattern.compile("^/_nodes/checkpoints/([A-Za-z0-9_-]{1,64})$");
     private static final Pattern COMPUTER = Pattern.compile("^/_nodes/computers/([A-Za-z0-9_-]{1,64})$");
+    private static final Pattern DATABASE = Pattern.compile("^/_nodes/databases/([A-Za-z0-9_-]{1,64})$");
     private static final Pattern NODE = Pattern.compile("^[a-z0-9][a-z0-9-]{0,62}$");
 
     private final NodeKey key;
     private final Cargo cargo;
+    private final DatabaseCargo databases;
     private final Clock clock;
 
-    public Arrivals(NodeKey key, Cargo cargo, Clock clock) {
+    public Arrivals(NodeKey key, Cargo cargo, DatabaseCargo databases, Clock clock) {
         this.key = key;
         this.cargo = cargo;
+        this.databases = databases;
         this.clock = clock;
     }
 
@@ -101,6 +105,13 @@ public final class Arrivals extends Handler.Abstract {
         if (method.equals("PUT") && computer.matches() && node.equals(from)) {
             try (var body = Content.Source.asInputStream(request)) {
                 cargo.receiveComputer(computer.group(1), from, body);
+            }
+            return null;
+        }
+        var database = DATABASE.matcher(path);
+        if (method.equals("PUT") && database.matches() && node.equals(from)) {
+            try (var body = Content.Source.asInputStream(request)) {
+                databases.receiveDatabase(database.group(1), from, body);
             }
             return null;
         }

@@ -124,6 +124,11 @@ public final class LocalNode {
         return Placement.elsewhere(name, all());
     }
 
+    /** The node a sleeping database of this one moves to while it drains, if one is up and takes work. */
+    public Optional<Node> databaseMoveTarget() {
+        return Placement.elsewhereForDatabase(name, all());
+    }
+
     /** Returns unless an operator is draining this node: then 503 node_unavailable, since it takes no new work. */
     public void requireTakingWork() {
         if (draining()) {

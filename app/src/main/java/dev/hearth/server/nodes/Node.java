@@ -4,11 +4,12 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 
 /**
- * A node as the store knows it: where other nodes reach its API and its computer router, what it has, what it hosts, and
- * its lease. {@code state} is {@link NodeState#DOWN} once the lease lapsed, whatever was asked.
+ * A node as the store knows it: where other nodes reach its API, its computer router and its
+ * databases' ports (a host: each database keeps its port on every node), what it has, what it
+ * hosts, and its lease. {@code state} is {@link NodeState#DOWN} once the lease lapsed, whatever was asked.
  */
-public record Node(String name, String address, String routerAddress, NodeState state, Capacity capacity, Hosted hosted,
-                   Instant startedAt, Instant leaseUntil) {
+public record Node(String name, String address, String routerAddress, String databaseAddress, NodeState state,
+                   Capacity capacity, Hosted hosted, Instant startedAt, Instant leaseUntil) {
 
     /** The host's memory, cpus and the data directory's disk, as the node measured them at start. */
     public record Capacity(long memoryBytes, int cpus, long diskBytes) {

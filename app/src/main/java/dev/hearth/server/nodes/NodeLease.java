@@ -41,20 +41,21 @@ public final class NodeLease implements AutoCloseable {
     }
 
     /**
-     * Registers the node at {@code address} (its API; its router at {@code routerAddress}) and starts renewing its lease. Throws when another
+     * Registers the node at {@code address} (its API; its router at {@code routerAddress}, its
+     * databases' ports on {@code databaseAddress}) and starts renewing its lease. Throws when another
      * process uses the data directory, when the directory served another node, or when a live
      * process elsewhere holds the name. The row of this directory's previous process (which died,
      * since the directory was free) is taken over at once; another's once its lease lapses.
      */
-    public static NodeLease take(Jdbi jdbi, NodeSettings settings, String address, String routerAddress, Path dataDir)
-            throws IOException {
+    public static NodeLease take(Jdbi jdbi, NodeSettings settings, String address, String routerAddress,
+                                 String databaseAddress, Path dataDir) throws IOException {
         var lock = DataDirLock.take(dataDir);
         try {
             checkDataDir(dataDir, settings.name());
             var lease = new NodeLease(jdbi, settings, lock);
             Path previous = dataDir.resolve("node-instance");
             String before = Files.exists(previous) ? Files.readString(previous).strip() : lease.instance;
-            lease.register(new NodeStore.Claim(settings.name(), address, routerAddress, lease.instance,
+            lease.register(new NodeStore.Claim(settings.name(), address, routerAddress, databaseAddress, lease.instance,
                     capacity(dataDir, settings)), before);
             // Bound only once registered: a start refused for a name in use leaves the directory free to pick another.
             Files.writeString(dataDir.resolve("node"), settings.name() + "\n");

@@ -16,7 +16,8 @@ import org.jdbi.v3.core.Handle;
 public final class NodeStore {
 
     /** A process claiming a node's row: who it is and what it has. */
-    public record Claim(String name, String address, String routerAddress, String instance, Node.Capacity capacity) {
+    public record Claim(String name, String address, String routerAddress, String databaseAddress, String instance,
+                        Node.Capacity capacity) {
     }
 
     /**
@@ -26,7 +27,8 @@ public final class NodeStore {
      */
     public boolean takeOver(Handle h, Claim claim, String previous, Instant now, Instant until) {
         return h.createUpdate("""
-                UPDATE nodes SET address = :address, router_address = :router, instance = :instance, memory_bytes = :memory, cpus = :cpus,
+                UPDATE nodes SET address = :address, router_address = :router, database_address = :database,
+                    instance = :instance, memory_bytes = :memory, cpus = :cpus,
                     disk_bytes = :disk, started_at = :now, lease_until = :until
                 WHERE name = :name AND (instance IN (:instance, :previous) OR lease_until < :now)""")
                 .bindMap(claimValues(claim)).bind("previous", previous).bind("now", millis(now))
@@ -36,9 +38,9 @@ public final class NodeStore {
     /** A node's first row; a unique violation when another process registered it first. */
     public void insert(Handle h, Claim claim, Instant now, Instant until) {
         h.createUpdate("""
-                INSERT INTO nodes (name, address, router_address, instance, state, memory_bytes, cpus, disk_bytes,
-                    started_at, lease_until)
-                VALUES (:name, :address, :router, :instance, 'up', :memory, :cpus, :disk, :now, :until)""")
+                INSERT INTO nodes (name, address, router_address, database_address, instance, state, memory_bytes, cpus,
+                    disk_bytes, started_at, lease_until)
+                VALUES (:name, :address, :router, :database, :instance, 'up', :memory, :cpus, :disk, :now, :until)""")
                 .bindMap(claimValues(claim)).bind("now", millis(now)).bind("until", millis(until)).execute();
     }
 
@@ -105,14 +107,15 @@ public final class NodeStore {
     private static Node node(ResultSet rs, Node.Hosted hosted, Instant now) throws SQLException {
         Instant until = instant(rs, "lease_until");
         var state = until.isBefore(now) ? NodeState.DOWN : NodeState.of(rs.getString("state"));
-        return new Node(rs.getString("name"), rs.getString("address"), rs.getString("router_address"), state,
+        return new Node(rs.getString("name"), rs.getString("address"), rs.getString("router_address"),
+                rs.getString("database_address"), state,
                 new Node.Capacity(rs.getLong("memory_bytes"), rs.getInt("cpus"), rs.getLong("disk_bytes")),
                 hosted, instant(rs, "started_at"), until);
     }
 
     private static Map<String, Object> claimValues(Claim claim) {
         return Map.of("name", claim.name(), "address", claim.address(), "router", claim.routerAddress(),
-                "instance", claim.instance(),
+                "database", claim.databaseAddress(), "instance", claim.instance(),
                 "memory", claim.capacity().memoryBytes(), "cpus", claim.capacity().cpus(),
                 "disk", claim.capacity().diskBytes());
     }

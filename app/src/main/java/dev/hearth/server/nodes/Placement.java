@@ -88,6 +88,12 @@ final class Placement {
                 .min(Comparator.comparingLong(free).reversed().thenComparingLong(n -> n.hosted().computers()));
     }
 
+    /** The node, up and taking work, a database of {@code here} moves to: the one with the fewest databases. */
+    static Optional<Node> elsewhereForDatabase(String here, List<Node> nodes) {
+        return nodes.stream().filter(n -> !n.name().equals(here) && n.state() == NodeState.UP)
+                .min(Comparator.comparingLong(n -> n.hosted().databases()));
+    }
+
     /** In the insert's transaction, under the slot lock: 503 when this node's awake computers would exceed its memory. */
     static void requireRoom(Handle h, String here, long memoryBytes) {
         long capacity = h.createQuery("SELECT memory_bytes FROM nodes WHERE name = :name").bind("name", here)

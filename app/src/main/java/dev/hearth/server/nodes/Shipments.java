@@ -16,7 +16,8 @@ import java.time.Duration;
 
 /**
  * This node's side of a move to another node: asks whether it has an image, and sends it a
- * computer's tar stream (see {@link Arrivals}), vouched for as this node with the {@link NodeKey}.
+ * computer's or a database's tar stream (see {@link Arrivals}), vouched for as this node with the
+ * {@link NodeKey}.
  */
 public final class Shipments {
     /** A node that refused or did not take a shipment; the computer stays where it was. */
@@ -50,6 +51,15 @@ public final class Shipments {
     /** Sends computer {@code computerId}'s files ({@code tar}) to {@code node}, which records it as its own. */
     public void computer(Node node, String computerId, InputStream tar) throws Refused {
         String target = "/_nodes/computers/" + computerId + "?from=" + URLEncoder.encode(here, StandardCharsets.UTF_8);
+        int status = send(node, "PUT", target, HttpRequest.BodyPublishers.ofInputStream(() -> tar));
+        if (status != 204) {
+            throw new Refused("node " + node.name() + " answered " + status);
+        }
+    }
+
+    /** Sends database {@code databaseId}'s disks and checkpoints ({@code tar}) to {@code node}, which records it as its own. */
+    public void database(Node node, String databaseId, InputStream tar) throws Refused {
+        String target = "/_nodes/databases/" + databaseId + "?from=" + URLEncoder.encode(here, StandardCharsets.UTF_8);
         int status = send(node, "PUT", target, HttpRequest.BodyPublishers.ofInputStream(() -> tar));
         if (status != 204) {
             throw new Refused("node " + node.name() + " answered " + status);

@@ -1,17 +1,19 @@
 package dev.hearth.server.pgwire;
 
-import java.util.OptionalInt;
+import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /** What the proxy asks of the databases behind it. */
 public interface Backends {
     /**
-     * The private port of a database's cluster, waking it first if it sleeps (this may wait for a
-     * move to sleep to finish). Throws {@link Refused} when the database cannot be reached.
+     * Where a connection to the database goes: its cluster's private port, woken first if it sleeps
+     * (this may wait for a move to sleep to finish), or the node that runs it. Throws
+     * {@link Refused} when the database cannot be reached.
      */
-    int wake(String databaseId) throws Refused;
+    InetSocketAddress wake(String databaseId) throws Refused;
 
-    /** The private port if the database is awake: a cancel request never wakes anything. */
-    OptionalInt awakePort(String databaseId);
+    /** Where a cancel request goes, if anywhere: a cancel request never wakes anything. */
+    Optional<InetSocketAddress> cancelTarget(String databaseId);
 
     /** A client connection opened (it keeps the database awake) or closed. */
     void opened(String databaseId);

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One public port per database: reads only the first packet of each connection (SSLRequest,
- * GSSENCRequest, StartupMessage or CancelRequest), wakes the database if needed, and from then on
- * relays bytes both ways. TLS and SCRAM (with channel binding) stay end to end between the client
+ * GSSENCRequest, StartupMessage or CancelRequest), wakes the database if needed (or, for a
+ * database another node runs, connects to that node's port for it), and from then on relays bytes
+ * both ways. TLS and SCRAM (with channel binding) stay end to end between the client
  * and PostgreSQL: the proxy holds no key and never sees a password. A bare TCP connect, a slow
  * client, or an unknown first packet wakes nothing.
  */
@@ -46,9 +47,14 @@ public final class WakeProxy implements AutoCloseable {
 
     /**
      * Starts listening for one database on {@code port} of each host (the public one, and where
-     * computers reach it); fails if the port is taken. Listeners it had before are closed.
+     * computers reach it); fails if the port is taken. Listeners it had on another port are closed;
+     * those on this port stay (a database moving between nodes keeps its port open throughout).
      */
     public void open(String databaseId, List<String> hosts, int port) throws IOException {
+        var open = listeners.get(databaseId);
+        if (open != null && !open.isEmpty() && open.getFirst().getLocalPort() == port) {
+            return;
+        }
         var servers = new ArrayList<ServerSocket>();
         try {
             for (String host : hosts) {
@@ -160,11 +166,12 @@ public final class WakeProxy implements AutoCloseable {
     }
 
     private void cancel(String databaseId, byte[] packet) {
-        var port = backends.awakePort(databaseId);
-        if (port.isEmpty()) {
+        var target = backends.cancelTarget(databaseId);
+        if (target.isEmpty()) {
             return;
         }
-        try (var backend = new Socket(InetAddress.getLoopbackAddress(), port.getAsInt())) {
+        try (var backend = new Socket()) {
+            backend.connect(target.get(), 10_000);
             backend.getOutputStream().write(packet);
             backend.getOutputStream().flush();
             backend.getInputStream().read();
@@ -176,16 +183,16 @@ public final class WakeProxy implements AutoCloseable {
     private void relay(String databaseId, Socket client, byte[] first) throws IOException {
         backends.opened(databaseId);
         try {
-            int port;
+            InetSocketAddress target;
             try {
-                port = backends.wake(databaseId);
+                target = backends.wake(databaseId);
             } catch (Backends.Refused refused) {
                 refuse(client.getOutputStream(), refused);
                 return;
             }
             try (var backend = new Socket()) {
                 backend.setTcpNoDelay(true);
-                backend.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+                backend.connect(target, 10_000);
                 backend.getOutputStream().write(first);
                 backend.getOutputStream().flush();
                 var up = Thread.ofVirtual().name("pg-up").start(() -> pump(client, backend));

@@ -6,15 +6,18 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The TLS material of every database: one Hearth CA (ECDSA P-256; its key stays in a directory
- * only Hearth reads) and one server certificate it signs, naming the public host names, shared by
- * every cluster and by pgbouncer. Made with the openssl command-line tool, exactly as measured in
+ * only Hearth reads; nodes sharing a store share it) and one server certificate it signs, naming
+ * the public host names, shared by every cluster and by pgbouncer of this node. Made with the openssl command-line tool, exactly as measured in
  * design/measured/postgres-clusters.md; the server certificate is made again when the names change.
  */
 public final class Certificates {
@@ -28,7 +31,10 @@ public final class Certificates {
         this.serverDir = serverDir;
     }
 
-    /** Makes what is missing: the CA in {@code caDir}, the server pair in {@code serverDir}. */
+    /**
+     * Makes what is missing: the CA in {@code caDir}, the server pair in {@code serverDir} (again when
+     * the names or the CA changed).
+     */
     public static Certificates ensure(Path caDir, Path serverDir, Set<String> hostNames, PostgresHost host)
             throws IOException {
         var certs = new Certificates(caDir, serverDir);
@@ -39,12 +45,22 @@ public final class Certificates {
         }
         Files.createDirectories(serverDir);
         String sans = subjectAltNames(hostNames);
+        // The names and the CA the server pair was made for: a change of either makes it again.
+        String made = sans + "\nca " + fingerprint(certs.caCertificate());
         Path sansFile = serverDir.resolve("server.sans");
-        if (!Files.exists(certs.serverCertificate()) || !Files.exists(sansFile) || !Files.readString(sansFile).equals(sans)) {
+        if (!Files.exists(certs.serverCertificate()) || !Files.exists(sansFile) || !Files.readString(sansFile).equals(made)) {
             certs.makeServer(sans, host);
-            Files.writeString(sansFile, sans);
+            Files.writeString(sansFile, made);
         }
         return certs;
+    }
+
+    private static String fingerprint(Path file) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     public Path caCertificate() {

@@ -46,16 +46,17 @@ public final class Clusters {
 
     /**
      * {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's;
-     * clusters listen on {@code listen} (loopback first), each on a private port of its own.
+     * clusters listen on {@code listen} (loopback first), each on a private port of its own; other
+     * nodes' poolers log into them too when {@code poolersElsewhere} (see {@link AccessRules}).
      */
     public Clusters(PostgresHost host, Path root, Certificates certificates, String poolerPassword,
-                    List<String> listen) throws IOException {
+                    List<String> listen, boolean poolersElsewhere) throws IOException {
         this.host = host;
         this.listen = String.join(",", listen);
         this.root = root;
         this.certificates = certificates;
         this.poolerPassword = poolerPassword;
-        this.rules = AccessRules.write(root.resolve("config"), host);
+        this.rules = AccessRules.write(root.resolve("config"), host, poolersElsewhere);
     }
 
     public PostgresHost host() {
@@ -93,6 +94,14 @@ public final class Clusters {
      */
     public void setPasswordAtStart(Path data, String user, String verifier) throws IOException {
         AtStart.add(data, alterPassword(user, verifier));
+    }
+
+    /**
+     * Gives a stopped cluster's lookup role this node's pooler password at its next start: for a
+     * cluster made when the pooler had another (a copy, or from before nodes shared one).
+     */
+    public void setPoolerPasswordAtStart(Path data) throws IOException {
+        setPasswordAtStart(data, "pgbouncer", Scram.verifier(poolerPassword));
     }
 
     private static String alterPassword(String user, String verifier) {
@@ -152,7 +161,7 @@ public final class Clusters {
         awaitReady(cluster, data, log);
         if (atStart) {
             try {
-                AtStart.run(data, AccessRules.OPEN, () -> PrivateSessions.open(cluster, LIMIT));
+                AtStart.run(data, rules.open(), () -> PrivateSessions.open(cluster, LIMIT));
             } catch (IOException | SQLException | RuntimeException e) {
                 stop(cluster);
                 throw new IOException("the statements of the cluster's first start failed: " + e.getMessage(), e);

@@ -22,16 +22,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one pgbouncer in front of every database ({@code pooler_uri}). Its {@code [databases]} entries
- * name each database by its id and point at that database's public port, so that a pooled
- * connection goes through Hearth's proxy and wakes a sleeping database like any other. Passwords
+ * name each database by its id and point at that database's public port (on the node that runs
+ * it), so that a pooled connection goes through Hearth's proxy and wakes a sleeping database like
+ * any other. Passwords
  * are looked up in the cluster itself (auth_query), so one the user sets in SQL works at once.
  * Started as the clusters' OS user; restarted if it dies.
  */
 public final class Pooler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Pooler.class);
 
-    /** One database behind the pooler: the port of its proxy and its name inside the cluster. */
-    public record Entry(int port, String dbName) {
+    /**
+     * One database behind the pooler: where its port is (this host's for a database this node runs,
+     * the node's that runs it otherwise) and its name inside the cluster.
+     */
+    public record Entry(String host, int port, String dbName) {
+        /** A database this node runs. */
+        public static Entry here(int port, String dbName) {
+            return new Entry("127.0.0.1", port, dbName);
+        }
     }
 
     private final PostgresHost host;
@@ -183,7 +191,7 @@ public final class Pooler implements AutoCloseable {
 
     private void writeDatabases() throws IOException {
         var text = new StringBuilder("; Written by Hearth: one line per database, named by its id.\n");
-        entries.forEach((id, e) -> text.append(id).append(" = host=127.0.0.1 port=").append(e.port())
+        entries.forEach((id, e) -> text.append(id).append(" = host=").append(e.host()).append(" port=").append(e.port())
                 .append(" dbname=").append(e.dbName()).append('\n'));
         Path tmp = dir.resolve("databases.ini.tmp");
         Files.writeString(tmp, text);

@@ -4,6 +4,8 @@ import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Slot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,13 +39,25 @@ final class Networks {
         if (nsExists && Commands.run(List.of("ip", "-n", ns, "link", "show", "eth0"), QUICK).ok()) {
             return;
         }
-        if (Files.exists(Path.of("/sys/class/net", slot.hostVeth()))) {
+        if (linkExists(slot.hostVeth())) {
             // A host end left from an earlier namespace of this slot (veth pairs are freed lazily) goes first.
             Commands.run(List.of("ip", "link", "del", slot.hostVeth()), QUICK);
         }
         Commands.check(List.of("ip", "-batch", "-"), hostSide(slot, nsExists), QUICK);
         Commands.check(List.of("ip", "-n", ns, "-batch", "-"), "link set " + slot.peerVeth() + " name eth0\n"
                 + "link set eth0 up\nlink set lo up\n", QUICK);
+    }
+
+    /**
+     * Whether this network namespace has the link: asked of the kernel, not of /sys/class/net, which
+     * shows the namespace /sys was mounted in (a node started with nsenter --net keeps the host's).
+     */
+    private static boolean linkExists(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     /** The namespace (unless there), the veth pair with its peer moved in, and the host end's address. */
