@@ -8,11 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Json;
+import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.postgres.PostgresHost;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -349,6 +353,23 @@ class DatabasesTest {
         var stranger = server.emailUser("db-stranger@example.com");
         assertError(stranger.send("GET", "/databases/" + id, null, Map.of()), 404, "not_found");
         assertError(stranger.send("GET", "/databases/" + id + "/connection", null, Map.of()), 404, "not_found");
+    }
+
+    @Test
+    void rotatingTheEncryptionKeyKeepsEveryDatabasesPassword() throws Exception {
+        String id = create("rotated", Map.of()).path("id").asText();
+        var c = connection(id);
+        String password = c.path("password").asText();
+        var keyFile = server.dataDir.resolve("encryption-keys.json");
+        String before = Json.mapper().readTree(keyFile.toFile()).path("active").asText();
+        var out = new ByteArrayOutputStream();
+        int code = Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir", server.dataDir.toString()},
+                new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err, tmp.resolve("cli")));
+        assertEquals(0, code, out.toString());
+        var keys = Json.mapper().readTree(keyFile.toFile());
+        assertFalse(keys.path("keys").has(before), "every sealed value was sealed again, so the old key goes: " + out);
+        assertEquals(password, connection(id).path("password").asText(), "the password opens with the new key");
+        assertEquals("1", query(jdbc(connection(id), password), "SELECT 1"));
     }
 
     static String psql(String uri, String sql) throws Exception {

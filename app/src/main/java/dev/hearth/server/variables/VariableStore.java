@@ -77,25 +77,6 @@ public final class VariableStore {
                 .bind("w", workspace).mapTo(Long.class).one();
     }
 
-    /** Up to {@code n} variables sealed with a key other than {@code keyId}, for re-encryption. */
-    public List<Variable> sealedWithOtherKey(Handle h, String keyId, int n) {
-        return h.createQuery("SELECT * FROM variables WHERE key_id <> :k ORDER BY id LIMIT :n")
-                .bind("k", keyId).bind("n", n).map(VariableStore::variable).list();
-    }
-
-    /** Replaces a seal if the row still has the one read; false if it changed meanwhile. */
-    public boolean reseal(Handle h, String id, Sealed from, Sealed to) {
-        return h.createUpdate("""
-                UPDATE variables SET ciphertext = :data, key_id = :keyId
-                WHERE id = :id AND ciphertext = :old AND key_id = :oldKey""")
-                .bind("id", id).bind("data", to.data()).bind("keyId", to.keyId())
-                .bind("old", from.data()).bind("oldKey", from.keyId()).execute() == 1;
-    }
-
-    public Set<String> keysInUse(Handle h) {
-        return new TreeSet<>(h.createQuery("SELECT DISTINCT key_id FROM variables").mapTo(String.class).list());
-    }
-
     private static Variable variable(ResultSet rs, StatementContext ctx) throws SQLException {
         return new Variable(rs.getString("id"), rs.getString("workspace"), rs.getString("name"),
                 new Sealed(rs.getString("key_id"), rs.getString("ciphertext")), rs.getString("created_by"),
