@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
+import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -52,13 +53,21 @@ class NodeHostsTest {
     @Test
     void computersOnEitherNodeAnswerThroughBoth() throws Exception {
         var onA = nodes.on("a", () -> TestComputers.create(a.admin(), ws, "first", "hearth/busybox", Map.of()));
-        var onB = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "second", "hearth/busybox", Map.of()));
+        var onB = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "second", "hearth/busybox", Map.of(
+                "command", List.of("httpd", "-f", "-p", "8080", "-h", "/data"),
+                "ports", List.of(Map.of("target", 8080, "published", 80)))));
         assertEquals(List.of("a", "b"), List.of(onA.path("node").asText(), onB.path("node").asText()));
         for (var via : List.of(a, b)) {
             for (var c : List.of(onA, onB)) {
                 assertEquals(c.path("node").asText(), TestComputers.run(via.admin(), c.path("id").asText(),
                         "echo " + c.path("node").asText()));
             }
+        }
+        a.admin().upload("/computers/" + onB.path("id").asText() + "/files?path=/data/index.html", "text/plain",
+                () -> new ByteArrayInputStream("served by b\n".getBytes()));
+        String wsName = a.admin().get("/workspaces/" + ws).path("workspace").path("name").asText();
+        for (var via : List.of(a, b)) {
+            assertEquals("200 served by b", curl("second--" + wsName + ".localhost", via.address), "through " + via.name);
         }
         for (var c : List.of(onA, onB)) {
             assertEquals(200, b.admin().send("DELETE", "/computers/" + c.path("id").asText(), null, Map.of()).status());
@@ -182,6 +191,15 @@ class NodeHostsTest {
         props.setProperty("sslrootcert", ca.toString());
         props.setProperty("connectTimeout", "20");
         return DriverManager.getConnection("jdbc:postgresql://" + host + ":" + port + "/" + database, props);
+    }
+
+    /** {@code "STATUS BODY"} of a GET of {@code host}'s index through the router at {@code address}. */
+    private static String curl(String host, String address) throws Exception {
+        var p = new ProcessBuilder("curl", "-s", "-m", "30", "-w", "%{http_code}", "-o", "-", "--resolve",
+                host + ":7301:" + address, "http://" + host + ":7301/index.html").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return out.substring(out.length() - 3) + " " + out.substring(0, out.length() - 3).strip();
     }
 
     /** {@link #connect}, again while refused: another node opens a new database's port within seconds. */
