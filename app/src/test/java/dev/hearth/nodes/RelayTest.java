@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.URI;
@@ -227,6 +228,38 @@ class RelayTest {
             assertEquals("b", nodes.a.admin().get("/computers/" + id).path("computer").path("node").asText());
         }
         nodes.b.admin().delete("/computers/" + computer.path("id").asText());
+    }
+
+    /**
+     * A request for a computer a relayed lately goes to b at once (a no longer reads the store to
+     * learn where it is, nor the caller's key more than every few seconds); b still checks the key
+     * on every request, so one revoked meanwhile is refused at once, and so is access to another
+     * workspace.
+     */
+    @Test
+    void aRevokedKeyIsRefusedAtOnceThroughARelay() throws Exception {
+        var computer = nodes.on("b", () -> TestComputers.create(nodes.b.admin(), ws, "keyed", "hearth/busybox",
+                Map.of()));
+        String id = computer.path("id").asText();
+        var keyFile = nodes.a.admin().create("/workspaces/" + ws + "/access", Map.of("name", "relayed-key",
+                "role", "editor")).path("key_file");
+        var viaA = nodes.a.keyPrincipal(keyFile);
+        for (int i = 0; i < 3; i++) {
+            assertEquals("still", TestComputers.run(viaA, id, "echo still"));
+        }
+        var other = TestServer.workspace(nodes.a.admin()).path("id").asText();
+        var elsewhere = nodes.on("b", () -> TestComputers.create(nodes.b.admin(), other, "not-theirs",
+                "hearth/busybox", Map.of()));
+        // The admin's request teaches a where it is; the key's then goes to b at once, and b refuses it.
+        assertEquals("b", nodes.a.admin().get("/computers/" + elsewhere.path("id").asText()).path("computer")
+                .path("node").asText());
+        assertError(viaA.send("GET", "/computers/" + elsewhere.path("id").asText(), null, Map.of()), 404, "not_found");
+        nodes.a.admin().post("/workspaces/" + ws + "/access/" + keyFile.path("principal").asText() + "/revoke_key",
+                Map.of());
+        var refused = viaA.send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("true")), Map.of());
+        assertError(refused, 401, "unauthenticated");
+        nodes.b.admin().delete("/computers/" + id);
+        nodes.b.admin().delete("/computers/" + elsewhere.path("id").asText());
     }
 
     /**

@@ -24,6 +24,11 @@ public final class RequestGuard implements Guard {
     }
 
     @Override
+    public Caller authenticateToRelay(String authorizationHeader) {
+        return authenticator.authenticateToRelay(authorizationHeader);
+    }
+
+    @Override
     public Membership authorize(Caller caller, String workspaceRef, Action action) {
         return authorizer.authorize(caller, workspaceRef, action);
     }

@@ -11,6 +11,8 @@ import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.StoreLocks;
 import dev.hearth.server.tenancy.Workspace;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -179,13 +181,20 @@ final class ComputerRecords {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
+    private static final Path NETNS = Path.of("/var/run/netns");
+
     private static ApiException nameTaken(String name) {
         return ApiException.conflict("a computer named " + name + " already exists in this workspace");
     }
 
+    /**
+     * The first slot no computer or pooled sandbox of the store holds, nor anything else on this
+     * host: a network namespace of its name that the store knows nothing of is another install's
+     * (a second Hearth beside this one, with a store of its own), whose addresses it would clash with.
+     */
     private static Slot freeSlot(Set<Integer> used) {
         for (int i = Slot.FIRST; i <= Slot.LAST; i++) {
-            if (Slot.usable(i) && !used.contains(i)) {
+            if (Slot.usable(i) && !used.contains(i) && !Files.exists(NETNS.resolve(new Slot(i).netns()))) {
                 return new Slot(i);
             }
         }

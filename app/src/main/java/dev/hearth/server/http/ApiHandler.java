@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -55,6 +56,7 @@ public final class ApiHandler extends Handler.Abstract {
     private final ServerWebSocketContainer webSockets;
     private final RequestObserver observer;
     private final Relay relay;
+    private final Whereabouts whereabouts = new Whereabouts();
 
     public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
                       long maxBodyBytes, ServerWebSocketContainer webSockets, RequestObserver observer, Relay relay) {
@@ -138,6 +140,15 @@ public final class ApiHandler extends Handler.Abstract {
         var headers = headers(request);
         String target = request.getHttpURI().getPathQuery();
         var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
+        var query = query(request);
+        String named = resourceKey(route, match.params(), query);
+        if (vouched.isEmpty() && named != null && !route.streamsBody()) {
+            var elsewhere = relayAtOnce(named, new Relay.Relayed(method, target, headers,
+                    null, body, null));
+            if (elsewhere.isPresent()) {
+                return elsewhere.get();
+            }
+        }
         Caller caller = vouched.orElseGet(() -> route.scope() instanceof Scope.Public ? null
                 : guard.authenticate(headers.get("authorization")));
         var peer = new Peer(request.getConnectionMetaData().getLocalSocketAddress(),
@@ -146,7 +157,8 @@ public final class ApiHandler extends Handler.Abstract {
         if (!path.equals(HEALTH) && vouched.isEmpty()) {
             rates.request(caller != null ? caller.id() : "address " + peer.address().getHostAddress());
         }
-        var query = query(request);
+        InputStream stream = route.streamsBody() ? Content.Source.asInputStream(request) : null;
+        var relayed = new Relay.Relayed(method, target, headers, caller, body, stream);
         Membership authorized = switch (route.scope()) {
             case Scope.InWorkspace(var action) -> guard.authorize(caller, match.params().get("ws"), action);
             case Scope.OfResource resource -> guard.authorize(caller, resource,
@@ -154,7 +166,6 @@ public final class ApiHandler extends Handler.Abstract {
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
         };
-        InputStream stream = route.streamsBody() ? Content.Source.asInputStream(request) : null;
         var exchange = new Exchange(requestId, path, match.params(), query, headers, body, stream, caller,
                 authorized, peer);
         if (method.equals("GET") || method.equals("DELETE")) {
@@ -166,11 +177,10 @@ public final class ApiHandler extends Handler.Abstract {
         if (vouched.isPresent()) {
             return relay.placedHere(() -> dispatch(route, method, exchange));
         }
-        var relayed = new Relay.Relayed(method, target, headers, caller, body, stream);
         // A create placed on a node that racing creates filled meanwhile is placed again.
         for (int attempt = 1; ; attempt++) {
             try {
-                Reply reply = dispatchOrRelay(route, exchange, relayed);
+                Reply reply = dispatchOrRelay(route, exchange, relayed, named);
                 if (attempt == PLACEMENTS || !full(reply)) {
                     return reply;
                 }
@@ -189,7 +199,7 @@ public final class ApiHandler extends Handler.Abstract {
      * itself). When that node answers 421 in turn, what the request names moved on meanwhile (a
      * drain): it is asked again here, once, unless its body was already streamed away.
      */
-    private Reply dispatchOrRelay(Route route, Exchange exchange, Relay.Relayed relayed) {
+    private Reply dispatchOrRelay(Route route, Exchange exchange, Relay.Relayed relayed, String resource) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return dispatch(route, relayed.method(), exchange);
@@ -197,12 +207,47 @@ public final class ApiHandler extends Handler.Abstract {
                 if (!e.code().equals(ErrorCode.WRONG_NODE.code()) || relayed.headers().containsKey("upgrade")) {
                     throw e;
                 }
-                var reply = relay.forward(String.valueOf(e.details().get("address")), relayed);
+                String address = String.valueOf(e.details().get("address"));
+                var reply = relay.forward(address, relayed);
                 if (reply.status() != ErrorCode.WRONG_NODE.status() || attempt == 2 || relayed.stream() != null) {
+                    if (resource != null && reply.status() < 500) {
+                        whereabouts.remember(resource, address);
+                    }
                     return reply;
                 }
             }
         }
+    }
+
+    /**
+     * A request for a resource another node answered for lately goes there at once: the caller's
+     * token is checked here (its key or session at most every few seconds), and that node checks
+     * the rest itself (the caller again, access, the resource). Empty when there is no such node, or
+     * it no longer runs the resource: the request is then served as any other.
+     */
+    private Optional<Reply> relayAtOnce(String named, Relay.Relayed unsigned) {
+        var address = whereabouts.of(named);
+        if (address.isEmpty()) {
+            return Optional.empty();
+        }
+        var caller = guard.authenticateToRelay(unsigned.headers().get("authorization"));
+        rates.request(caller.id());
+        var reply = relay.forward(address.get(), new Relay.Relayed(unsigned.method(), unsigned.target(),
+                unsigned.headers(), caller, unsigned.body(), null));
+        if (reply.status() != ErrorCode.WRONG_NODE.status()) {
+            return Optional.of(reply);
+        }
+        whereabouts.forget(named);
+        return Optional.empty();
+    }
+
+    /** The resource a request names, as {@link Whereabouts} keeps it: its reference and the workspace asked. */
+    private static String resourceKey(Route route, Map<String, String> params, Map<String, List<String>> query) {
+        if (!(route.scope() instanceof Scope.OfResource resource)) {
+            return null;
+        }
+        return resource.param() + ":" + params.get(resource.param()) + "?"
+                + Exchange.single(query, "workspace").orElse("");
     }
 
     private boolean full(Reply reply) {

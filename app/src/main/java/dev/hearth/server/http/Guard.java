@@ -13,6 +13,14 @@ public interface Guard {
     /** The caller a bearer token names; 401 without a valid one. */
     Caller authenticate(String authorizationHeader);
 
+    /**
+     * The same, for a request this node relays to the node that runs what it names, which checks
+     * the caller's key or session again: that check may be remembered here for a few seconds.
+     */
+    default Caller authenticateToRelay(String authorizationHeader) {
+        return authenticate(authorizationHeader);
+    }
+
     /** The caller's membership of a workspace (id or name), if its role allows {@code action}; else 403 or 404. */
     Membership authorize(Caller caller, String workspaceRef, Action action);
 
