@@ -9,15 +9,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.support.RawWebSocket;
 import dev.hearth.support.TestComputers;
+import dev.hearth.support.TestImages;
+import dev.hearth.support.TestTerminal;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Any node answers any request: work on a computer or database of another node is relayed to it,
@@ -168,6 +175,48 @@ class RelayTest {
         String bRouter = nodes.router("b").replaceFirst(".*:", "");
         assertTrue(curl("http://" + host + ":" + bRouter + "/index.html", "-H", "Hearth-Relayed-For: 1:router:00")
                 .startsWith("401 "));
+        nodes.a.admin().delete("/computers/" + id);
+    }
+
+    /**
+     * WebSockets cross nodes too: an interactive terminal opened through a's API on a computer of b,
+     * and a computer's own WebSocket through a's router.
+     */
+    @Test
+    void webSocketsReachComputersOfEveryNode(@TempDir Path tmp) throws Exception {
+        String image = TestImages.web(tmp);
+        TestComputers.pull(nodes.b.admin(), ws, image);
+        var web = nodes.on("b", () -> TestComputers.create(nodes.a.admin(), ws, "far-socket", image, Map.of(
+                "ports", List.of(Map.of("target", 9000)))));
+        String id = web.path("id").asText();
+        assertEquals("b", web.path("node").asText());
+        var terminal = TestTerminal.open(nodes.a, id, "/bin/sh", 80, 24);
+        terminal.type("echo relayed-$((40 + 2))\n");
+        terminal.await("relayed-42");
+        terminal.type("exit 3\n");
+        assertEquals("{\"exit_code\":3}", terminal.end());
+
+        String host = "far-socket-9000--" + nodes.wsName + ".localhost";
+        int port = Integer.parseInt(nodes.router("a").replaceFirst(".*:", ""));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (var socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(10_000);
+                var out = socket.getOutputStream();
+                RawWebSocket.upgrade(out, host + ":" + port, "/chat");
+                var in = new DataInputStream(socket.getInputStream());
+                String head = RawWebSocket.readHead(in);
+                if (head.startsWith("HTTP/1.1 502") && System.nanoTime() < deadline) {
+                    Thread.sleep(300); // its server in sh is not listening yet
+                    continue;
+                }
+                assertTrue(head.startsWith("HTTP/1.1 101"), head);
+                assertEquals("hello", RawWebSocket.readText(in));
+                RawWebSocket.sendText(out, "through a");
+                assertEquals("echo:through a", RawWebSocket.readText(in));
+                break;
+            }
+        }
         nodes.a.admin().delete("/computers/" + id);
     }
 

@@ -173,6 +173,24 @@ public final class ComputerBench {
             for (String id : RunscRuntime.sandboxesUnder(root).keySet()) {
                 new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
             }
+            removeNetworks(dataDir);
+        }
+
+        /** The network namespaces (and host ends) computers of the directory had, named in their bundles. */
+        private static void removeNetworks(Path dataDir) throws Exception {
+            Path computers = dataDir.resolve("computers");
+            if (!Files.isDirectory(computers)) {
+                return;
+            }
+            try (var dirs = Files.list(computers)) {
+                for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
+                    var m = java.util.regex.Pattern.compile("/var/run/netns/(hearth-\\d+)").matcher(Files.readString(config));
+                    if (m.find()) {
+                        new ProcessBuilder("ip", "link", "del", m.group(1).replace("hearth-", "hv")).start().waitFor();
+                        new ProcessBuilder("ip", "netns", "del", m.group(1)).start().waitFor();
+                    }
+                }
+            }
         }
     }
 }

@@ -32,7 +32,7 @@ public final class NodeHopBench {
         Process store = storeCluster(root.resolve("pg"), storePort);
         String url = "postgresql://hearth@127.0.0.1:" + storePort + "/postgres";
         try (var a = ServedHearth.start(root.resolve("a"), "--store", url, "--node", "a", "--node-memory-mb", "64");
-             var b = secondNode(root.resolve("a"), root.resolve("b"), url)) {
+             var b = joinNode(root.resolve("a"), root.resolve("b"), url, "b")) {
             String ws = measure(a, b, calls, warm);
             DrainMove.measure(root, url, ws, a, b, mib);
         } catch (Exception e) {
@@ -55,7 +55,7 @@ public final class NodeHopBench {
     private static final String[] AS_POSTGRES = {"setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"};
 
     /** The store: a throwaway PostgreSQL from Debian's package (initdb, trust on loopback), once it says ready. */
-    private static Process storeCluster(Path dir, int port) throws Exception {
+    static Process storeCluster(Path dir, int port) throws Exception {
         Path bin;
         try (var versions = Files.list(Path.of("/usr/lib/postgresql"))) {
             bin = versions.max(java.util.Comparator.naturalOrder()).orElseThrow().resolve("bin");
@@ -89,8 +89,8 @@ public final class NodeHopBench {
         return full;
     }
 
-    /** Node b, with a's keys and the admin's key file made out to b's URL, as an operator sets one up. */
-    private static ServedHearth secondNode(Path first, Path dir, String store) throws Exception {
+    /** Node {@code name}, with the first node's keys and the admin's key file made out to its URL, as an operator sets one up. */
+    static ServedHearth joinNode(Path first, Path dir, String store, String name, String... extra) throws Exception {
         Files.createDirectories(dir);
         for (String shared : List.of("signing-keys.json", "encryption-keys.json")) {
             Files.copy(first.resolve(shared), dir.resolve(shared));
@@ -100,7 +100,9 @@ public final class NodeHopBench {
         String url = "http://127.0.0.1:" + port + "/v1";
         key.put("audience", url).put("token_url", url + "/auth/token");
         Files.writeString(dir.resolve("admin-key.json"), key.toString());
-        return ServedHearth.start(dir, port, "--store", store, "--node", "b");
+        var args = new ArrayList<>(List.of("--store", store, "--node", name));
+        args.addAll(List.of(extra));
+        return ServedHearth.start(dir, port, args.toArray(String[]::new));
     }
 
     /** Answers the workspace it made. */

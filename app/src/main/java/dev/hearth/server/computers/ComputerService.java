@@ -184,6 +184,11 @@ public final class ComputerService {
         return view(parts.records().find(workspace, ref), workspace);
     }
 
+    /** Returns when this node runs the computer (a terminal is opened where it runs); 421 with its node otherwise. */
+    public void requireHere(Workspace workspace, String ref) {
+        live(workspace, ref);
+    }
+
     public ComputerMetrics metrics(Workspace workspace, String ref) {
         return usage.of(live(workspace, ref));
     }

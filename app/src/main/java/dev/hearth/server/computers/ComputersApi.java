@@ -65,7 +65,7 @@ public final class ComputersApi {
                 }).summary("Wake a sleeping computer").answers(Contract.one("computer", ComputerView.class));
         // The same route as a WebSocket: an interactive terminal (hearth exec -it).
         routes.add("GET", "/computers/{cmp}/exec", Scope.resource("cmp", "computer", locator, COMPUTER_EXEC), ex -> {
-            service.get(ex.workspace(), ex.param("cmp"));
+            service.requireHere(ex.workspace(), ex.param("cmp"));
             return Reply.upgrade((request, response, callback) ->
                     new TerminalEndpoint(service, ex.workspace(), ex.param("cmp"), ex.requestId()));
         }).summary("An interactive terminal over a WebSocket").statuses(101).answers(new Contract.Answer.Socket());

@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -56,12 +55,13 @@ public final class ApiHandler extends Handler.Abstract {
     private final ServerWebSocketContainer webSockets;
     private final RequestObserver observer;
     private final Relay relay;
-    private final Whereabouts whereabouts = new Whereabouts();
+    private final Relaying relaying;
 
     public ApiHandler(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
                       long maxBodyBytes, ServerWebSocketContainer webSockets, RequestObserver observer, Relay relay) {
         this.observer = observer;
         this.relay = relay;
+        this.relaying = new Relaying(relay, guard, rates);
         this.rates = rates;
         this.reserve = reserve;
         this.webSockets = webSockets;
@@ -141,10 +141,9 @@ public final class ApiHandler extends Handler.Abstract {
         String target = request.getHttpURI().getPathQuery();
         var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
         var query = query(request);
-        String named = resourceKey(route, match.params(), query);
-        if (vouched.isEmpty() && named != null && !route.streamsBody()) {
-            var elsewhere = relayAtOnce(named, new Relay.Relayed(method, target, headers,
-                    null, body, null));
+        String named = Relaying.resource(route, match.params(), query);
+        if (vouched.isEmpty() && named != null && !route.streamsBody() && !headers.containsKey("upgrade")) {
+            var elsewhere = relaying.atOnce(named, new Relay.Relayed(method, target, headers, null, body, null));
             if (elsewhere.isPresent()) {
                 return elsewhere.get();
             }
@@ -180,7 +179,7 @@ public final class ApiHandler extends Handler.Abstract {
         // A create placed on a node that racing creates filled meanwhile is placed again.
         for (int attempt = 1; ; attempt++) {
             try {
-                Reply reply = dispatchOrRelay(route, exchange, relayed, named);
+                Reply reply = relaying.dispatchOrRelay(() -> dispatch(route, method, exchange), relayed, named);
                 if (attempt == PLACEMENTS || !full(reply)) {
                     return reply;
                 }
@@ -193,62 +192,6 @@ public final class ApiHandler extends Handler.Abstract {
     }
 
     private static final int PLACEMENTS = 5;
-
-    /**
-     * Answers here, or relays to the node a 421 names (once: a node that was asked by another answers
-     * itself). When that node answers 421 in turn, what the request names moved on meanwhile (a
-     * drain): it is asked again here, once, unless its body was already streamed away.
-     */
-    private Reply dispatchOrRelay(Route route, Exchange exchange, Relay.Relayed relayed, String resource) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return dispatch(route, relayed.method(), exchange);
-            } catch (ApiException e) {
-                if (!e.code().equals(ErrorCode.WRONG_NODE.code()) || relayed.headers().containsKey("upgrade")) {
-                    throw e;
-                }
-                String address = String.valueOf(e.details().get("address"));
-                var reply = relay.forward(address, relayed);
-                if (reply.status() != ErrorCode.WRONG_NODE.status() || attempt == 2 || relayed.stream() != null) {
-                    if (resource != null && reply.status() < 500) {
-                        whereabouts.remember(resource, address);
-                    }
-                    return reply;
-                }
-            }
-        }
-    }
-
-    /**
-     * A request for a resource another node answered for lately goes there at once: the caller's
-     * token is checked here (its key or session at most every few seconds), and that node checks
-     * the rest itself (the caller again, access, the resource). Empty when there is no such node, or
-     * it no longer runs the resource: the request is then served as any other.
-     */
-    private Optional<Reply> relayAtOnce(String named, Relay.Relayed unsigned) {
-        var address = whereabouts.of(named);
-        if (address.isEmpty()) {
-            return Optional.empty();
-        }
-        var caller = guard.authenticateToRelay(unsigned.headers().get("authorization"));
-        rates.request(caller.id());
-        var reply = relay.forward(address.get(), new Relay.Relayed(unsigned.method(), unsigned.target(),
-                unsigned.headers(), caller, unsigned.body(), null));
-        if (reply.status() != ErrorCode.WRONG_NODE.status()) {
-            return Optional.of(reply);
-        }
-        whereabouts.forget(named);
-        return Optional.empty();
-    }
-
-    /** The resource a request names, as {@link Whereabouts} keeps it: its reference and the workspace asked. */
-    private static String resourceKey(Route route, Map<String, String> params, Map<String, List<String>> query) {
-        if (!(route.scope() instanceof Scope.OfResource resource)) {
-            return null;
-        }
-        return resource.param() + ":" + params.get(resource.param()) + "?"
-                + Exchange.single(query, "workspace").orElse("");
-    }
 
     private boolean full(Reply reply) {
         if (reply.status() != ErrorCode.NODE_UNAVAILABLE.status() || !(reply.body() instanceof JsonNode json)) {

@@ -20,6 +20,12 @@ public interface Relay {
     /** The answer of the node at {@code address} to this request. */
     Reply forward(String address, Relayed request);
 
+    /**
+     * A WebSocket (an interactive terminal) for a resource of the node at {@code address}: the
+     * client's is upgraded here and relayed, message by message, to one opened there.
+     */
+    Reply forwardUpgrade(String address, Relayed request);
+
     /** Serves a relayed request: what it creates was placed on this node by the node that relayed it. */
     <R> R placedHere(Supplier<R> work);
 
@@ -40,6 +46,11 @@ public interface Relay {
 
         @Override
         public Reply forward(String address, Relayed request) {
+            throw new IllegalStateException("a single node relays nothing");
+        }
+
+        @Override
+        public Reply forwardUpgrade(String address, Relayed request) {
             throw new IllegalStateException("a single node relays nothing");
         }
 

@@ -6,6 +6,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
 import dev.hearth.server.http.Relay;
 import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.WebSocketRelay;
 import dev.hearth.server.tenancy.Caller;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,7 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /**
  * Sends requests on to the node that runs what they name, signed with the {@link NodeKey}, and
@@ -54,6 +56,7 @@ public final class NodeRelay implements Relay {
     // Jetty's client: a relayed request through the JDK's HttpClient cost ~2.5 ms more (its
     // selector thread and async pipeline), most of the hop between nodes.
     private final HttpClient client = new HttpClient(new HttpClientTransportOverHTTP());
+    private final WebSocketClient webSockets;
 
     /** {@code scheme}: how nodes reach each other's APIs, as this node's own API is served (http or https). */
     public NodeRelay(NodeKey key, Function<String, Caller> vouchedCaller, Function<Caller, String> vouchable,
@@ -75,8 +78,10 @@ public final class NodeRelay implements Relay {
         threads.setDaemon(true);
         client.setExecutor(threads);
         client.setScheduler(new ScheduledExecutorScheduler("node-relay-scheduler", true));
+        webSockets = new WebSocketClient(client);
         try {
             client.start();
+            webSockets.start();
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the client nodes relay through", e);
         }
@@ -125,6 +130,22 @@ public final class NodeRelay implements Relay {
             Thread.currentThread().interrupt();
             throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "interrupted while asking the node at " + address);
         }
+    }
+
+    @Override
+    public Reply forwardUpgrade(String address, Relayed request) {
+        var uri = URI.create(scheme.replaceFirst("^http", "ws") + "://" + address + request.target());
+        String vouch = key.vouch(request.method(), request.target(), vouchable.apply(request.caller()), clock.instant());
+        var relay = new WebSocketRelay(() -> { });
+        return Reply.upgrade(relay.to(webSockets, uri, (upgrade, onward) -> {
+            onward.setSubProtocols(upgrade.getSubProtocols());
+            request.headers().forEach((name, value) -> {
+                if (!NOT_SENT.contains(name) && !name.startsWith("sec-websocket-")) {
+                    onward.setHeader(name, value);
+                }
+            });
+            onward.setHeader(HEADER, vouch);
+        }, "the node at " + address + " that runs this did not take the WebSocket"));
     }
 
     @Override

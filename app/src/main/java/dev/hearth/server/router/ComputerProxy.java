@@ -6,6 +6,7 @@ import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.computers.RouteTargets.RouteTarget;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Relay;
+import dev.hearth.server.http.WebSocketRelay;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -25,6 +27,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.eclipse.jetty.websocket.server.ServerUpgradeRequest;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,10 +88,12 @@ public final class ComputerProxy extends ProxyHandler {
             try {
                 address = computers.enterRoute(target);
             } catch (ApiException e) {
-                if (fromNode || webSocket || !ErrorCode.WRONG_NODE.code().equals(e.code())) {
+                if (fromNode || !ErrorCode.WRONG_NODE.code().equals(e.code())) {
                     throw e;
                 }
-                return toOtherNode(request, response, callback, String.valueOf(e.details().get("node")));
+                String node = String.valueOf(e.details().get("node"));
+                return webSocket ? webSocketToOtherNode(request, response, callback, node)
+                        : toOtherNode(request, response, callback, node);
             }
         } catch (ApiException e) {
             writeError(response, callback, e);
@@ -148,13 +153,17 @@ public final class ComputerProxy extends ProxyHandler {
      * that router wakes and reaches it. The caller's access was checked here.
      */
     private boolean toOtherNode(Request request, Response response, Callback callback, String node) {
-        String router = nodes.routerOf().apply(node).orElseThrow(() -> new ApiException(ErrorCode.NODE_UNAVAILABLE,
-                "the computer is on node " + node + ", whose router is not known", Map.of("node", node)));
+        String router = routerOf(node);
         int colon = router.lastIndexOf(':');
         request.setAttribute(TARGET, HttpURI.build(request.getHttpURI()).scheme(nodes.scheme())
                 .host(router.substring(0, colon)).port(Integer.parseInt(router.substring(colon + 1))).asImmutable());
         request.setAttribute(RELAYED, nodes.vouch(request.getMethod(), hostAndPath(request)));
         return super.handle(withoutExpect(request), response, callback);
+    }
+
+    private String routerOf(String node) {
+        return nodes.routerOf().apply(node).orElseThrow(() -> new ApiException(ErrorCode.NODE_UNAVAILABLE,
+                "the computer is on node " + node + ", whose router is not known", Map.of("node", node)));
     }
 
     /** The computer and port the Host names; private ports also check the caller's token, unless a node checked it. */
@@ -247,36 +256,48 @@ public final class ComputerProxy extends ProxyHandler {
 
     /** Ends the client's WebSocket here and opens one to the computer; messages are relayed between them. */
     private boolean relay(Request request, Response response, Callback callback, RouteTarget target, String address) {
-        var relay = new WebSocketRelay(() -> computers.leaveRoute(target.computerId()));
         var uri = URI.create("ws://" + address + ":" + target.port().target() + request.getHttpURI().getPathQuery());
-        boolean upgraded = webSockets.upgrade((upgrade, upgradeResponse, upgradeCallback) -> {
-            var toComputer = new ClientUpgradeRequest();
-            toComputer.setSubProtocols(upgrade.getSubProtocols());
-            for (var field : upgrade.getHeaders()) {
-                String header = field.getLowerCaseName();
-                if (!NOT_RELAYED.contains(header) && !(target.port().privateAccess() && header.equals("authorization"))) {
-                    toComputer.setHeader(field.getName(), field.getValue());
-                }
+        boolean hideToken = target.port().privateAccess();
+        return relayWebSocket(request, response, callback, uri, (upgrade, out) -> {
+            copyHeaders(upgrade, out, hideToken);
+            out.setHeader("X-Forwarded-Host", upgrade.getHeaders().get(HttpHeader.HOST));
+            out.setHeader("X-Forwarded-For", Request.getRemoteAddr(upgrade));
+        }, () -> computers.leaveRoute(target.computerId()),
+                "the computer did not accept a WebSocket on port " + target.port().target());
+    }
+
+    /**
+     * The same to the router of the node that runs the computer, under the same host name and
+     * signed as {@link #toOtherNode} signs: that router reaches the computer as for its own callers.
+     */
+    private boolean webSocketToOtherNode(Request request, Response response, Callback callback, String node) {
+        String router = routerOf(node);
+        var uri = URI.create(nodes.scheme().replaceFirst("^http", "ws") + "://" + router
+                + request.getHttpURI().getPathQuery());
+        String vouch = nodes.vouch(request.getMethod(), hostAndPath(request));
+        return relayWebSocket(request, response, callback, uri, (upgrade, out) -> {
+            copyHeaders(upgrade, out, false);
+            out.setHeader(HttpHeader.HOST.asString(), upgrade.getHeaders().get(HttpHeader.HOST));
+            out.setHeader(Relay.HEADER, vouch);
+        }, () -> { }, "node " + node + "'s router did not accept the WebSocket");
+    }
+
+    private static void copyHeaders(ServerUpgradeRequest upgrade, ClientUpgradeRequest out, boolean hideToken) {
+        out.setSubProtocols(upgrade.getSubProtocols());
+        for (var field : upgrade.getHeaders()) {
+            String header = field.getLowerCaseName();
+            if (!NOT_RELAYED.contains(header) && !(hideToken && header.equals("authorization"))) {
+                out.setHeader(field.getName(), field.getValue());
             }
-            toComputer.setHeader("X-Forwarded-Host", upgrade.getHeaders().get(HttpHeader.HOST));
-            toComputer.setHeader("X-Forwarded-For", Request.getRemoteAddr(upgrade));
-            try {
-                var session = webSocketClient.connect(relay.computerSide(), uri, toComputer).get(10, TimeUnit.SECONDS);
-                String accepted = session.getUpgradeResponse().getAcceptedSubProtocol();
-                if (accepted != null) {
-                    upgradeResponse.setAcceptedSubProtocol(accepted);
-                }
-                return relay.clientSide();
-            } catch (Exception e) {
-                LOG.info("no WebSocket to {}: {}", uri, e.toString());
-                relay.closeBoth(1011, "no WebSocket");
-                writeError(upgradeResponse, upgradeCallback, new ApiException(ErrorCode.BAD_GATEWAY,
-                        "the computer did not accept a WebSocket on port " + target.port().target() + ": " + e.getMessage()));
-                return null;
-            }
-        }, request, response, callback);
-        if (!upgraded) {
-            computers.leaveRoute(target.computerId());
+        }
+    }
+
+    private boolean relayWebSocket(Request request, Response response, Callback callback, URI uri,
+                                   BiConsumer<ServerUpgradeRequest, ClientUpgradeRequest> headers, Runnable onClose,
+                                   String refusal) {
+        var relay = new WebSocketRelay(onClose);
+        if (!webSockets.upgrade(relay.to(webSocketClient, uri, headers, refusal), request, response, callback)) {
+            onClose.run();
             writeError(response, callback, ApiException.invalidField("upgrade", "not a valid WebSocket upgrade"));
         }
         return true;
