@@ -135,6 +135,7 @@ struct conn {
     uint64_t body_left;     /* length left, or of the current chunk */
     int chunk_state, body_done, body_error;
     int duplex;             /* the handler reads the body while it answers */
+    int pipelined;          /* the caller sent more after the body: its hanging up shows as RDHUP only */
     /* the answer */
     int status, started, chunked, ended, broken, close_after;
     const char *ctype;
@@ -155,7 +156,8 @@ void answer_json(struct conn *c, int status, struct jbuf *b);
 void fail(struct conn *c, int status, const char *code, const char *message);
 void fail_file(struct conn *c, const char *path, int err);
 void send_raw(struct conn *c, const char *s);
-int conn_gone(struct conn *c); /* the caller hung up (checked without waiting) */
+short conn_watch(struct conn *c);              /* poll events that show the caller hanging up */
+int conn_hung_up(struct conn *c, short revents); /* what poll said of them */
 
 /* ---- routes ---- */
 void serve_start(const char *secret);
@@ -221,7 +223,7 @@ void table_each(void (*fn)(struct proc *, void *), void *arg); /* oldest first, 
 void proc_notify_locked(struct proc *p);
 void waiter_add_locked(struct proc *p, struct waiter *w);
 void waiter_remove_locked(struct proc *p, struct waiter *w);
-int await_pipes(struct proc *p, int limit_ms, int gone_fd);
+int await_pipes(struct proc *p, int limit_ms, struct conn *c);
 void json_proc_locked(struct jbuf *b, struct proc *p);
 int launch(const struct spawn_spec *s, const char *tag, char **argv, int tee, int mine[3], struct proc **out);
 int open_pipes(int stdin_pipe, int mine[3], int theirs[3]);

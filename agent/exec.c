@@ -220,7 +220,7 @@ static void loop(struct run *r, long long timeout_ms)
         int want_body = !c->body_done && !(r->stdin_off < r->stdin_len && !r->discarding);
         i_conn = -1;
         if (!r->gone)
-            i_conn = n, f[n++] = (struct pollfd){c->fd, (short)(POLLRDHUP | (want_body ? POLLIN : 0)), 0};
+            i_conn = n, f[n++] = (struct pollfd){c->fd, (short)(conn_watch(c) | (want_body ? POLLIN : 0)), 0};
         int wait = -1;
         if (!r->ended && !r->timed_out && !r->gone)
             wait = deadline - now > INT_MAX ? INT_MAX : (int)(deadline - now);
@@ -241,8 +241,10 @@ static void loop(struct run *r, long long timeout_ms)
             relay(r, &r->err, FRAME_STDERR);
         (void)i_in;
         /* Jetty never half-closes: a peer that shut its side is gone (what it sent is still read first). */
-        if (i_conn >= 0 && (f[i_conn].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
-            feed(r);
+        if (i_conn >= 0 && c->body_done && conn_hung_up(c, f[i_conn].revents))
+            r->gone = 1;
+        else if (i_conn >= 0 && (f[i_conn].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+            feed(r); /* what it sent is still read first */
             r->gone = 1;
         }
     }

@@ -172,6 +172,7 @@ int http_read_head(struct conn *c, int idle_ms)
     c->body_done = 1;
     c->body_error = 0;
     c->duplex = 0;
+    c->pipelined = 0;
     c->status = c->started = c->chunked = c->ended = c->close_after = 0;
     c->out_len = 0;
     c->ctype = NULL;
@@ -657,10 +658,24 @@ void fail_file(struct conn *c, const char *path, int err)
     free(m);
 }
 
-int conn_gone(struct conn *c)
+short conn_watch(struct conn *c)
 {
-    if (c->broken)
+    return (short)(POLLRDHUP | (c->body_done && !c->pipelined ? POLLIN : 0));
+}
+
+/* gVisor's netstack does not always say RDHUP: a readable connection whose body is read whole
+ * is peeked at, and its end (or a reset) is the caller gone, as Go's server notices. */
+int conn_hung_up(struct conn *c, short revents)
+{
+    if (c->broken || (revents & (POLLRDHUP | POLLHUP | POLLERR)))
         return 1;
-    struct pollfd p = {c->fd, POLLRDHUP, 0};
-    return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+    if ((revents & POLLIN) && c->body_done && !c->pipelined) {
+        char b;
+        ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            return 1;
+        if (n > 0)
+            c->pipelined = 1;
+    }
+    return 0;
 }

@@ -98,7 +98,6 @@ static int start_main(char **command, struct proc **out, char *msg, size_t cap)
 
 int run_init(struct init_opts *o)
 {
-    main_thread = pthread_self();
     sigemptyset(&waited);
     sigaddset(&waited, SIGCHLD);
     sigaddset(&waited, SIGPWR);
@@ -128,7 +127,6 @@ int run_init(struct init_opts *o)
         if (pending)
             claim_report(pending, 0, err ? msg : NULL);
         if (err) {
-            struct strv joined = {0};
             size_t n = 0;
             for (char **a = o->command; *a; a++)
                 n += strlen(*a) + 1;
@@ -143,7 +141,6 @@ int run_init(struct init_opts *o)
             }
             log_err("hearth-agent: cannot start %s: %s", line ? line : o->command[0], msg);
             free(line);
-            strv_free(&joined);
             return 127;
         }
     }
@@ -164,7 +161,7 @@ int run_init(struct init_opts *o)
         int code = main->exit_code;
         pthread_mutex_unlock(&tab_mu);
         if (stopping || !strcmp(o->restart, "always") || (!strcmp(o->restart, "on-failure") && code != 0)) {
-            await_pipes(main, DRAIN_AFTER_EXIT_MS, -1);
+            await_pipes(main, DRAIN_AFTER_EXIT_MS, NULL);
             return code;
         }
         log_err("hearth-agent: the main process exited with %d; the computer stays up (restart: %s)", code, o->restart);

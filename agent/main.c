@@ -158,6 +158,7 @@ int main(int argc, char **argv)
     random_hex(boot_id);
     reexec_args = argv;
     atomic_store(&pooled, opts.pool);
+    main_thread = pthread_self(); /* before serving: a claim wakes it */
     caps_init();
     collector_start();
     char *secret = env_get(SECRET_ENV);

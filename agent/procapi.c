@@ -133,13 +133,13 @@ static int await_end(struct conn *c, struct proc *p)
     waiter_add_locked(p, &w);
     while (!p->ended && !gone) {
         pthread_mutex_unlock(&tab_mu);
-        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {c->fd, POLLRDHUP, 0}};
+        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {c->fd, conn_watch(c), 0}};
         uint64_t v;
         if (poll(f, 2, -1) > 0) {
             if ((f[0].revents & POLLIN) && read(w.efd, &v, sizeof v) < 0) {
                 /* drained */
             }
-            gone = (f[1].revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+            gone = conn_hung_up(c, f[1].revents);
         }
         pthread_mutex_lock(&tab_mu);
     }
@@ -223,7 +223,7 @@ static void output(struct conn *c, struct proc *p)
         if (more)
             continue;
         if (ended) {
-            await_pipes(p, DRAIN_AFTER_EXIT_MS, c->fd);
+            await_pipes(p, DRAIN_AFTER_EXIT_MS, c);
             while (since(p, &next, &b) && send_batch(c, &b) == 0)
                 ;
             send_batch(c, &b);
@@ -235,9 +235,9 @@ static void output(struct conn *c, struct proc *p)
         }
         if (!follow)
             break;
-        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {c->fd, POLLRDHUP, 0}};
+        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {c->fd, conn_watch(c), 0}};
         uint64_t v;
-        if (poll(f, 2, -1) > 0 && (f[1].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+        if (poll(f, 2, -1) > 0 && conn_hung_up(c, f[1].revents)) {
             c->broken = 1;
             break;
         }

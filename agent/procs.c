@@ -278,8 +278,8 @@ void json_proc_locked(struct jbuf *b, struct proc *p)
 }
 
 /* Gives output still in the pipes of an ended process a moment to arrive, as an exec's answer
- * does: until both pipes end, limit_ms passes, or the caller (gone_fd, -1: none) hangs up. */
-int await_pipes(struct proc *p, int limit_ms, int gone_fd)
+ * does: until both pipes end, limit_ms passes, or the caller (c, NULL: none) hangs up. */
+int await_pipes(struct proc *p, int limit_ms, struct conn *c)
 {
     struct waiter w = {NULL, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)};
     int64_t deadline = now_ms() + limit_ms;
@@ -292,14 +292,14 @@ int await_pipes(struct proc *p, int limit_ms, int gone_fd)
         if (left <= 0)
             break;
         pthread_mutex_unlock(&tab_mu);
-        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {gone_fd, POLLRDHUP, 0}};
-        int r = poll(f, gone_fd >= 0 ? 2 : 1, w.efd >= 0 ? (int)left : 2);
+        struct pollfd f[2] = {{w.efd, POLLIN, 0}, {c ? c->fd : -1, c ? conn_watch(c) : 0, 0}};
+        int r = poll(f, c ? 2 : 1, w.efd >= 0 ? (int)left : 2);
         uint64_t v;
         if (r > 0 && (f[0].revents & POLLIN) && read(w.efd, &v, sizeof v) < 0) {
             /* drained already */
         }
         pthread_mutex_lock(&tab_mu);
-        if (gone_fd >= 0 && r > 0 && (f[1].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+        if (c && r > 0 && conn_hung_up(c, f[1].revents)) {
             gone = 1;
             break;
         }

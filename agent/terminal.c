@@ -237,7 +237,7 @@ void h_terminal(struct conn *c)
         int n = 0;
         f[n++] = (struct pollfd){end.efd, POLLIN, 0};
         f[n++] = (struct pollfd){master_open ? master : -1, POLLIN, 0};
-        short want = POLLRDHUP;
+        short want = conn_watch(c);
         if (!c->body_done && st->pending_off >= st->pending_len)
             want |= POLLIN;
         if (st->pending_off < st->pending_len)
@@ -260,7 +260,7 @@ void h_terminal(struct conn *c)
                 master_open = 0; /* EIO: every holder of the other side has closed it */
             }
         }
-        if (f[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+        if (c->body_done ? conn_hung_up(c, f[2].revents) : (f[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
             steer(c, st, master);
             gone = 1;
         }
