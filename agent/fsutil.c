@@ -70,31 +70,49 @@ char *join_path(const char *dir, const char *name)
     return out;
 }
 
+/* os.MkdirAll, without recursion (a path may have thousands of parts; a thread's stack is small):
+ * the parents that are missing are found going up, then made going down. */
 int mkdir_all(const char *path, mode_t mode)
 {
     struct stat st;
     if (stat(path, &st) == 0)
         return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-    size_t i = strlen(path);
-    while (i > 0 && path[i - 1] == '/')
-        i--;
-    size_t j = i;
-    while (j > 0 && path[j - 1] != '/')
-        j--;
-    if (j > 1) {
-        char *parent = strndup(path, j - 1);
-        if (!parent)
-            return ENOMEM;
-        int err = mkdir_all(parent, mode);
-        free(parent);
-        if (err)
-            return err;
+    size_t n = strlen(path), nends = 0;
+    char *p = strdup(path);
+    size_t *ends = malloc((n / 2 + 2) * sizeof *ends); /* a part takes a byte and a slash at least */
+    int err = p && ends ? 0 : ENOMEM;
+    for (size_t i = n; !err;) {
+        while (i > 0 && p[i - 1] == '/')
+            i--;
+        size_t j = i;
+        while (j > 0 && p[j - 1] != '/')
+            j--;
+        if (j <= 1)
+            break;
+        p[j - 1] = 0;
+        int exists = stat(p, &st) == 0;
+        p[j - 1] = '/';
+        if (exists) {
+            err = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+            break;
+        }
+        ends[nends++] = j - 1;
+        i = j - 1;
     }
-    if (mkdir(path, mode) == 0)
-        return 0;
-    int err = errno;
-    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return 0;
+    for (int last = 0; !err && !last;) {
+        size_t at = nends ? ends[--nends] : n;
+        last = at == n;
+        char saved = p[at];
+        p[at] = 0;
+        if (mkdir(p, mode) < 0) { /* one made meanwhile by another is as good */
+            err = errno;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                err = 0;
+        }
+        p[at] = saved;
+    }
+    free(p);
+    free(ends);
     return err;
 }
 
@@ -252,7 +270,7 @@ static int copy_at(const char *from, const char *to, int depth)
         return errno;
     if (S_ISLNK(st.st_mode))
         return copy_link(from, to);
-    if (depth > 512)
+    if (depth > 256)
         return ENAMETOOLONG;
     if (!S_ISDIR(st.st_mode))
         return copy_file(from, to, st.st_mode & 0777);

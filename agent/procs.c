@@ -489,6 +489,6 @@ void collector_start(void)
     if (wake_fd >= 0)
         return;
     wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake_fd < 0 || thread_start(collector, NULL, 64 * 1024) < 0)
+    if (wake_fd < 0 || thread_start(collector, NULL, 32 * 1024) < 0)
         log_err("hearth-agent: cannot collect processes' output");
 }

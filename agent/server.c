@@ -15,7 +15,7 @@
 
 #define MAX_CONNS 1024
 #define IDLE_MS (10 * 60 * 1000)
-#define CONN_STACK (256 * 1024)
+#define CONN_STACK (128 * 1024) /* gVisor commits a thread's whole stack once it is touched */
 
 atomic_int active;
 static atomic_int conns;
@@ -203,7 +203,7 @@ void serve_start(const char *s)
             log_err("hearth-agent: cannot listen on %s: %s", path, err_text(errno));
     }
     free(path);
-    if (thread_start(accept_loop, &l, 64 * 1024) < 0)
+    if (thread_start(accept_loop, &l, 32 * 1024) < 0)
         log_err("hearth-agent: cannot start serving");
 }
 
