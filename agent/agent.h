@@ -34,7 +34,7 @@
 #define IO_CHUNK (32 * 1024)
 
 /* ---- util.c ---- */
-struct strv { char **v; size_t n, cap; }; /* NULL-terminated once n > 0 or after strv_end */
+struct strv { char **v; size_t n, cap; int nul; }; /* NULL-terminated; nul: a string held a NUL (cut there) */
 int strv_push(struct strv *s, const char *str, size_t len);
 int strv_pushz(struct strv *s, const char *str);
 void strv_free(struct strv *s);

@@ -273,7 +273,7 @@ void h_exec(struct conn *c)
     resp_flush(c); /* the head goes at once: a command may be silent for as long as its time limit */
     struct run r = {.c = c, .out = -1, .err = -1, .in = -1, .end = {0, -1}};
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
-    int err = resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
     r.buf = malloc(IO_CHUNK);
     r.stdin_buf = malloc(IO_CHUNK);
     r.end.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

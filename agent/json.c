@@ -423,6 +423,8 @@ int jc_strings(struct jcur *c, struct strv *out)
         int got = jc_string(c, &s, &n);
         if (got < 0)
             return -1;
+        if (got && strlen(s) != n) /* exec(2) cannot take it: the start fails, as Go's did */
+            out->nul = 1;
         int pushed = strv_push(out, got ? s : "", got ? n : 0);
         free(s);
         if (pushed < 0)

@@ -79,7 +79,8 @@ static void start(struct conn *c)
         goto out;
     }
     char path[PATH_MAX], msg[PATH_MAX + 128];
-    int mine[3], theirs[3], err = resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int mine[3], theirs[3];
+    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
     if (!err)
         err = -open_pipes(s.stdin_pipe, mine, theirs);
     if (err) {

@@ -198,7 +198,7 @@ void h_terminal(struct conn *c)
     struct ended end = {0, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)};
     struct steer *st = calloc(1, sizeof *st);
     char *buf = malloc(IO_CHUNK);
-    int err = resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
     if (!err && (end.efd < 0 || !st || !buf))
         err = ENOMEM;
     if (!err)

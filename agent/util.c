@@ -37,6 +37,7 @@ void strv_free(struct strv *s)
     free(s->v);
     s->v = NULL;
     s->n = s->cap = 0;
+    s->nul = 0;
 }
 
 int strv_dup(struct strv *to, char *const *from)

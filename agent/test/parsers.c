@@ -71,6 +71,11 @@ static void json_cases(void)
     CHECK(decodes("{\"command\":[\"\\ud83d\", \"\xff\"]}", &o) == 0 && !strcmp(o.command.v[0], "\xef\xbf\xbd") &&
           !strcmp(o.command.v[1], "\xef\xbf\xbd"), "a lone surrogate and bad UTF-8 become U+FFFD, as in Go");
     spec_free(&o);
+    CHECK(decodes("{\"command\":[\"a\\u0000b\"]}", &o) == 0 && o.command.nul && !strcmp(o.command.v[0], "a"),
+          "a NUL inside an argument is noted: exec(2) cannot take it");
+    spec_free(&o);
+    CHECK(decodes("{\"command\":[\"a\\u0000b\"],\"command\":[\"c\"]}", &o) == 0 && !o.command.nul, "the last value counts");
+    spec_free(&o);
     CHECK(decodes("{\"command\":null,\"cwd\":null,\"timeout_ms\":null}", &o) == 0 && !o.command.v && !o.cwd, "nulls");
     spec_free(&o);
     CHECK(decodes("{\"command\":[null,\"a\"]}", &o) == 0 && o.command.n == 2 && !strcmp(o.command.v[0], ""),
