@@ -98,7 +98,8 @@ void kill_tree(int pid);
 int resolve(const char *name, char *const *env, char *out, size_t cap); /* 0 or errno */
 int look_path(const char *name, const char *path, char *out, size_t cap);
 
-/* ---- json.c ---- */
+/* ---- json_out.c, json_in.c ---- */
+int utf8_len(const unsigned char *s, size_t n, uint32_t *cp); /* 1-4, or 0 if not valid UTF-8 */
 struct jbuf { char *p; size_t len, cap; int failed; };
 void jb_raw(struct jbuf *b, const char *s, size_t n);
 void jb_lit(struct jbuf *b, const char *s);
@@ -122,7 +123,8 @@ int jc_next(struct jcur *c);              /* in an array: 1 another value follow
 int jc_skip(struct jcur *c);              /* any value: 0, or -1 */
 int jc_end(struct jcur *c);               /* 0 if only space is left */
 
-/* ---- http.c ---- */
+/* ---- http.c (requests) and answer.c ---- */
+struct iovec;
 #define IN_CAP (32 * 1024)
 #define OUT_CAP (16 * 1024)
 struct conn {
@@ -161,6 +163,13 @@ void answer_json(struct conn *c, int status, struct jbuf *b);
 void fail(struct conn *c, int status, const char *code, const char *message);
 void fail_file(struct conn *c, const char *path, int err);
 void send_raw(struct conn *c, const char *s);
+int send_iov(struct conn *c, struct iovec *iov, int n);
+int send_buf(struct conn *c, const void *p, size_t n);
+const char *status_text(int status);
+ssize_t fill(struct conn *c, int nonblocking); /* more of the connection: >0, 0 closed, -1 error, -2 later */
+int unhex(char ch);
+enum { BODY_NONE, BODY_LENGTH, BODY_CHUNKED };
+enum { CH_SIZE, CH_DATA, CH_DATA_END, CH_TRAILER };
 short conn_watch(struct conn *c);              /* poll events that show the caller hanging up */
 int conn_hung_up(struct conn *c, short revents); /* what poll said of them */
 

@@ -1,7 +1,7 @@
-/* http.c: the HTTP/1.1 the agent speaks to hearth serve's client (Jetty): one request at a time
- * per connection, kept alive; bodies by length or chunked, both ways; answers buffered and sent
- * with their length when small, chunked when they grow or stream. Every buffer is the
- * connection's own, of fixed size: nothing a client sends makes the agent allocate more. */
+/* http.c: the requests of the HTTP/1.1 the agent speaks to hearth serve's client (Jetty): one at
+ * a time per connection, kept alive; bodies by length or chunked, read as the handler asks. Every
+ * buffer is the connection's own, of fixed size: nothing a client sends makes the agent allocate
+ * more (answer.c writes the answers). */
 #include "agent.h"
 #include <poll.h>
 #include <stdio.h>
@@ -12,10 +12,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum { BODY_NONE, BODY_LENGTH, BODY_CHUNKED };
-enum { CH_SIZE, CH_DATA, CH_DATA_END, CH_TRAILER };
 
-static int send_iov(struct conn *c, struct iovec *iov, int n)
+int send_iov(struct conn *c, struct iovec *iov, int n)
 {
     if (c->broken)
         return -1;
@@ -41,7 +39,7 @@ static int send_iov(struct conn *c, struct iovec *iov, int n)
     return 0;
 }
 
-static int send_buf(struct conn *c, const void *p, size_t n)
+int send_buf(struct conn *c, const void *p, size_t n)
 {
     struct iovec v = {(void *)p, n};
     return send_iov(c, &v, 1);
@@ -50,7 +48,7 @@ static int send_buf(struct conn *c, const void *p, size_t n)
 void send_raw(struct conn *c, const char *s) { send_buf(c, s, strlen(s)); }
 
 /* Reads more of the connection into `in`; >0 bytes, 0 closed, -1 error, -2 nothing yet. */
-static ssize_t fill(struct conn *c, int nonblocking)
+ssize_t fill(struct conn *c, int nonblocking)
 {
     if (c->in_off && c->in_off == c->in_len)
         c->in_off = c->in_len = 0;
@@ -75,7 +73,7 @@ static ssize_t fill(struct conn *c, int nonblocking)
     }
 }
 
-static const char *status_text(int status)
+const char *status_text(int status)
 {
     switch (status) {
     case 100: return "Continue";
@@ -127,7 +125,7 @@ static char *find_head_end(char *p, size_t n, size_t *len)
     return NULL;
 }
 
-static int unhex(char ch)
+int unhex(char ch)
 {
     return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
            : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
@@ -297,150 +295,6 @@ int http_read_head(struct conn *c, int idle_ms)
     return 1;
 }
 
-/* Where the chunked body's framing needs a whole line: >0 its length (without the line end). */
-static long chunk_line(struct conn *c, int nonblocking)
-{
-    for (;;) {
-        char *nl = memchr(c->in + c->in_off, '\n', c->in_len - c->in_off);
-        if (nl)
-            return nl - (c->in + c->in_off) + 1;
-        if (c->in_len - c->in_off >= 4096)
-            return -1;
-        ssize_t n = fill(c, nonblocking);
-        if (n == -2)
-            return -2;
-        if (n <= 0)
-            return -1;
-    }
-}
-
-static ssize_t body_fail(struct conn *c)
-{
-    c->body_error = 1;
-    c->body_done = 1;
-    c->keep_alive = 0;
-    return -1;
-}
-
-ssize_t body_read(struct conn *c, void *buf, size_t n, int nonblocking)
-{
-    if (c->body_error)
-        return -1;
-    if (c->body_done)
-        return 0;
-    if (c->expect_continue && !c->sent_continue && !c->status) {
-        c->sent_continue = 1;
-        send_raw(c, "HTTP/1.1 100 Continue\r\n\r\n");
-    }
-    for (;;) {
-        if (c->body_kind == BODY_CHUNKED && c->chunk_state != CH_DATA) {
-            long line = chunk_line(c, nonblocking);
-            if (line == -2)
-                return -2;
-            if (line < 0)
-                return body_fail(c);
-            char *s = c->in + c->in_off;
-            c->in_off += line;
-            if (c->chunk_state == CH_DATA_END) {
-                if (!(line == 2 && s[0] == '\r') && line != 1)
-                    return body_fail(c);
-                c->chunk_state = CH_SIZE;
-                continue;
-            }
-            if (c->chunk_state == CH_TRAILER) {
-                if (line == 1 || (line == 2 && s[0] == '\r')) {
-                    c->body_done = 1;
-                    return 0;
-                }
-                continue;
-            }
-            uint64_t size = 0;
-            int digits = 0;
-            for (; unhex(*s) >= 0; s++, digits++) {
-                if (size >> 56)
-                    return body_fail(c);
-                size = size << 4 | unhex(*s);
-            }
-            if (!digits || (*s != '\r' && *s != '\n' && *s != ';' && *s != ' ' && *s != '\t'))
-                return body_fail(c);
-            c->body_left = size;
-            c->chunk_state = size ? CH_DATA : CH_TRAILER;
-            continue;
-        }
-        size_t have = c->in_len - c->in_off;
-        size_t want = n < c->body_left ? n : (size_t)c->body_left;
-        ssize_t got;
-        if (have) {
-            got = want < have ? want : have;
-            memcpy(buf, c->in + c->in_off, got);
-            c->in_off += got;
-        } else {
-            /* Large pieces straight into the caller's buffer: no copy through `in`. */
-            got = recv(c->fd, buf, want, nonblocking ? MSG_DONTWAIT : 0);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                return -2;
-            if (got <= 0)
-                return body_fail(c);
-        }
-        c->body_left -= got;
-        if (!c->body_left) {
-            if (c->body_kind == BODY_CHUNKED)
-                c->chunk_state = CH_DATA_END;
-            else
-                c->body_done = 1;
-        }
-        return got;
-    }
-}
-
-int body_discard(struct conn *c, uint64_t limit)
-{
-    char buf[4096];
-    while (!c->body_done && limit) {
-        ssize_t n = body_read(c, buf, sizeof buf < limit ? sizeof buf : limit, 0);
-        if (n <= 0)
-            break;
-        limit -= n;
-    }
-    return c->body_done && !c->body_error;
-}
-
-char *body_all(struct conn *c, size_t limit, size_t *len)
-{
-    size_t cap = 1024, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf)
-        return NULL;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= limit) {
-                free(buf);
-                return NULL;
-            }
-            cap = cap * 2 > limit ? limit : cap * 2;
-            char *more = realloc(buf, cap + 1);
-            if (!more) {
-                free(buf);
-                return NULL;
-            }
-            buf = more;
-        }
-        ssize_t r = body_read(c, buf + n, cap - n, 0);
-        if (r < 0) {
-            free(buf);
-            return NULL;
-        }
-        if (r == 0)
-            break;
-        n += r;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 char *query_get(struct conn *c, const char *name)
 {
     if (!c->query)
@@ -473,209 +327,4 @@ char *query_get(struct conn *c, const char *name)
         p = amp + 1;
     }
     return NULL;
-}
-
-static void send_head(struct conn *c, long long length)
-{
-    char head[256];
-    int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n", c->status, status_text(c->status));
-    if (c->ctype)
-        n += snprintf(head + n, sizeof head - n, "Content-Type: %s\r\n", c->ctype);
-    if (c->status == 204)
-        ;
-    else if (length >= 0)
-        n += snprintf(head + n, sizeof head - n, "Content-Length: %lld\r\n", length);
-    else if (!c->http10)
-        n += snprintf(head + n, sizeof head - n, "Transfer-Encoding: chunked\r\n");
-    else
-        c->close_after = 1;
-    c->chunked = length < 0 && !c->http10 && c->status != 204;
-    if (!c->keep_alive)
-        c->close_after = 1;
-    if (c->close_after)
-        n += snprintf(head + n, sizeof head - n, "Connection: close\r\n");
-    n += snprintf(head + n, sizeof head - n, "\r\n");
-    c->started = 1;
-    send_buf(c, head, n);
-}
-
-void resp_start(struct conn *c, int status, const char *ctype, long long length)
-{
-    /* An answer that does not read the rest of the body leaves it to be read here (up to 256
-     * KiB, as Go's server), or the connection cannot carry another request. */
-    if (!c->duplex && !c->body_done && !body_discard(c, 256 * 1024))
-        c->close_after = 1;
-    c->status = status;
-    c->ctype = ctype;
-    c->out_len = 0;
-    if (length >= 0 || status == 204)
-        send_head(c, status == 204 ? -1 : length);
-}
-
-static void flush_out(struct conn *c)
-{
-    if (!c->started)
-        send_head(c, -1);
-    if (!c->out_len)
-        return;
-    if (c->chunked) {
-        char size[24];
-        int n = snprintf(size, sizeof size, "%zx\r\n", c->out_len);
-        struct iovec v[3] = {{size, n}, {c->out, c->out_len}, {"\r\n", 2}};
-        send_iov(c, v, 3);
-    } else {
-        send_buf(c, c->out, c->out_len);
-    }
-    c->out_len = 0;
-}
-
-void resp_write(struct conn *c, const void *data, size_t n)
-{
-    const char *p = data;
-    if (c->started && !c->chunked) { /* length known: straight out */
-        send_buf(c, p, n);
-        return;
-    }
-    while (n) {
-        if (c->out_len == OUT_CAP)
-            flush_out(c);
-        size_t take = OUT_CAP - c->out_len < n ? OUT_CAP - c->out_len : n;
-        memcpy(c->out + c->out_len, p, take);
-        c->out_len += take;
-        p += take;
-        n -= take;
-    }
-}
-
-void resp_flush(struct conn *c) { flush_out(c); }
-
-void resp_end(struct conn *c)
-{
-    if (c->ended || !c->status)
-        return;
-    c->ended = 1;
-    if (!c->started) {
-        send_head(c, (long long)c->out_len);
-        send_buf(c, c->out, c->out_len);
-        c->out_len = 0;
-        return;
-    }
-    flush_out(c);
-    if (c->chunked)
-        send_raw(c, "0\r\n\r\n");
-}
-
-int resp_frame(struct conn *c, char kind, const void *payload, size_t n)
-{
-    flush_out(c);
-    unsigned char head[5] = {(unsigned char)kind, n >> 24, n >> 16 & 255, n >> 8 & 255, n & 255};
-    char size[24];
-    int sn = snprintf(size, sizeof size, "%zx\r\n", n + 5);
-    struct iovec v[4] = {{size, sn}, {head, 5}, {(void *)payload, n}, {"\r\n", 2}};
-    if (c->chunked)
-        return send_iov(c, v, 4);
-    return send_iov(c, v + 1, 2);
-}
-
-void answer_json(struct conn *c, int status, struct jbuf *b)
-{
-    jb_raw(b, "\n", 1);
-    if (b->failed) {
-        free(b->p);
-        memset(b, 0, sizeof *b);
-        fail(c, 500, "failed", "the agent is out of memory");
-        return;
-    }
-    resp_start(c, status, "application/json", (long long)b->len);
-    send_buf(c, b->p, b->len);
-    c->ended = 1;
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
-void fail(struct conn *c, int status, const char *code, const char *message)
-{
-    char small[512];
-    struct jbuf b = {0};
-    jb_lit(&b, "{\"code\":");
-    jb_strz(&b, code);
-    jb_lit(&b, ",\"message\":");
-    jb_strz(&b, message);
-    jb_lit(&b, "}\n");
-    if (b.failed) { /* no memory even for this: a fixed answer */
-        snprintf(small, sizeof small, "{\"code\":\"%s\",\"message\":\"out of memory\"}\n", code);
-        resp_start(c, status, "application/json", (long long)strlen(small));
-        send_raw(c, small);
-    } else {
-        resp_start(c, status, "application/json", (long long)b.len);
-        send_buf(c, b.p, b.len);
-    }
-    c->ended = 1;
-    free(b.p);
-}
-
-void fail_file(struct conn *c, const char *path, int err)
-{
-    size_t n = strlen(path) + 128;
-    char *m = malloc(n);
-    if (!m) {
-        fail(c, 400, "failed", "out of memory");
-        return;
-    }
-    switch (err) {
-    case ENOENT:
-        snprintf(m, n, "%s: no such file or directory", path);
-        fail(c, 404, "not_found", m);
-        break;
-    case ENOSPC:
-    case EDQUOT:
-        snprintf(m, n, "%s: no space left on the computer's disk", path);
-        fail(c, 507, "no_space", m);
-        break;
-    case EISDIR:
-        snprintf(m, n, "%s is a directory", path);
-        fail(c, 400, "is_dir", m);
-        break;
-    case ENOTDIR:
-        snprintf(m, n, "%s: a part of the path is not a directory", path);
-        fail(c, 400, "not_dir", m);
-        break;
-    case EEXIST:
-    case ENOTEMPTY:
-        snprintf(m, n, "%s: %s", path, err_text(err));
-        fail(c, 409, "exists", m);
-        break;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-        snprintf(m, n, "%s: %s", path, err_text(err));
-        fail(c, 403, "denied", m);
-        break;
-    default:
-        snprintf(m, n, "%s: %s", path, err_text(err));
-        fail(c, 400, "failed", m);
-    }
-    free(m);
-}
-
-short conn_watch(struct conn *c)
-{
-    return (short)(POLLRDHUP | (c->body_done && !c->pipelined ? POLLIN : 0));
-}
-
-/* gVisor's netstack does not always say RDHUP: a readable connection whose body is read whole
- * is peeked at, and its end (or a reset) is the caller gone, as Go's server notices. */
-int conn_hung_up(struct conn *c, short revents)
-{
-    if (c->broken || (revents & (POLLRDHUP | POLLHUP | POLLERR)))
-        return 1;
-    if ((revents & POLLIN) && c->body_done && !c->pipelined) {
-        char b;
-        ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
-        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-            return 1;
-        if (n > 0)
-            c->pipelined = 1;
-    }
-    return 0;
 }
