@@ -9,7 +9,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -19,7 +18,6 @@
 #define SOCKET_ENV "HEARTH_AGENT_SOCKET"
 #define STATE_ENV "HEARTH_AGENT_STATE"
 #define LEGACY_MAIN_ENV "HEARTH_AGENT_MAIN"
-#define STACK_ENV "HEARTH_AGENT_STACK"
 #define MAIN_TAG "main"
 
 /* Exec frames: a kind byte, 4 bytes of length (big-endian), the payload. */
@@ -61,9 +59,6 @@ char **env_for_renewal(const char *extra); /* the whole environment, and extra (
 extern char *const *reexec_args;           /* what a renewal executes */
 int set_reexec_args(char **argv);
 extern char boot_id[17];
-extern struct rlimit child_stack; /* the stack limit the agent was given, which its children get */
-extern int child_stack_known;
-void stack_limit(const struct rlimit *r);
 extern atomic_bool pooled, claimed;
 
 /* ---- secret (server.c) ---- */

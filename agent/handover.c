@@ -124,13 +124,8 @@ void renew(void)
         snprintf(extra, sizeof extra, "%s=%d", STATE_ENV, fd);
     }
     char **env = env_for_renewal(fd >= 0 ? extra : NULL);
-    struct rlimit mine;
-    getrlimit(RLIMIT_STACK, &mine);
-    if (child_stack_known) /* the renewed agent starts as the first did, and makes its stack small again */
-        stack_limit(&child_stack);
     if (env)
         execve(reexec_args[0], reexec_args, env);
-    stack_limit(&mine);
     log_err("hearth-agent: cannot renew itself: %s", err_text(env ? errno : ENOMEM));
     for (char **e = env; e && *e; e++)
         free(*e);

@@ -4,7 +4,7 @@
 #include "agent.h"
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/syscall.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,40 +17,26 @@ static struct strv env;
 char *const *reexec_args;
 char boot_id[17];
 atomic_bool pooled, claimed;
-struct rlimit child_stack;
-int child_stack_known;
 
-#define SMALL_STACK (256 * 1024)
-
-void stack_limit(const struct rlimit *r) { syscall(SYS_prlimit64, 0, RLIMIT_STACK, r, NULL); }
-
-/* gVisor commits a private mapping in 2 MiB-aligned pieces once touched, and the main thread's
- * stack is mapped as large as its limit (8 MiB): the agent would hold up to 2 MiB of it for a
- * few KiB used. So it executes itself once with a small limit; the limit it was given is kept
- * (HEARTH_AGENT_STACK) for its children and a renewal. */
-static void small_stack(char **argv)
+/* gVisor commits a private mapping in 2 MiB-aligned pieces once a page of it is touched, and maps
+ * the main thread's stack as large as its limit (8 MiB): the few KiB the agent uses there held up
+ * to 2 MiB. What lies more than 256 KiB below where the stack is now, which the main thread never
+ * reaches, is given back (on Linux, where only touched pages count, this changes nothing). */
+static void trim_stack(void)
 {
-    const char *saved = getenv(STACK_ENV);
-    unsigned long long cur, max;
-    if (saved) {
-        if (sscanf(saved, "%llu %llu", &cur, &max) == 2) {
-            child_stack.rlim_cur = cur;
-            child_stack.rlim_max = max;
-            child_stack_known = 1;
-        }
-        return;
+    char here, line[256];
+    uintptr_t sp = (uintptr_t)&here, keep = (sp - 256 * 1024) & ~(uintptr_t)4095;
+    FILE *maps = fopen("/proc/self/maps", "re");
+    while (maps && fgets(line, sizeof line, maps)) {
+        unsigned long lo, hi;
+        if (!strstr(line, "[stack]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+            continue;
+        if (lo < keep && keep < hi)
+            madvise((void *)lo, keep - lo, MADV_DONTNEED);
+        break;
     }
-    struct rlimit given;
-    if (getrlimit(RLIMIT_STACK, &given) < 0 || given.rlim_cur <= SMALL_STACK)
-        return;
-    char v[64];
-    snprintf(v, sizeof v, "%llu %llu", (unsigned long long)given.rlim_cur, (unsigned long long)given.rlim_max);
-    struct rlimit small = {SMALL_STACK, given.rlim_max};
-    if (setenv(STACK_ENV, v, 1) == 0 && setrlimit(RLIMIT_STACK, &small) == 0) {
-        execv("/proc/self/exe", argv);
-        setrlimit(RLIMIT_STACK, &given); /* an environment too large for a small stack: as given */
-    }
-    unsetenv(STACK_ENV);
+    if (maps)
+        fclose(maps);
 }
 
 static ssize_t env_find(const char *name)
@@ -117,13 +103,13 @@ void env_clear(void)
     pthread_mutex_unlock(&env_mu);
 }
 
-static char **env_copy(const char *skip, const char *skip2, const char *extra)
+static char **env_copy(const char *skip, const char *extra)
 {
     struct strv out = {0};
     int failed = 0;
     pthread_mutex_lock(&env_mu);
     for (size_t i = 0; i < env.n && !failed; i++)
-        if ((!skip || strncmp(env.v[i], skip, strlen(skip))) && (!skip2 || strncmp(env.v[i], skip2, strlen(skip2))))
+        if (!skip || strncmp(env.v[i], skip, strlen(skip)))
             failed = strv_pushz(&out, env.v[i]) < 0;
     pthread_mutex_unlock(&env_mu);
     if (!failed && extra)
@@ -137,8 +123,8 @@ static char **env_copy(const char *skip, const char *skip2, const char *extra)
     return out.v;
 }
 
-char **env_for_child(void) { return env_copy(SECRET_ENV "=", STACK_ENV "=", NULL); }
-char **env_for_renewal(const char *extra) { return env_copy(STACK_ENV "=", NULL, extra); }
+char **env_for_child(void) { return env_copy(SECRET_ENV "=", NULL); }
+char **env_for_renewal(const char *extra) { return env_copy(NULL, extra); }
 
 int set_reexec_args(char **argv)
 {
@@ -179,7 +165,6 @@ int main(int argc, char **argv)
         log_err("%s", usage);
         return 2;
     }
-    small_stack(argv);
     struct init_opts opts;
     if (parse_init(argc - 2, argv + 2, &opts) < 0) {
         log_err("hearth-agent: --restart is always, on-failure or never\n%s", usage);
@@ -193,6 +178,7 @@ int main(int argc, char **argv)
         log_err("hearth-agent: out of memory");
         return 1;
     }
+    trim_stack();
     random_hex(boot_id);
     reexec_args = argv;
     atomic_store(&pooled, opts.pool);

@@ -61,8 +61,6 @@ static void child(const struct spawn_spec *s, volatile int *err)
             goto failed;
     if (s->setsid_ctty && ioctl(0, TIOCSCTTY, 1) < 0)
         goto failed;
-    if (child_stack_known)
-        stack_limit(&child_stack);
     uint64_t none = 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, 8);
     execve(s->path, s->argv, s->envp);
