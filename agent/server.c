@@ -1,7 +1,8 @@
 /* server.c: the agent answers hearth serve on TCP port 49983 of every address of the computer
  * (Hearth's firewall keeps other computers off it; the secret, compared in constant time, keeps
  * everyone else out), and on a Unix socket when HEARTH_AGENT_SOCKET asks. A thread per
- * connection: commands block, and a thread's untouched stack costs nothing. */
+ * connection, so that a command may block: each costs its whole stack in gVisor (which commits a
+ * mapping whole once touched), hence small stacks and no stack-hungry recursion in handlers. */
 #include "agent.h"
 #include <netinet/in.h>
 #include <netinet/tcp.h>
