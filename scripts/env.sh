@@ -17,7 +17,7 @@ find_jdk25() {
   exit 1
 }
 
-# Rebuilds the jar when it is missing or older than any source or pom (the agent's Go sources too).
+# Rebuilds the jar when it is missing or older than any source or pom (the agent's C sources too).
 build_if_stale() {
   local jar="$hearth_root/app/target/hearth.jar"
   if [ ! -f "$jar" ] || [ -n "$(find "$hearth_root/app/src/main" "$hearth_root/agent" "$hearth_root/pom.xml" "$hearth_root/app/pom.xml" -newer "$jar" -print -quit)" ]; then

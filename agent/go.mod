@@ -1,3 +1,0 @@
-module hearth/agent
-
-go 1.22
