@@ -190,9 +190,11 @@ final class Agents {
     }
 
     /**
-     * After a restore: has the agent renew itself ({@code renew}; its Go runtime came back from the
-     * image with gVisor's deaf epoll, google/gvisor#13920), waits for the renewed one (another boot
-     * id than the saved one's), and gives it this computer's secret if it held another's (a fork).
+     * After a restore: has the agent renew itself ({@code renew}: a re-exec of the binary mounted
+     * now, keeping its processes; memory saved by the earlier Go agent came back with gVisor's deaf
+     * epoll, google/gvisor#13920, and an image of any age gets the current agent this way), waits
+     * for the renewed one (another boot id than the saved one's), and gives it this computer's
+     * secret if it held another's (a fork).
      * Memory saved before agents had a channel ({@code holder} empty) keeps using runsc exec.
      */
     void restored(Computer c, Optional<AgentHolders.Holder> holder, BooleanSupplier running, Runnable renew) {
