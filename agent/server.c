@@ -69,6 +69,23 @@ static void handle(struct conn *c)
     atomic_fetch_sub(&active, 1);
 }
 
+/* Closing a socket with bytes still unread sends a reset, and a client still sending the body an
+ * answer refused (a file over the disk's space) may then lose the answer before reading it: stop
+ * writing, drop what still comes for a moment (until the client closes, at most LINGER_MS), then
+ * close, as Go's server did. */
+#define LINGER_MS 2000
+
+static void linger(int fd)
+{
+    char buf[16 * 1024];
+    shutdown(fd, SHUT_WR);
+    for (int64_t until = now_ms() + LINGER_MS, left; (left = until - now_ms()) > 0;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)left) <= 0 || read(fd, buf, sizeof buf) <= 0)
+            break;
+    }
+}
+
 static void *serve_conn(void *arg)
 {
     struct conn *c = arg;
@@ -79,6 +96,8 @@ static void *serve_conn(void *arg)
         if (!c->body_done && !body_discard(c, 256 * 1024))
             break;
     }
+    if (!c->broken && !c->body_done)
+        linger(c->fd);
     close(c->fd);
     free(c);
     atomic_fetch_sub(&conns, 1);
