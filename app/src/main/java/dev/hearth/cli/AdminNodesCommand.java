@@ -41,7 +41,7 @@ final class AdminNodesCommand implements Callable<Integer> {
     }
 
     @Command(name = "drain", description = "Place no new computers or databases on the node (creates there are refused), "
-            + "and move its sleeping computers to other nodes.")
+            + "and move its sleeping computers and databases to other nodes.")
     int drain(@Parameters(paramLabel = "NAME", description = "the node") String name) {
         return mark(name, NodeState.DRAINING);
     }

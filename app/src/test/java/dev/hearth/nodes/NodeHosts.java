@@ -8,6 +8,9 @@ import dev.hearth.support.ChildServer;
 import dev.hearth.support.PostgresCluster;
 import dev.hearth.support.TestServer;
 import dev.hearth.cli.Cli;
+import dev.hearth.server.nodes.Node;
+import dev.hearth.server.nodes.NodeStore;
+import dev.hearth.server.store.Store;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,11 +18,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -69,7 +74,10 @@ final class NodeHosts implements AutoCloseable {
     private final String localStore;
     final Map<String, Host> hosts = new LinkedHashMap<>();
 
-    private NodeHosts(List<String> names) throws Exception {
+    private final Optional<Long> memoryMb;
+
+    private NodeHosts(List<String> names, Optional<Long> memoryMb) throws Exception {
+        this.memoryMb = memoryMb;
         sh("ip link add " + bridge + " type bridge", "ip addr add " + HOST_SIDE + "/24 dev " + bridge,
                 "ip link set " + bridge + " up");
         cluster = PostgresCluster.startOn(HOST_SIDE, NET + "0/24");
@@ -88,9 +96,12 @@ final class NodeHosts implements AutoCloseable {
         }
     }
 
-    /** Nodes named {@code names}, a on 203.0.113.1, b on .2 and so on; the first makes the keys the others copy. */
-    static NodeHosts start(String... names) throws Exception {
-        return new NodeHosts(List.of(names));
+    /**
+     * Nodes named {@code names}, a on 203.0.113.1, b on .2 and so on, each giving its awake computers
+     * {@code memoryMb} (the host's if empty); the first makes the keys the others copy.
+     */
+    static NodeHosts start(Optional<Long> memoryMb, String... names) throws Exception {
+        return new NodeHosts(List.of(names), memoryMb);
     }
 
     Host get(String name) {
@@ -105,6 +116,13 @@ final class NodeHosts implements AutoCloseable {
                         hosts.values().iterator().next().dataDir.resolveSibling("cli-" + tag)));
         if (code != 0) {
             throw new AssertionError("admin nodes " + (drain ? "drain " : "undrain ") + name + ": " + out);
+        }
+    }
+
+    /** Every node as the store has it now, with what it hosts. */
+    List<Node> nodes() throws Exception {
+        try (var opened = Store.open(localStore, hosts.values().iterator().next().dataDir.getParent())) {
+            return opened.jdbi().withHandle(h -> new NodeStore().all(h, Instant.now()));
         }
     }
 
@@ -154,6 +172,7 @@ final class NodeHosts implements AutoCloseable {
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 ChildServer.class.getName(), host.dataDir.toString(), String.valueOf(API_PORT), "node", store,
                 host.name, host.address));
+        memoryMb.ifPresent(mb -> command.add(String.valueOf(mb)));
         Path log = host.dataDir.resolveSibling(host.dataDir.getFileName() + ".log");
         host.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         var ready = new CompletableFuture<String>();

@@ -1,10 +1,13 @@
 package dev.hearth.nodes;
 
+import static dev.hearth.support.Envelope.assertError;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.client.HearthClient;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import java.io.ByteArrayInputStream;
@@ -13,9 +16,14 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NodeHostsTest {
+    // Room for three computers of 2 GiB awake on each node (racingCreatesNeverOverfillANode).
+    private static final long NODE_MB = 6144;
     private NodeHosts nodes;
     private NodeHosts.Host a;
     private NodeHosts.Host b;
@@ -39,7 +49,7 @@ class NodeHostsTest {
 
     @BeforeAll
     void start() throws Exception {
-        nodes = NodeHosts.start("a", "b");
+        nodes = NodeHosts.start(Optional.of(NODE_MB), "a", "b");
         a = nodes.get("a");
         b = nodes.get("b");
         ws = TestServer.workspace(a.admin()).path("id").asText();
@@ -69,8 +79,112 @@ class NodeHostsTest {
         for (var via : List.of(a, b)) {
             assertEquals("200 served by b", curl("second--" + wsName + ".localhost", via.address), "through " + via.name);
         }
-        for (var c : List.of(onA, onB)) {
-            assertEquals(200, b.admin().send("DELETE", "/computers/" + c.path("id").asText(), null, Map.of()).status());
+        // Files, sleep, wake, a checkpoint and a fork of b's computer, each asked of either node.
+        String id = onB.path("id").asText();
+        byte[] bytes = new byte[2 << 20];
+        new Random(11).nextBytes(bytes);
+        a.admin().upload("/computers/" + id + "/files?path=/data/blob", "application/octet-stream",
+                () -> new ByteArrayInputStream(bytes));
+        try (var in = b.admin().download("/computers/" + id + "/files?path=/data/blob")) {
+            assertArrayEquals(bytes, in.readAllBytes());
+        }
+        assertEquals("sleeping", a.admin().post("/computers/" + id + "/sleep", Map.of()).path("computer")
+                .path("state").asText());
+        assertEquals("ready", b.admin().post("/computers/" + id + "/wake", Map.of()).path("computer").path("state")
+                .asText());
+        var checkpoint = a.admin().send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "k"),
+                TestComputers.key());
+        String op = checkpoint.body().path("operations").get(0).asText();
+        assertEquals("succeeded", b.admin().get("/operations/" + op + "?wait=60").path("operation").path("state")
+                .asText());
+        var fork = a.admin().send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "second-fork",
+                "from_checkpoint", checkpoint.body().path("checkpoint").path("id").asText()), TestComputers.key());
+        assertEquals(201, fork.status(), () -> fork.body().toString());
+        String forkId = fork.body().path("computer").path("id").asText();
+        assertEquals(TestComputers.run(b.admin(), id, "sha256sum /data/blob | cut -d' ' -f1"),
+                TestComputers.run(a.admin(), forkId, "sha256sum /data/blob | cut -d' ' -f1"));
+        for (String c : List.of(onA.path("id").asText(), id, forkId)) {
+            assertEquals(200, b.admin().send("DELETE", "/computers/" + c, null, Map.of()).status());
+        }
+    }
+
+    @Test
+    void aKilledNodesComputersAnswerNodeUnavailableUntilItIsBack() throws Exception {
+        var computer = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "survivor", "hearth/busybox", Map.of()));
+        String id = computer.path("id").asText();
+        TestComputers.run(a.admin(), id, "echo acknowledged > /data/f");
+        nodes.kill(b);
+        try {
+            assertError(a.admin().send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("true")),
+                    Map.of()), 503, "node_unavailable");
+        } finally {
+            nodes.start(b);
+        }
+        assertEquals("acknowledged", TestComputers.run(a.admin(), id, "cat /data/f"), "back on b, untouched");
+        a.admin().delete("/computers/" + id);
+    }
+
+    @Test
+    void drainMovesASleepingComputerWithItsMemoryAndData() throws Exception {
+        var computer = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "traveller", "hearth/busybox",
+                Map.of()));
+        String id = computer.path("id").asText();
+        a.admin().post("/computers/" + id + "/processes", Map.of("command", List.of("sh", "-c",
+                "i=0; while true; do i=$((i+1)); echo $i > /tmp/n.t; mv /tmp/n.t /tmp/n; sleep 0.05; done")));
+        TestComputers.run(a.admin(), id, "head -c 1000000 /dev/urandom > /data/blob; sleep 0.3");
+        String blob = TestComputers.run(a.admin(), id, "sha256sum /data/blob | cut -d' ' -f1");
+        String counted = TestComputers.run(a.admin(), id, "cat /tmp/n");
+        a.admin().post("/computers/" + id + "/sleep", Map.of());
+        nodes.drain("b", true);
+        try {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!a.admin().get("/computers/" + id).path("computer").path("node").asText().equals("a")) {
+                assertTrue(System.nanoTime() < deadline, "the computer never moved to a");
+                Thread.sleep(300);
+            }
+        } finally {
+            nodes.drain("b", false);
+        }
+        int after = Integer.parseInt(TestComputers.run(b.admin(), id, "sleep 0.3; cat /tmp/n"));
+        assertTrue(after > Integer.parseInt(counted), counted + " then " + after + ": its memory came along");
+        assertEquals(blob, TestComputers.run(b.admin(), id, "sha256sum /data/blob | cut -d' ' -f1"));
+        a.admin().delete("/computers/" + id);
+    }
+
+    /**
+     * Fifty creates of 2 GiB at once, half through each node: exactly as many succeed as fit, no node
+     * is given more than it has, and the rest are told no node has room.
+     */
+    @Test
+    void racingCreatesNeverOverfillANode() throws Exception {
+        long room = 0;
+        for (var n : nodes.nodes()) {
+            room += (n.capacity().memoryBytes() - n.hosted().computerMemoryBytes()) / (2048L << 20);
+        }
+        var answers = new ArrayList<Future<HearthClient.Response>>();
+        try (var pool = Executors.newFixedThreadPool(10)) {
+            for (int i = 0; i < 50; i++) {
+                var via = (i % 2 == 0 ? a : b).admin();
+                String name = "race-" + i;
+                answers.add(pool.submit(() -> via.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", name,
+                        "image", "hearth/busybox", "resources", Map.of("memory_mb", 2048)), TestComputers.key())));
+            }
+        }
+        var made = new ArrayList<String>();
+        for (var f : answers) {
+            var r = f.get();
+            if (r.status() == 201) {
+                made.add(r.body().path("computer").path("id").asText());
+            } else {
+                assertError(r, 503, "node_unavailable");
+            }
+        }
+        assertEquals(room, made.size(), "as many as fit");
+        for (var n : nodes.nodes()) {
+            assertTrue(n.hosted().computerMemoryBytes() <= n.capacity().memoryBytes(), n.toString());
+        }
+        for (String id : made) {
+            a.admin().delete("/computers/" + id);
         }
     }
 

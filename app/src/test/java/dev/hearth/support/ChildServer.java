@@ -53,7 +53,8 @@ public final class ChildServer {
         int port = Integer.parseInt(args[1]);
         String kind = args[2];
         if (kind.equals("node")) {
-            serveNode(dataDir, port, args[3], args[4], args[5]);
+            serveNode(dataDir, port, args[3], args[4], args[5], Optional.of(args).filter(a -> a.length > 6)
+                    .map(a -> Long.parseLong(a[6])));
             return;
         }
         var config = Config.defaults(dataDir).withPort(port)
@@ -142,17 +143,20 @@ public final class ChildServer {
 
     /**
      * A node as a host of its own would run it (started in a network namespace of its own by
-     * NodeHosts): every listener on {@code address}, on Hearth's default ports, on the shared store.
+     * NodeHosts): every listener on {@code address}, on Hearth's default ports, on the shared store,
+     * with {@code memoryMb} for awake computers if given.
      * Prints "node BASE_URL" once serving, and serves until stopped (SIGTERM closes it).
      */
-    private static void serveNode(Path dataDir, int port, String store, String name, String address) throws Exception {
+    private static void serveNode(Path dataDir, int port, String store, String name, String address,
+                                  Optional<Long> memoryMb) throws Exception {
         var config = Config.defaults(dataDir).withListen(address, port)
                 .withRouter(new RouterSettings(address, RouterSettings.DEFAULT.port(), "localhost", Optional.empty()))
                 .withDatabases(new DatabaseSettings(address, address, DatabaseSettings.DEFAULT.firstPort(),
                         DatabaseSettings.DEFAULT.lastPort(), DatabaseSettings.DEFAULT.poolerPort()))
                 .withLocalImages(List.of(dataDir.getParent()))
                 .withPool(PoolSettings.NONE)
-                .withStore(store).withNodes(NodeSettings.DEFAULT.withName(name).withLease(Duration.ofSeconds(6)));
+                .withStore(store).withNodes(NodeSettings.DEFAULT.withName(name).withLease(Duration.ofSeconds(6))
+                        .withMemoryMb(memoryMb));
         var server = HearthServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
