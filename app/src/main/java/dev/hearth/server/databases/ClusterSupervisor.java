@@ -37,7 +37,7 @@ final class ClusterSupervisor {
     static final int WAKES_PER_MINUTE = 10;
     private static final int RESTARTS_PER_MINUTE = 5;
     // The most a requested sleep waits for logins on their way to the cluster to finish.
-    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(2);
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(5);
     // A connection the forward translated just before it went reaches the cluster's listener within this.
     private static final Duration FORWARD_GRACE = Duration.ofMillis(50);
 

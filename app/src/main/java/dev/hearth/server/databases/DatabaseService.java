@@ -49,7 +49,7 @@ public final class DatabaseService implements AutoCloseable {
     static final int MIN_DISK_MB = 256;
     static final int MAX_DISK_MB = 1_048_576;
     // How long a requested sleep waits for pooled transactions to end before it ends them.
-    private static final Duration POOL_PAUSE_LIMIT = Duration.ofSeconds(2);
+    private static final Duration POOL_PAUSE_LIMIT = Duration.ofSeconds(5);
 
     /** The body of {@code POST /workspaces/{ws}/databases}. */
     public record CreateDatabase(String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
