@@ -133,6 +133,7 @@ public final class HearthServer implements AutoCloseable {
     private final InvitationMail invitationMail;
     private final Optional<Path> adminKeyFile;
     private final Optional<ServerMetrics> metrics;
+    private final NodeRelay relay;
     private final ScheduledExecutorService maintenance =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
 
@@ -174,11 +175,12 @@ public final class HearthServer implements AutoCloseable {
         if (metrics.isPresent()) {
             listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get(), node::all));
         }
+        relay = new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
+                listeners.nodeScheme(false), config.clock());
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
-                new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,
-                        listeners.nodeScheme(false), config.clock()), arrivals(config, node.name(), nodeKey));
+                relay, arrivals(config, node.name(), nodeKey));
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
                 new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));
@@ -394,6 +396,7 @@ public final class HearthServer implements AutoCloseable {
     public void close() throws Exception {
         maintenance.shutdownNow();
         listeners.close();
+        relay.close();
         network.ifPresent(ComputerNetwork::close);
         computers.close();
         databases.close();

@@ -41,7 +41,7 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
  * answers with that node's answer: JSON as JSON, anything else (exec output, file bytes) streamed
  * through as it arrives.
  */
-public final class NodeRelay implements Relay {
+public final class NodeRelay implements Relay, AutoCloseable {
     // Hop-by-hop, set by the client itself, or replaced by the vouch: never copied to the next node.
     private static final Set<String> NOT_SENT = Set.of("authorization", "connection", "content-length", "expect",
             "host", "upgrade", "keep-alive", "te", "trailer", "transfer-encoding", "proxy-authorization", HEADER);
@@ -189,5 +189,16 @@ public final class NodeRelay implements Relay {
             }
         };
         return new Reply(response.getStatus(), copy, null, Map.copyOf(headers));
+    }
+
+    /** Its clients' threads go (the WebSocket client's are not daemons: they would keep a JVM alive). */
+    @Override
+    public void close() {
+        try {
+            webSockets.stop();
+            client.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the client nodes relay through", e);
+        }
     }
 }
