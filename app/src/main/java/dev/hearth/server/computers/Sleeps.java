@@ -161,12 +161,39 @@ final class Sleeps {
             if (!computer.allows(Move.WAKE) || computer.deleted()) {
                 return computer;
             }
-            var awake = computer.sleepsWarm() ? thaw(computer) : restore(computer);
-            networking.asleep(awake, false);
+            var awake = computer.sleepsWarm() ? thawMarked(computer) : restore(computer);
+            if (!computer.sleepsWarm()) {
+                networking.asleep(awake, false);
+            }
             activity.restarted(computerId, records.now());
             timings.record(Timings.Event.COMPUTER_WAKE, System.nanoTime() - start);
             return awake;
         });
+    }
+
+    /**
+     * A warm wake is a few short steps, so they overlap: the firewall's mark (libnftables, ~1 ms)
+     * is changed while the sandbox thaws (2-5 ms), and put back if the thaw fails.
+     */
+    private Computer thawMarked(Computer computer) {
+        var marked = Thread.ofVirtual().name("wake-mark").start(() -> networking.asleep(computer, false));
+        try {
+            var awake = thaw(computer);
+            join(marked);
+            return awake;
+        } catch (RuntimeException e) {
+            join(marked);
+            networking.asleep(computer, true);
+            throw e;
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Computer thaw(Computer computer) {
