@@ -46,13 +46,15 @@ public final class Disks {
 
     /**
      * {@code copy} (new) becomes the disk mounted on {@code dir}, kept in {@code image}, as it is at one
-     * instant: its file system is frozen (flushed, writers waiting) while the image is cloned. Both
+     * instant: its file system is frozen (flushed, writers waiting) while the image is cloned, once
+     * what it held in memory was written down with writers going on ({@link Blocks#flush}). Both
      * images must be on a volume whose copies share blocks ({@link Volume#shares}): it takes milliseconds,
      * whatever the disk holds.
      */
     public void snapshot(Path dir, Path image, Path copy) {
         try {
             Files.createDirectories(copy.getParent());
+            Blocks.flush(List.of(dir), List.of(image));
             Blocks.frozen(List.of(dir), () -> Blocks.clone(image, copy));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
