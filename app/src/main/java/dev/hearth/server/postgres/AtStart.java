@@ -56,7 +56,8 @@ final class AtStart {
         Files.writeString(data.resolve(RULES), open);
         String before;
         try (var session = sessions.open(); var statement = session.createStatement()) {
-            statement.execute(Files.readString(statements));
+            // One transaction: one commit (one flush of the WAL through the disk's loop device), not one a statement.
+            statement.execute("BEGIN;\n" + Files.readString(statements) + "COMMIT;");
             try (var rows = statement.executeQuery("SELECT pg_conf_load_time()::text, pg_reload_conf()")) {
                 rows.next();
                 before = rows.getString(1);
