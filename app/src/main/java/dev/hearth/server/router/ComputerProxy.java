@@ -241,6 +241,8 @@ public final class ComputerProxy extends ProxyHandler {
             callback.failed(failure);
             return;
         }
+        // The computer's headers (its Content-Length among them) may be set already: the error replaces them.
+        response.reset();
         var target = (HttpURI) request.getAttribute(TARGET);
         if (request.getAttribute(RELAYED) != null) {
             writeError(response, callback, new ApiException(ErrorCode.NODE_UNAVAILABLE, "the router of the node "
