@@ -40,6 +40,16 @@ public final class NodeHopBench {
                 System.err.println("--- " + node + ".log, warnings and errors:");
                 Files.readString(root.resolve(node + ".log")).lines().filter(l -> !l.contains(":INFO :")).limit(40)
                         .forEach(System.err::println);
+                try (var logs = Files.find(root.resolve(node).resolve("computers"), 2,
+                        (p, a) -> p.getFileName().toString().matches("runsc.*\\.(log|out)"))) {
+                    for (var log : logs.toList()) {
+                        System.err.println("--- " + log + ", its end:");
+                        var lines = Files.readAllLines(log);
+                        lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(System.err::println);
+                    }
+                } catch (java.io.IOException | RuntimeException none) {
+                    // no computers there
+                }
             }
             throw e;
         } finally {

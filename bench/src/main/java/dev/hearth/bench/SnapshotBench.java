@@ -7,6 +7,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.computers.SleepSettings;
+import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.router.RouterSettings;
 import java.io.InputStream;
@@ -221,6 +222,16 @@ public final class SnapshotBench {
         new Disks().snapshot(dir, disk, copy);
         add(hearth, "copy of /data (cp -a; Hearth: its disk)", t);
         Files.delete(copy);
+        // The same in its two parts: written down while writers go on, then frozen (writers wait) and cloned.
+        exec(id, "head -c 268435456 /dev/urandom > /data/fresh");
+        t = System.nanoTime();
+        Blocks.flush(List.of(dir), List.of(disk));
+        add(hearth, "copy of /data, 256 MiB just written: flushed, writers going on", t);
+        t = System.nanoTime();
+        Blocks.frozen(List.of(dir), () -> Blocks.clone(disk, copy));
+        add(hearth, "copy of /data, 256 MiB just written: frozen and cloned, writers waiting", t);
+        Files.delete(copy);
+        exec(id, "rm /data/fresh");
         t = System.nanoTime();
         RawSandbox.run("cp", "--reflink=always", disk.toString(), copy.toString());
         add(raw, "cp --reflink=always of the computer's disk image, not frozen", t);
