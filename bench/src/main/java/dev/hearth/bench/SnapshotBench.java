@@ -251,8 +251,10 @@ public final class SnapshotBench {
                 double r = median(raw.get(step));
                 double h = median(hearth.get(step));
                 System.out.printf("| %s | %s | %.1f | %.1f | %.2f |%n", computer, step, r, h, h / r);
-            } else {
+            } else if (raw.containsKey(step)) {
                 System.out.printf("| %s | %s | %.1f | - | - |%n", computer, step, median(raw.get(step)));
+            } else {
+                System.out.printf("| %s | %s | - | %.1f | - |%n", computer, step, median(hearth.get(step)));
             }
         }
     }
