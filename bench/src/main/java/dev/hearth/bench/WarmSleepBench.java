@@ -47,6 +47,7 @@ public final class WarmSleepBench {
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
             ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
         }
+        ComputerBench.TestCleanup.unmountDisks(work);
     }
 
     private void run(HearthClient admin, String token, String ws, String image, Path work, int rounds) throws Exception {

@@ -89,6 +89,10 @@ public final class DatabaseService implements AutoCloseable {
         this.reach = new ComputerReach(firewall, settings.firstPort());
         this.host = found.engine().map(engine -> new DatabaseHost(engine, layout, settings, rows, clock, reach,
                 direct, timings));
+        if (host.isEmpty()) {
+            // No host to drop it at close: the forwards' table would outlive this process, empty.
+            direct.ifPresent(DirectPorts::drop);
+        }
         this.unavailable = found.unavailable();
         this.publicHost = settings.publicHost();
         this.clock = clock;
