@@ -102,6 +102,26 @@ class ComputerLimitsTest {
         admin.delete("/computers/" + id);
     }
 
+    /**
+     * gVisor's own kernel grows with the processes a computer makes, in the sandbox's cgroup: a
+     * computer of the smallest size runs a loop of 1,500 commands and lives on, still seeing its size.
+     */
+    @Test
+    void aSmallComputerRunsThousandsOfCommandsAndLivesOn() {
+        var made = TestComputers.create(admin, ws, "small-busy", "hearth/busybox",
+                Map.of("resources", Map.of("memory_mb", 64)));
+        String id = made.path("id").asText();
+        var r = admin.send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
+                "i=0; while [ $i -lt 1500 ]; do /bin/true; i=$((i+1)); done; echo $i"), "timeout_seconds", 600), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        assertEquals("1500", r.body().path("stdout").asText().strip(), () -> r.body().toString());
+        assertEquals("65536", run(id, "awk '/MemTotal/ {print $2}' /proc/meminfo"), "it still sees its 64 MiB");
+        var after = admin.get("/computers/" + id).path("computer");
+        assertEquals(made.path("last_started_at"), after.path("last_started_at"), "never restarted");
+        assertTrue(after.path("error").isNull(), after.toString());
+        admin.delete("/computers/" + id);
+    }
+
     @Test
     void resourcesAreSetOnCreateAndPatch() {
         var made = TestComputers.create(admin, ws, "sized", "hearth/busybox",

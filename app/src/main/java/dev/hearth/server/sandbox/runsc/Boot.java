@@ -76,6 +76,7 @@ final class Boot {
                 throw new Commands.Failure("runsc " + action + " failed: "
                         + lastLines(stateDir.resolve("runsc.log"), result.stderr()));
             }
+            cgroups.makeRoomForSentry(spec.sandboxId(), spec.memoryBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

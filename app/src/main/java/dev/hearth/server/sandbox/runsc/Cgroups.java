@@ -80,12 +80,13 @@ final class Cgroups {
                 long quota = number(ROOT.resolve("cpu").resolve(group).resolve("cpu.cfs_quota_us"));
                 long period = number(ROOT.resolve("cpu").resolve(group).resolve("cpu.cfs_period_us"));
                 long tasks = number(ROOT.resolve("pids").resolve(group).resolve("pids.max"));
-                return Optional.of(new SandboxLimits(number(memory), (double) quota / period, OciSpec.pidsOf(tasks)));
+                return Optional.of(new SandboxLimits(SentryRoom.guestOf(number(memory)), (double) quota / period,
+                        OciSpec.pidsOf(tasks)));
             }
             Path unified = ROOT.resolve(group);
             if (Files.exists(unified.resolve("memory.max"))) {
                 String[] cpu = Files.readString(unified.resolve("cpu.max")).strip().split(" ");
-                return Optional.of(new SandboxLimits(number(unified.resolve("memory.max")),
+                return Optional.of(new SandboxLimits(SentryRoom.guestOf(number(unified.resolve("memory.max"))),
                         Double.parseDouble(cpu[0]) / Double.parseDouble(cpu[1]),
                         OciSpec.pidsOf(number(unified.resolve("pids.max")))));
             }
@@ -93,6 +94,31 @@ final class Cgroups {
             LOG.debug("no limits for sandbox {}: {}", sandboxId, e.toString());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Raises a started sandbox's memory limit from what its computer sees to {@link SentryRoom#hostLimit}:
+     * cgroup v1 (memory.limit_in_bytes, after memory.memsw.limit_in_bytes if that is lower) or v2
+     * (memory.max). Not raised (logged), the sandbox runs on under the computer's own limit.
+     */
+    void makeRoomForSentry(String sandboxId, long guestBytes) {
+        String group = group(sandboxId);
+        String limit = Long.toString(SentryRoom.hostLimit(guestBytes));
+        try {
+            Path v1 = ROOT.resolve("memory").resolve(group);
+            if (Files.exists(v1.resolve("memory.limit_in_bytes"))) {
+                Path swap = v1.resolve("memory.memsw.limit_in_bytes");
+                if (Files.exists(swap) && number(swap) < SentryRoom.hostLimit(guestBytes)) {
+                    Files.writeString(swap, limit);
+                }
+                Files.writeString(v1.resolve("memory.limit_in_bytes"), limit);
+            } else if (Files.exists(ROOT.resolve(group).resolve("memory.max"))) {
+                Files.writeString(ROOT.resolve(group).resolve("memory.max"), limit);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("sandbox {}: its memory limit could not make room for gVisor's own kernel: {}", sandboxId,
+                    e.toString());
+        }
     }
 
     private static long number(Path file) throws IOException {
