@@ -22,6 +22,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * hearth serve only (its secret is nowhere a program in the computer sees it), a fork's agent
  * answering to the fork's secret, and a killed agent restarting its computer.
  */
-@HearthServerTest(computers = true, restarts = {"killed"})
+@HearthServerTest(computers = true, restarts = {"killed", "doomed"})
 class AgentTest {
     @Injected
     private TestServer server;
@@ -129,6 +131,31 @@ class AgentTest {
         assertTrue(error.contains("restart"), error);
         awaitReady(id);
         assertEquals("up", TestComputers.run(admin, id, "echo up"), "the restarted computer runs commands");
+        admin.delete("/computers/" + id);
+    }
+
+    /**
+     * The host kills a sandbox outright (its out-of-memory killer, here SIGKILL to gVisor's kernel):
+     * nothing inside is left to answer or reset the exec's connection, and the exec still answers
+     * within a second or two of the supervisor seeing it, not at its time limit.
+     */
+    @Test
+    void anExecWhoseSandboxTheHostKillsAnswersAtOnce() throws Exception {
+        String id = TestComputers.create(admin, ws, "doomed", "hearth/busybox", Map.of()).path("id").asText();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var exec = pool.submit(() -> admin.send("POST", "/computers/" + id + "/exec",
+                    Map.of("command", List.of("sleep", "100"), "timeout_seconds", 100), Map.of()));
+            Thread.sleep(1000);
+            var kill = new ProcessBuilder("pkill", "-KILL", "-f", "runsc-sandbox .*computers/" + id + "/").inheritIO()
+                    .start();
+            assertEquals(0, kill.waitFor(), "gVisor's kernel of the computer was found and killed");
+            // 60 s: far above the supervisor's 1 s pass, far below the 130 s the exec waited before.
+            var r = exec.get(60, TimeUnit.SECONDS);
+            assertEquals(503, r.status(), () -> r.body().toString());
+            assertEquals("runtime_unavailable", r.body().path("error").path("code").asText(), () -> r.body().toString());
+        }
+        awaitReady(id);
+        assertEquals("up", TestComputers.run(admin, id, "echo up"), "restarted, it runs commands");
         admin.delete("/computers/" + id);
     }
 

@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,6 +31,8 @@ public final class AgentClient implements AutoCloseable {
     private static final int MAX_ERROR_BYTES = 64 * 1024;
 
     private final HttpClient http = new HttpClient();
+    // Requests sent and not yet complete, by sandbox, so that a sandbox's death ends them.
+    private final Map<String, Set<Request>> inFlight = new ConcurrentHashMap<>();
 
     public AgentClient() {
         http.setConnectTimeout(2_000);
@@ -51,8 +55,31 @@ public final class AgentClient implements AutoCloseable {
     }
 
     Request request(AgentEndpoint agent, String method, String path) {
-        return http.newRequest(agent.url(path)).method(method).tag(agent.sandboxId())
+        var request = http.newRequest(agent.url(path)).method(method).tag(agent.sandboxId())
                 .headers(h -> h.put(HttpHeader.AUTHORIZATION, "Bearer " + agent.secret()));
+        String id = agent.sandboxId();
+        inFlight.compute(id, (k, mine) -> {
+            var set = mine != null ? mine : ConcurrentHashMap.<Request>newKeySet();
+            set.add(request);
+            return set;
+        });
+        request.onComplete(result -> inFlight.computeIfPresent(id, (k, mine) -> {
+            mine.remove(request);
+            return mine.isEmpty() ? null : mine;
+        }));
+        return request;
+    }
+
+    /**
+     * Ends every request in flight to a sandbox that is gone (killed by the host, say): a dead
+     * sandbox's netstack neither answers nor resets, so they would wait out their time limits.
+     */
+    public void abandon(String sandboxId) {
+        var mine = inFlight.remove(sandboxId);
+        if (mine != null) {
+            var gone = new IOException("the sandbox " + sandboxId + " stopped");
+            mine.forEach(r -> r.abort(gone));
+        }
     }
 
     /** A streamed answer: its length if known (-1 if not) and its body, which the caller closes. */

@@ -60,6 +60,11 @@ final class Agents {
         return exec;
     }
 
+    /** The sandbox is gone: what was asked of its agent ends now (runtime_unavailable), not at its time limit. */
+    void abandon(String sandboxId) {
+        client.abandon(sandboxId);
+    }
+
     AgentFiles files() {
         return files;
     }

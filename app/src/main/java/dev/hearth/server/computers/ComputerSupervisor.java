@@ -118,6 +118,7 @@ final class ComputerSupervisor {
             }
             return;
         }
+        lifecycle.sandboxDown(c);
         if (history != null && now.isBefore(history.notBefore())) {
             return;
         }

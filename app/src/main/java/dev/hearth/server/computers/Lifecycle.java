@@ -102,6 +102,16 @@ final class Lifecycle {
     }
 
     /**
+     * The supervisor saw the computer's sandbox stopped or gone: if runsc says so too, requests in
+     * flight to its agent end at once. Outside the gate, which an exec in flight may hold.
+     */
+    void sandboxDown(Computer c) {
+        if (access.get().state(c.sandboxId()).filter(SandboxStatus::alive).isEmpty()) {
+            agents.abandon(c.sandboxId());
+        }
+    }
+
+    /**
      * The supervisor saw the main process exit: start the computer again and say so in {@code error}.
      * Asked again under the gate, since the supervisor's look may be stale (the sandbox was replaced
      * by a wake or a restore, or paused by a checkpoint): a sandbox that runs is never restarted.
