@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.server.process.Rounds;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxStatus;
 import java.time.Duration;
@@ -49,9 +50,9 @@ final class ComputerSupervisor {
     }
 
     void start() {
-        threads.add(Thread.ofVirtual().name("computer-supervisor").start(() -> every(EVERY, this::pass)));
-        threads.add(Thread.ofVirtual().name("computer-activity").start(() -> every(Duration.ofSeconds(1),
-                () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at))))));
+        threads.add(Rounds.every("computer-supervisor", EVERY, LOG, "watching computers failed", this::pass));
+        threads.add(Rounds.every("computer-activity", Duration.ofSeconds(1), LOG, "watching computers failed",
+                () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at)))));
     }
 
     /** Stops watching; the computers keep running, and the next start adopts them. */
@@ -62,19 +63,6 @@ final class ComputerSupervisor {
                 t.join(5000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void every(Duration period, Runnable work) {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(period);
-                work.run();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("watching computers failed; will retry", e);
             }
         }
     }

@@ -5,6 +5,7 @@ import dev.hearth.fs.Tar;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Node;
 import dev.hearth.server.nodes.Shipments;
+import dev.hearth.server.process.Rounds;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,18 +45,7 @@ final class Departures {
     }
 
     void start() {
-        thread = Thread.ofVirtual().name("departures").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(EVERY);
-                    pass();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    LOG.warn("moving computers off this draining node failed; will retry", e);
-                }
-            }
-        });
+        thread = Rounds.every("departures", EVERY, LOG, "moving computers off this draining node failed", this::pass);
     }
 
     void stop() {

@@ -10,6 +10,7 @@ import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Node;
 import dev.hearth.server.nodes.Shipments;
+import dev.hearth.server.process.Rounds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -54,18 +55,8 @@ final class DatabaseMoves implements DatabaseCargo {
     /** Arrivals a stop cut short leave nothing behind; then the draining loop starts. */
     void start() {
         Disk.deleteTree(staging());
-        thread = Thread.ofVirtual().name("database-departures").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(EVERY);
-                    pass();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    LOG.warn("moving databases off this draining node failed; will retry", e);
-                }
-            }
-        });
+        thread = Rounds.every("database-departures", EVERY, LOG, "moving databases off this draining node failed",
+                this::pass);
     }
 
     void stop() {

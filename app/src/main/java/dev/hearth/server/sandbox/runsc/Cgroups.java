@@ -103,12 +103,13 @@ final class Cgroups {
      */
     void makeRoomForSentry(String sandboxId, long guestBytes) {
         String group = group(sandboxId);
-        String limit = Long.toString(SentryRoom.hostLimit(guestBytes));
+        long bytes = SentryRoom.hostLimit(guestBytes);
+        String limit = Long.toString(bytes);
         try {
             Path v1 = ROOT.resolve("memory").resolve(group);
             if (Files.exists(v1.resolve("memory.limit_in_bytes"))) {
                 Path swap = v1.resolve("memory.memsw.limit_in_bytes");
-                if (Files.exists(swap) && number(swap) < SentryRoom.hostLimit(guestBytes)) {
+                if (Files.exists(swap) && number(swap) < bytes) {
                     Files.writeString(swap, limit);
                 }
                 Files.writeString(v1.resolve("memory.limit_in_bytes"), limit);
