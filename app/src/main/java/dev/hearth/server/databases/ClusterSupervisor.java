@@ -7,16 +7,13 @@ import dev.hearth.server.pgwire.Backends.Refused;
 import dev.hearth.server.postgres.Cluster;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Scram;
-import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,8 +33,6 @@ final class ClusterSupervisor {
     // Wakes happen before any password is checked, so anyone who can reach a port can cause them.
     static final int WAKES_PER_MINUTE = 10;
     private static final int RESTARTS_PER_MINUTE = 5;
-    // The most a requested sleep waits for logins on their way to the cluster to finish.
-    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(5);
     // A connection the forward translated just before it went reaches the cluster's listener within this.
     private static final Duration FORWARD_GRACE = Duration.ofMillis(50);
 
@@ -231,35 +226,10 @@ final class ClusterSupervisor {
         try {
             proxied(instance, rows.load(id), cluster);
             Thread.sleep(FORWARD_GRACE);
-            awaitLogins(id, cluster);
+            LoginsInFlight.await(id, cluster, clusters);
             stop(id, null);
         } finally {
             instance.draining = false;
-        }
-    }
-
-    /**
-     * Waits (at most {@link #SETTLE_LIMIT}) until every connection the kernel holds to the cluster is
-     * a session PostgreSQL lists (by client port); one it does not list yet is still logging in.
-     */
-    private void awaitLogins(String id, Cluster cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            var held = TcpConnections.remotePorts(cluster.port());
-            if (held.isEmpty() || sessions(cluster).map(s -> s.containsAll(held)).orElse(true)) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        LOG.info("database {}: logins still under way after {}; it sleeps anyway", id, SETTLE_LIMIT);
-    }
-
-    /** The client ports of the sessions PostgreSQL lists; empty if it cannot say (it is stopping anyway). */
-    private Optional<Set<Integer>> sessions(Cluster cluster) {
-        try {
-            return Optional.of(clusters.sessionPorts(cluster));
-        } catch (Commands.Failure | NumberFormatException e) {
-            return Optional.empty();
         }
     }
 
