@@ -17,7 +17,7 @@ export {
   HearthError, ERROR_CLASSES, errorClassFor, errorFromResponse, errorFromOperation, parseRetryAfter,
   HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType, InvalidCode,
   Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse, LastAdmin, NotEmpty,
-  Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType, IdempotencyKeyReused, WrongNode,
-  RateLimited, InternalError, BadGateway, MailUnavailable, NodeUnavailable, RuntimeUnavailable, StoreUnavailable,
-  GatewayTimeout, InsufficientStorage, ConnectionError, TimeoutError,
+  Protected, VariableMissing, PayloadTooLarge, UriTooLong, UnsupportedMediaType, IdempotencyKeyReused, WrongNode,
+  RateLimited, HeadersTooLarge, InternalError, BadGateway, MailUnavailable, NodeUnavailable, RuntimeUnavailable,
+  StoreUnavailable, Starting, GatewayTimeout, InsufficientStorage, ConnectionError, TimeoutError,
 } from "./src/errors.js";

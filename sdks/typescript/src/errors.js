@@ -61,16 +61,20 @@ export const NotEmpty = define("NotEmpty", "not_empty", Conflict);
 export const Protected = define("Protected", "protected", Conflict);
 export const VariableMissing = define("VariableMissing", "variable_missing", Conflict);
 export const PayloadTooLarge = define("PayloadTooLarge", "payload_too_large");
+export const UriTooLong = define("UriTooLong", "uri_too_long");
 export const UnsupportedMediaType = define("UnsupportedMediaType", "unsupported_media_type");
 export const IdempotencyKeyReused = define("IdempotencyKeyReused", "idempotency_key_reused");
 export const WrongNode = define("WrongNode", "wrong_node");
 export const RateLimited = define("RateLimited", "rate_limited");
+export const HeadersTooLarge = define("HeadersTooLarge", "headers_too_large");
 export const InternalError = define("InternalError", "internal");
 export const BadGateway = define("BadGateway", "bad_gateway");
 export const MailUnavailable = define("MailUnavailable", "mail_unavailable");
 export const NodeUnavailable = define("NodeUnavailable", "node_unavailable");
 export const RuntimeUnavailable = define("RuntimeUnavailable", "runtime_unavailable");
 export const StoreUnavailable = define("StoreUnavailable", "store_unavailable");
+/** 503: the server is starting (the SDK tries again after Retry-After). */
+export const Starting = define("Starting", "starting");
 export const GatewayTimeout = define("GatewayTimeout", "gateway_timeout");
 export const InsufficientStorage = define("InsufficientStorage", "insufficient_storage");
 
@@ -86,16 +90,16 @@ export const TimeoutError = define("TimeoutError", "timeout");
 export const ERROR_CLASSES = Object.freeze(Object.fromEntries([
   HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType, InvalidCode,
   Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse, LastAdmin, NotEmpty,
-  Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType, IdempotencyKeyReused, WrongNode,
-  RateLimited, InternalError, BadGateway, MailUnavailable, NodeUnavailable, RuntimeUnavailable, StoreUnavailable,
-  GatewayTimeout, InsufficientStorage,
+  Protected, VariableMissing, PayloadTooLarge, UriTooLong, UnsupportedMediaType, IdempotencyKeyReused, WrongNode,
+  RateLimited, HeadersTooLarge, InternalError, BadGateway, MailUnavailable, NodeUnavailable, RuntimeUnavailable,
+  StoreUnavailable, Starting, GatewayTimeout, InsufficientStorage,
 ].map((cls) => [cls.defaultCode, cls])));
 
 // For answers without an envelope (a proxy's page): the class a status alone implies.
 const BY_STATUS = {
   308: HttpsRequired, 400: ValidationError, 401: Unauthorized, 403: Forbidden, 404: NotFound,
-  405: MethodNotAllowed, 409: Conflict, 413: PayloadTooLarge, 415: UnsupportedMediaType, 421: WrongNode,
-  422: ValidationError, 429: RateLimited, 500: InternalError, 502: BadGateway, 504: GatewayTimeout,
+  405: MethodNotAllowed, 409: Conflict, 413: PayloadTooLarge, 414: UriTooLong, 415: UnsupportedMediaType,
+  421: WrongNode, 422: ValidationError, 429: RateLimited, 431: HeadersTooLarge, 500: InternalError, 502: BadGateway, 504: GatewayTimeout,
   507: InsufficientStorage,
 };
 

@@ -66,6 +66,8 @@ export class Protected extends Conflict {}
 export class VariableMissing extends Conflict {}
 /** 413 payload_too_large */
 export class PayloadTooLarge extends HearthError {}
+/** 414 uri_too_long */
+export class UriTooLong extends HearthError {}
 /** 415 unsupported_media_type */
 export class UnsupportedMediaType extends HearthError {}
 /** 422 idempotency_key_reused */
@@ -74,6 +76,8 @@ export class IdempotencyKeyReused extends HearthError {}
 export class WrongNode extends HearthError {}
 /** 429 rate_limited */
 export class RateLimited extends HearthError {}
+/** 431 headers_too_large */
+export class HeadersTooLarge extends HearthError {}
 /** 500 internal */
 export class InternalError extends HearthError {}
 /** 502 bad_gateway */
@@ -86,6 +90,8 @@ export class NodeUnavailable extends HearthError {}
 export class RuntimeUnavailable extends HearthError {}
 /** 503 store_unavailable */
 export class StoreUnavailable extends HearthError {}
+/** 503 starting: the server is starting (the SDK tries again after Retry-After) */
+export class Starting extends HearthError {}
 /** 504 gateway_timeout */
 export class GatewayTimeout extends HearthError {}
 /** 507 insufficient_storage */

@@ -144,6 +144,11 @@ class PayloadTooLarge(HearthError):
     code = "payload_too_large"
 
 
+class UriTooLong(HearthError):
+    """414: the request's URL (path and query) is longer than the server takes."""
+    code = "uri_too_long"
+
+
 class UnsupportedMediaType(HearthError):
     """415: a body that is not ``application/json``."""
     code = "unsupported_media_type"
@@ -162,6 +167,11 @@ class WrongNode(HearthError):
 class RateLimited(HearthError):
     """429: past a rate limit; ``retry_after`` says when to come back."""
     code = "rate_limited"
+
+
+class HeadersTooLarge(HearthError):
+    """431: the request's headers are larger than the server takes."""
+    code = "headers_too_large"
 
 
 class InternalError(HearthError):
@@ -192,6 +202,11 @@ class RuntimeUnavailable(HearthError):
 class StoreUnavailable(HearthError):
     """503: the store did not take the request within 5 s."""
     code = "store_unavailable"
+
+
+class Starting(HearthError):
+    """503: the server is starting (reconciling what runs); the SDK retries after ``Retry-After``."""
+    code = "starting"
 
 
 class GatewayTimeout(HearthError):
@@ -236,9 +251,10 @@ ERROR_CLASSES: dict[str, type[HearthError]] = {
     cls.code: cls for cls in (
         HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType,
         InvalidCode, Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse,
-        LastAdmin, NotEmpty, Protected, VariableMissing, PayloadTooLarge, UnsupportedMediaType,
-        IdempotencyKeyReused, WrongNode, RateLimited, InternalError, BadGateway, MailUnavailable,
-        NodeUnavailable, RuntimeUnavailable, StoreUnavailable, GatewayTimeout, InsufficientStorage,
+        LastAdmin, NotEmpty, Protected, VariableMissing, PayloadTooLarge, UriTooLong, UnsupportedMediaType,
+        IdempotencyKeyReused, WrongNode, RateLimited, HeadersTooLarge, InternalError, BadGateway,
+        MailUnavailable, NodeUnavailable, RuntimeUnavailable, StoreUnavailable, Starting, GatewayTimeout,
+        InsufficientStorage,
     )
 }
 

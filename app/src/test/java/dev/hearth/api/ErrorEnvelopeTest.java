@@ -145,6 +145,46 @@ class ErrorEnvelopeTest {
     }
 
     @Test
+    void aUrlOrHeadersTooLargeCarryTheirOwnCodesAndStatuses() throws Exception {
+        String longUri = raw("GET /v1/workspaces?x=" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertTrue(longUri.startsWith("HTTP/1.1 414"), longUri);
+        assertTrue(longUri.contains("\"code\":\"uri_too_long\""), longUri);
+        String bigHeaders = raw("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(9000)
+                + "\r\nConnection: close\r\n\r\n");
+        assertTrue(bigHeaders.startsWith("HTTP/1.1 431"), bigHeaders);
+        assertTrue(bigHeaders.contains("\"code\":\"headers_too_large\""), bigHeaders);
+    }
+
+    @Test
+    void aNullWhereAnObjectBelongsIsRefusedNamingTheField() {
+        var ws = TestServer.workspace(admin).path("id").asText();
+        for (String ports : List.of("[null]", "[{\"target\": 80}, null]")) {
+            var r = post("/workspaces/" + ws + "/computers", "{\"name\": \"nul\", \"image\": \"hearth/busybox\", "
+                    + "\"ports\": " + ports + "}", key());
+            assertError(r, 400, "invalid_request");
+            assertTrue(r.body().path("error").path("details").path("fields").fieldNames().next().startsWith("ports"),
+                    r.body().toString());
+        }
+    }
+
+    @Test
+    void wrongTypesSayWhatTheFieldMustBeWithoutNamingJavaTypes() {
+        var ws = TestServer.workspace(admin).path("id").asText();
+        var expected = Map.of("\"ports\": 5", "must be an array", "\"ports\": [5]", "must be an object",
+                "\"resources\": []", "must be an object", "\"protected\": \"yes\"", "must be true or false",
+                "\"command\": {}", "", "\"ports\": [{\"target\": \"x\"}]", "must be a whole number");
+        expected.forEach((field, says) -> {
+            var r = post("/workspaces/" + ws + "/computers", "{\"name\": \"typed\", \"image\": \"hearth/busybox\", "
+                    + field + "}", key());
+            assertError(r, 400, "invalid_request");
+            String message = r.body().path("error").path("message").asText();
+            assertTrue(message.contains(says), field + ": " + message);
+            assertFalse(message.matches("(?s).*(java\\.|dev\\.hearth|\\$|ArrayList|Integer|Cannot deserialize).*"),
+                    field + ": " + message);
+        });
+    }
+
+    @Test
     void aBodyThatCannotBeFramedIsTheClientsError() throws Exception {
         String answer = raw("POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n");

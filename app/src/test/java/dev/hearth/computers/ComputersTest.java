@@ -474,6 +474,11 @@ class ComputersTest {
                 Map.of("command", List.of("true"), "cwd", "relative"), Map.of())) {
             assertError(exec(id, body), 400, "invalid_request");
         }
+        for (String ports : List.of("[null]", "5", "[5]", "[{\"target\": \"x\"}]")) {
+            var patched = admin.send("PATCH", "/computers/" + id, "{\"ports\": " + ports + "}", Map.of());
+            assertError(patched, 400, "invalid_request");
+            assertTrue(patched.body().path("error").path("message").asText().startsWith("ports"), patched.body().toString());
+        }
         var dup = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "picky", "image", "hearth/busybox"),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString()));
         assertError(dup, 409, "conflict");

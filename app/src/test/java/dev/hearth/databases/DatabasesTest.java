@@ -329,6 +329,12 @@ class DatabasesTest {
         assertError(admin.send("POST", path, Map.of("name", "Bad_Name"), key), 400, "invalid_request");
         assertError(admin.send("POST", path, Map.of("name", "v", "version", "9"), Map.of("Idempotency-Key", "b2")), 400,
                 "invalid_request");
+        for (String version : List.of("x", "", "15.0", " 15", "015", "-1", "1".repeat(40))) {
+            var r = admin.send("POST", path, Map.of("name", "v", "version", version),
+                    Map.of("Idempotency-Key", "bv-" + System.nanoTime()));
+            assertError(r, 400, "invalid_request");
+            assertTrue(r.body().path("error").path("details").path("fields").has("version"), r.body().toString());
+        }
         assertError(admin.send("POST", path, Map.of("name", "a", "auto_sleep_seconds", -1), Map.of("Idempotency-Key", "b3")),
                 400, "invalid_request");
         assertError(admin.send("POST", path, Map.of("name", "f", "from_checkpoint", "nope/none"),

@@ -35,6 +35,9 @@ final class ComputerInput {
         var ports = new ArrayList<Port>();
         var published = new HashSet<Integer>();
         for (var p : requested == null ? List.<PortRequest>of() : requested) {
+            if (p == null) {
+                throw ApiException.invalidField("ports", "each port must be an object, e.g. {\"target\": 8080}");
+            }
             int target = Validate.range("ports.target", Validate.required("ports.target", p.target()), 1, 65535, 0);
             if (target == AgentEndpoint.PORT) {
                 throw ApiException.invalidField("ports.target", "port " + target + " is Hearth's agent's, in every computer");

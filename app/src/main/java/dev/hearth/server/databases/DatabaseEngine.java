@@ -49,6 +49,10 @@ public record DatabaseEngine(Clusters clusters, Pooler pooler, String caPem, Vol
         if (requested == null) {
             return postgres.defaultVersion();
         }
+        if (!requested.matches("[1-9][0-9]{0,2}")) {
+            throw ApiException.invalidField("version", "must be a PostgreSQL major version, such as \""
+                    + postgres.defaultVersion() + "\"; installed: " + String.join(", ", postgres.versions()));
+        }
         if (!postgres.versions().contains(requested)) {
             throw ApiException.invalidField("version", "PostgreSQL " + requested + " is not installed here; "
                     + "installed: " + String.join(", ", postgres.versions()));

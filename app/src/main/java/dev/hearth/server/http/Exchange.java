@@ -3,6 +3,7 @@ package dev.hearth.server.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.hearth.api.ApiException;
@@ -158,8 +159,11 @@ public final class Exchange {
             if (e.getCause() instanceof StreamConstraintsException) {
                 throw tooDeep();
             }
+            if (e.getCause() instanceof ApiException refused) {
+                throw refused; // a record's own check, which names its field
+            }
             String field = fieldPath(e);
-            throw ApiException.invalidField(field.isEmpty() ? "body" : field, e.getOriginalMessage());
+            throw ApiException.invalidField(field.isEmpty() ? "body" : field, "is not a valid value here");
         } catch (StreamConstraintsException e) {
             throw tooDeep();
         } catch (JsonProcessingException e) {
@@ -218,19 +222,11 @@ public final class Exchange {
                 .collect(Collectors.joining(".")).replace(".[", "[");
     }
 
+    /** What the field must be, in the API's words: never a Java type's name. */
     private static String expected(MismatchedInputException e) {
-        Class<?> target = e.getTargetType();
-        if (target == null) {
-            return e.getOriginalMessage();
+        if (e instanceof InvalidNullException) {
+            return "must not be null";
         }
-        String kind = switch (target.getSimpleName()) {
-            case "String" -> "a string";
-            case "Integer", "int", "Long", "long" -> "a whole number";
-            case "Boolean", "boolean" -> "true or false";
-            case "List", "Set" -> "an array";
-            case "Map" -> "an object";
-            default -> target.isRecord() ? "an object" : e.getOriginalMessage();
-        };
-        return "must be " + kind;
+        return e.getTargetType() == null ? "has the wrong type" : "must be " + WireTypes.describe(e.getTargetType());
     }
 }

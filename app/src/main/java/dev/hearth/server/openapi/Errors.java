@@ -4,6 +4,7 @@ import static dev.hearth.api.ErrorCode.BAD_GATEWAY;
 import static dev.hearth.api.ErrorCode.CONFLICT;
 import static dev.hearth.api.ErrorCode.FORBIDDEN;
 import static dev.hearth.api.ErrorCode.GATEWAY_TIMEOUT;
+import static dev.hearth.api.ErrorCode.HEADERS_TOO_LARGE;
 import static dev.hearth.api.ErrorCode.IDEMPOTENCY_KEY_IN_USE;
 import static dev.hearth.api.ErrorCode.IDEMPOTENCY_KEY_REQUIRED;
 import static dev.hearth.api.ErrorCode.IDEMPOTENCY_KEY_REUSED;
@@ -21,10 +22,12 @@ import static dev.hearth.api.ErrorCode.PAYLOAD_TOO_LARGE;
 import static dev.hearth.api.ErrorCode.PROTECTED;
 import static dev.hearth.api.ErrorCode.RATE_LIMITED;
 import static dev.hearth.api.ErrorCode.RUNTIME_UNAVAILABLE;
+import static dev.hearth.api.ErrorCode.STARTING;
 import static dev.hearth.api.ErrorCode.STORE_UNAVAILABLE;
 import static dev.hearth.api.ErrorCode.UNAUTHENTICATED;
 import static dev.hearth.api.ErrorCode.UNSUPPORTED_GRANT_TYPE;
 import static dev.hearth.api.ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+import static dev.hearth.api.ErrorCode.URI_TOO_LONG;
 import static dev.hearth.api.ErrorCode.VARIABLE_MISSING;
 import static dev.hearth.api.ErrorCode.WRONG_NODE;
 
@@ -43,18 +46,18 @@ final class Errors {
     }
 
     static Set<ErrorCode> of(Route route) {
-        var codes = EnumSet.of(INVALID_REQUEST, RATE_LIMITED, INTERNAL, STORE_UNAVAILABLE);
+        // Any request: a body over the limit or not JSON (even where none belongs), a URL or headers
+        // too large for the listener, a server still starting.
+        var codes = EnumSet.of(INVALID_REQUEST, RATE_LIMITED, INTERNAL, STORE_UNAVAILABLE, PAYLOAD_TOO_LARGE,
+                UNSUPPORTED_MEDIA_TYPE, URI_TOO_LONG, HEADERS_TOO_LARGE, STARTING);
         if (!(route.scope() instanceof Scope.Public)) {
             codes.add(UNAUTHENTICATED);
         }
         if (route.scope() instanceof Scope.InWorkspace || route.scope() instanceof Scope.OfResource) {
             codes.addAll(EnumSet.of(FORBIDDEN, NOT_FOUND));
         }
-        if (route.mutation()) {
-            codes.addAll(EnumSet.of(PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE));
-            if (!route.streamsBody()) {
-                codes.addAll(EnumSet.of(IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED));
-            }
+        if (route.mutation() && !route.streamsBody()) {
+            codes.addAll(EnumSet.of(IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED));
         }
         if (route.keyRequired()) {
             // Creates are refused while the disk is under the reserve.
