@@ -147,6 +147,16 @@ class FakeServerCase(unittest.TestCase):
         self.h._transport.sleep = self.sleeps.append
 
 
+class PathSegmentTest(unittest.TestCase):
+    def test_dot_segments_are_refused_before_anything_is_sent(self):
+        from hearth._common import _seg
+        for dots in (".", ".."):
+            with self.assertRaisesRegex(ValueError, "is not a name or an id"):
+                _seg(dots)
+        self.assertEqual("a%20b", _seg("a b"))
+        self.assertEqual("...", _seg("..."))
+
+
 class KeyFileTokenTest(FakeServerCase):
     def test_assertion_is_an_es256_jwt_as_rfc7523_wants(self):
         tokens = KeyFileTokens(self.fake.key_file())

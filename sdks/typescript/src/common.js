@@ -51,8 +51,16 @@ function snakeDeep(value) {
   return value;
 }
 
-/** @param {string} s */
-export const enc = (s) => encodeURIComponent(s);
+/**
+ * One path segment. `.` and `..` are refused: encodeURIComponent leaves them as they are, and
+ * resolved they would name the resource above the one meant.
+ * @param {string} s
+ */
+export const enc = (s) => {
+  const text = String(s);
+  if (text === "." || text === "..") throw new TypeError(`'${text}' is not a name or an id`);
+  return encodeURIComponent(text);
+};
 
 /** An id from an object or a string. @param {any} x */
 export const idOf = (x) => (typeof x === "string" ? x : x?.id);

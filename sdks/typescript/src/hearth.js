@@ -2,7 +2,7 @@
 
 import { KeyFileTokens, StaticToken } from "./auth.js";
 import { Transport } from "./http.js";
-import { camelize } from "./common.js";
+import { camelize, enc } from "./common.js";
 import { Computer } from "./computers.js";
 import { Database } from "./databases.js";
 import { Operations } from "./operations.js";
@@ -57,13 +57,13 @@ export class Hearth {
 
   /** A computer by id (deleted ones too). @param {string} id */
   async computer(id) {
-    const { body } = await this.transport.json("GET", `/computers/${encodeURIComponent(id)}`);
+    const { body } = await this.transport.json("GET", `/computers/${enc(id)}`);
     return new Computer(this, body.computer);
   }
 
   /** A database by id. @param {string} id */
   async database(id) {
-    const { body } = await this.transport.json("GET", `/databases/${encodeURIComponent(id)}`);
+    const { body } = await this.transport.json("GET", `/databases/${enc(id)}`);
     return new Database(this, body.database);
   }
 

@@ -175,3 +175,10 @@ test("an answer without an envelope is classed by its status", () => {
   assert.equal(conflict.code, "conflict");
   assert.equal(sdk.errorFromResponse(418, "").constructor, sdk.HearthError);
 });
+
+test("a '.' or '..' as a name or id is refused before anything is sent", async () => {
+  const { enc } = await import("../src/common.js");
+  for (const dots of [".", ".."]) assert.throws(() => enc(dots), /is not a name or an id/);
+  assert.equal(enc("a b"), "a%20b");
+  assert.equal(enc("..."), "...");
+});

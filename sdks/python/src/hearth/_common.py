@@ -16,8 +16,13 @@ DEFAULT_WAIT_TIMEOUT = 600.0
 
 
 def _seg(value: str) -> str:
-    """One path segment (ids and names never need quoting; anything else is refused by the server)."""
-    return urllib.parse.quote(str(value), safe="")
+    """One path segment (ids and names never need quoting; anything else is refused by the server).
+    ``.`` and ``..`` are refused here: quoting leaves them as they are, and resolved they would name
+    the resource above the one meant."""
+    text = str(value)
+    if text in (".", ".."):
+        raise ValueError(f"{text!r} is not a name or an id")
+    return urllib.parse.quote(text, safe="")
 
 
 def _id_of(value: Any) -> str:

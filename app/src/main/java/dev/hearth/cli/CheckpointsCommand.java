@@ -82,7 +82,7 @@ final class CheckpointsCommand {
     /** Unless --no-wait, follows the answer's operation and reads the checkpoint again; shows it. */
     private static JsonNode follow(Cli cli, HearthClient client, UnaryOperator<String> at, JsonNode answer,
                                    boolean noWait) {
-        if (!noWait) {
+        if (!noWait && answer.path("operations").size() > 0) {
             OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
             answer = client.get(at.apply("/" + answer.path("checkpoint").path("id").asText()));
         }

@@ -23,7 +23,7 @@ final class ImagesCommand {
     int pull(@Parameters(paramLabel = "REFERENCE", description = "an image reference, e.g. hearth/busybox or docker.io/library/debian:12") String reference, @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait) {
         var client = cli.client();
         var answer = client.create("/workspaces/" + workspace.required() + "/images", Map.of("reference", reference));
-        if (!noWait) {
+        if (!noWait && answer.path("operations").size() > 0) {
             var op = OperationsCommand.follow(client, answer.path("operations").get(0).asText(), cli.context.err());
             if (op.path("operation").path("state").asText().equals("failed")) {
                 throw new IllegalArgumentException(op.path("operation").path("error").path("message").asText());

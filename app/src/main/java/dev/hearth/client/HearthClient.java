@@ -3,6 +3,7 @@ package dev.hearth.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
 import dev.hearth.api.JsonTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -120,12 +122,32 @@ public final class HearthClient {
         return response.body();
     }
 
+    /**
+     * The URL of {@code path} under the base URL. A {@code .} or {@code ..} segment (an argument such
+     * as {@code hearth checkpoints delete box ..}) is refused here, before anything is sent: resolved,
+     * it would name the resource above the one meant.
+     */
+    private URI target(String path) {
+        int query = path.indexOf('?');
+        for (String segment : (query < 0 ? path : path.substring(0, query)).split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                throw new ApiException(ErrorCode.INVALID_REQUEST, "'" + segment + "' is not a name or an id");
+            }
+        }
+        try {
+            return new URI(baseUrl + path);
+        } catch (URISyntaxException e) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "not a name or an id: " + e.getInput().substring(
+                    Math.min(baseUrl.length(), e.getInput().length())) + " (" + e.getReason() + ")");
+        }
+    }
+
     /** Sends a request; {@code body} is serialized to JSON unless it is a String (sent as is). */
     public Response send(String method, String path, Object body, Map<String, String> headers) {
         if (Wire.carries(method, body != null)) {
             return read(baseUrl + path, () -> wired(method, path, headers, body == null ? null : bytes(body), false));
         }
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(120));
+        var request = HttpRequest.newBuilder(target(path)).timeout(Duration.ofSeconds(120));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -164,7 +186,7 @@ public final class HearthClient {
             all.putIfAbsent("Content-Type", "application/json");
         }
         tokens.token(this).ifPresent(t -> all.put("Authorization", "Bearer " + t));
-        var uri = URI.create(baseUrl + path);
+        var uri = target(path);
         var answer = wire.send(new Wire.Call(method, uri, all, body, streaming));
         if (answer.status() == 401 && tokens.invalidate()) {
             answer.body().close();
@@ -224,7 +246,7 @@ public final class HearthClient {
             }
             return;
         }
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/x-ndjson");
+        var request = HttpRequest.newBuilder(target(path)).header("Accept", "application/x-ndjson");
         if (body == null) {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
@@ -259,7 +281,7 @@ public final class HearthClient {
      * upload early (507) answers while the client is still writing, and the refusal must be seen.
      */
     public JsonNode upload(String path, String contentType, Supplier<InputStream> body) {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", contentType)
+        var request = HttpRequest.newBuilder(target(path)).header("Content-Type", contentType)
                 .PUT(HttpRequest.BodyPublishers.ofInputStream(body));
         return ok(json(request, path));
     }

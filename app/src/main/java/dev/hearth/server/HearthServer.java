@@ -184,8 +184,11 @@ public final class HearthServer implements AutoCloseable {
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
                 new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));
+        // Listening already, so that clients see 503 starting rather than a refused connection; served once
+        // what runs matches the store, so that nothing made meanwhile is swept away as a leftover.
         listeners.start();
         reconcile(config);
+        listeners.ready();
         maintenance.scheduleWithFixedDelay(() -> maintain(ground, identity), 1, 60, TimeUnit.MINUTES);
         LOG.info("hearth {} serving {} (store: {})", VERSION, listeners.baseUrl(),
                 store.dialect().name().toLowerCase());

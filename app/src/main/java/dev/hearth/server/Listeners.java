@@ -7,9 +7,11 @@ import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.HttpsRedirect;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.JsonErrorHandler;
+import dev.hearth.server.http.PathGuard;
 import dev.hearth.server.http.Relay;
 import dev.hearth.server.http.RequestObserver;
 import dev.hearth.server.http.RouteTable;
+import dev.hearth.server.http.StartGate;
 import dev.hearth.server.limits.DiskReserve;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.router.ComputerProxy;
@@ -54,6 +56,8 @@ final class Listeners implements AutoCloseable {
     private final ListenerTls tls;
     // --redirect-http and --metrics-listen: servers of their own, started and stopped with the rest.
     private final List<Server> extras = new ArrayList<>();
+    // Shut until start-up has reconciled what runs: the API and the router answer 503 starting till then.
+    private final StartGate gate = new StartGate();
 
     private Listeners(Server api, Server router, String baseUrl, RouterAddress routerAddress, ListenerTls tls) {
         this.api = api;
@@ -136,9 +140,8 @@ final class Listeners implements AutoCloseable {
                   long maxBodyBytes, RequestObserver observer, Relay relay, Handler nodes) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(new Handler.Sequence(nodes, new ApiHandler(routes, guard, idempotency, rates, reserve,
-                maxBodyBytes, webSockets, observer, relay)), tls.api()));
-        api.setErrorHandler(new JsonErrorHandler());
+        api.setHandler(secured(PathGuard.api(gate.guard(new Handler.Sequence(nodes, new ApiHandler(routes, guard,
+                idempotency, rates, reserve, maxBodyBytes, webSockets, observer, relay)))), tls.api()));
     }
 
     /** The router lets through callers with a role that may read the computer's workspace. */
@@ -146,11 +149,11 @@ final class Listeners implements AutoCloseable {
                      RouterSettings settings, OtherNodes nodes) {
         var webSocketClient = new WebSocketClient();
         router.addBean(webSocketClient);
-        router.setHandler(secured(new ComputerProxy(targets, workspaceByName,
+        router.setHandler(secured(PathGuard.router(gate.guard(new ComputerProxy(targets, workspaceByName,
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization), workspace.id(),
                         Action.COMPUTER_READ),
                 settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient,
-                nodes),
+                nodes))),
                 tls.router()));
     }
 
@@ -164,7 +167,7 @@ final class Listeners implements AutoCloseable {
         int colon = address.lastIndexOf(':');
         var server = new Server(threads(name, name + "-"));
         connector(server, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)), Optional.empty());
-        server.setHandler(handler);
+        server.setHandler(PathGuard.api(handler));
         extras.add(server);
     }
 
@@ -179,6 +182,11 @@ final class Listeners implements AutoCloseable {
         for (var extra : extras) {
             extra.start();
         }
+    }
+
+    /** Start-up is done: the API and the router serve from now on. */
+    void ready() {
+        gate.open();
     }
 
     void join() throws InterruptedException {
@@ -224,6 +232,8 @@ final class Listeners implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         jetty.addConnector(connector);
+        // Jetty's own refusals (a malformed URI, headers too large) in the envelope on every listener.
+        jetty.setErrorHandler(new JsonErrorHandler());
         connector.open();
         return connector;
     }

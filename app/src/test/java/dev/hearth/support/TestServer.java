@@ -168,6 +168,12 @@ public final class TestServer implements AutoCloseable {
         return new HearthClient(baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
     }
 
+    /** An access token of the first-start admin, for requests written by hand. */
+    public String adminToken() {
+        var admin = admin();
+        return KeyFileTokens.read(dataDir.resolve("admin-key.json")).token(admin).orElseThrow();
+    }
+
     public HearthClient keyPrincipal(JsonNode keyFile) {
         return new HearthClient(baseUrl(), new KeyFileTokens(keyFile));
     }
