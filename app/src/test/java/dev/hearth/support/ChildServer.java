@@ -29,7 +29,8 @@ import java.util.Random;
 
 /**
  * A server in a child process, for tests that kill it with SIGKILL: starts on the given data
- * directory and port with the test operation kinds, begins one operation of the named kind (or, for
+ * directory and port with the test operation kinds and (but for "serve", which only serves) begins
+ * one operation of the named kind (or, for
  * "computer", creates a computer that writes /data; for "warm", one that then sleeps warm; for "pool",
  * one claimed from a warm pool of two, once that is full again), prints its
  * id, and serves until killed.
@@ -66,6 +67,10 @@ public final class ChildServer {
         if (args.length == 5) {
             config = config.withStore(args[3]).withNodes(NodeSettings.DEFAULT.withName(args[4])
                     .withLease(Duration.ofSeconds(6)));
+        }
+        if (kind.equals("serve")) {
+            HearthServer.start(config).join();
+            return;
         }
         var server = HearthServer.start(config);
         var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
@@ -226,6 +231,19 @@ public final class ChildServer {
         }
         Thread.sleep(80);
         return answer;
+    }
+
+    /**
+     * Starts a server on an existing data directory in a child process and returns at once, while it
+     * starts (kill it with {@link Process#destroyForcibly}).
+     */
+    public static Process serve(Path dataDir, int port) throws Exception {
+        var command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-Dorg.sqlite.tmpdir=" + dataDir.getParent(), "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                ChildServer.class.getName(), dataDir.toString(), String.valueOf(port), "serve");
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dataDir.resolveSibling("child-serve.log").toFile()).start();
     }
 
     /** Starts a server in a child process, waits until it has begun its work, and kills it with SIGKILL. */

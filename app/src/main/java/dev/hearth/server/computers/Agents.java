@@ -164,6 +164,35 @@ final class Agents {
         }
     }
 
+    /** Whether the computer's agent answers within {@code limit} (one without a channel never needs to). */
+    boolean answers(Computer c, Duration limit) {
+        var agent = of(c);
+        if (agent.isEmpty()) {
+            return true;
+        }
+        long deadline = System.nanoTime() + limit.toNanos();
+        do {
+            try {
+                if (client.boot(agent.get()).isPresent()) {
+                    return true;
+                }
+            } catch (AgentException refused) {
+                return true; // it answered, if only to refuse
+            }
+        } while (System.nanoTime() < deadline && pause());
+        return false;
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(200);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Whether the computer's sandbox is a pooled one whose claim never finished (hearth serve stopped). */
     boolean unclaimed(Computer c) {
         try {

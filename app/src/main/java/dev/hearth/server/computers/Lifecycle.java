@@ -8,7 +8,10 @@ import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -142,6 +145,22 @@ final class Lifecycle {
             return true;
         });
     }
+
+    /**
+     * What a running sandbox adopted at start lacks that it needs to serve (its network, its disk, an
+     * agent that answers), in words; empty when it is whole.
+     */
+    List<String> missingParts(Computer c, Path diskDir) {
+        boolean hasDisk = c.settings().resources().diskMb() != Computer.Resources.NO_DISK;
+        var missing = new ArrayList<>(access.get().missing(c.slot(), Optional.of(diskDir).filter(d -> hasDisk)));
+        if (missing.isEmpty() && !agents.answers(c, AGENT_ANSWERS)) {
+            missing.add("an agent that answers (none did within " + AGENT_ANSWERS.toSeconds() + " s)");
+        }
+        return missing;
+    }
+
+    // How long an adopted sandbox's agent has to answer before the sandbox is taken for broken.
+    private static final Duration AGENT_ANSWERS = Duration.ofSeconds(10);
 
     /** A running sandbox adopted at start: its main process is waited for again. */
     void adoptedRunning(Computer c) {

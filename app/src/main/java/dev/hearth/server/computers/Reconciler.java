@@ -174,6 +174,17 @@ final class Reconciler {
         LOG.info("computer {} ({}) sleeps warm; adopted", c.name(), c.id());
     }
 
+    /** Starts the computer again from its image, its memory lost, and says why in its error. */
+    private void startAfresh(Computer c, String lost) {
+        var why = new Operation.Error("memory_lost", lost + "; the computer started afresh from its image (/data is kept)");
+        records.save(c.withStatus(ComputerState.READY, null, why, records.now()));
+        // A start clears the error of the computer it starts: this one must still say why its memory is gone.
+        var started = lifecycle.provision(c.id());
+        if (started.is(ComputerState.READY)) {
+            records.save(started.noted(why, records.now()));
+        }
+    }
+
     /**
      * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
      * finish a sleep whose image is complete, and start again what should run and does not.
@@ -210,6 +221,15 @@ final class Reconciler {
                 records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
                 Disk.deleteTree(dirs.sleepImage(c.id()));
             }
+            var missing = lifecycle.missingParts(c, dirs.computer(c.id()));
+            if (!missing.isEmpty()) {
+                LOG.warn("computer {} ({}) runs without {}; starting it afresh", c.name(), c.id(),
+                        String.join(", ", missing));
+                runsc.delete(c.sandboxId());
+                startAfresh(records.current(c.id()), "its sandbox ran on without " + String.join(", ", missing)
+                        + " after hearth serve stopped");
+                return;
+            }
             LOG.info("adopted running computer {} ({})", c.name(), c.id());
             lifecycle.adoptedRunning(c);
             return;
@@ -224,15 +244,8 @@ final class Reconciler {
         }
         if (sleepingOrFallingAsleep) {
             LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
-            String lost = c.sleepsWarm() ? "its sandbox, frozen in memory, was gone (the host restarted)"
-                    : "the sleep image was incomplete after a crash";
-            var why = new Operation.Error("memory_lost", lost + "; the computer started afresh from its image (/data is kept)");
-            records.save(c.withStatus(ComputerState.READY, null, why, records.now()));
-            // A start clears the error of the computer it starts: this one must still say why its memory is gone.
-            var started = lifecycle.provision(c.id());
-            if (started.is(ComputerState.READY)) {
-                records.save(started.noted(why, records.now()));
-            }
+            startAfresh(c, c.sleepsWarm() ? "its sandbox, frozen in memory, was gone (the host restarted)"
+                    : "the sleep image was incomplete after a crash");
             return;
         }
         LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());

@@ -2,6 +2,7 @@ package dev.hearth.server.sandbox;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,6 +18,14 @@ public interface SandboxRuntime {
 
     /** Removes the slot's namespace and veth pair. */
     void removeNetwork(Slot slot);
+
+    /**
+     * What a running sandbox on {@code slot} needs and no longer has (its network namespace, its veth
+     * pair, its disk mounted on {@code disk} when it has one), in words; empty when it is whole.
+     */
+    default List<String> missing(Slot slot, Optional<Path> disk) {
+        return List.of();
+    }
 
     /**
      * Makes {@code dir} a file system of its own of {@code bytes} (kept in {@code image}, made if missing),

@@ -48,6 +48,12 @@ final class Networks {
                 + "link set eth0 up\nlink set lo up\n", QUICK);
     }
 
+    /** Whether the slot's namespace, its eth0 and the host end of its veth pair are all there. */
+    boolean intact(Slot slot) {
+        return Files.exists(Path.of("/var/run/netns", slot.netns())) && linkExists(slot.hostVeth())
+                && Commands.run(List.of("ip", "-n", slot.netns(), "link", "show", "eth0"), QUICK).ok();
+    }
+
     /**
      * Whether this network namespace has the link: asked of the kernel, not of /sys/class/net, which
      * shows the namespace /sys was mounted in (a node started with nsenter --net keeps the host's).

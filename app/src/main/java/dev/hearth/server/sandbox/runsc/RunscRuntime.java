@@ -12,6 +12,7 @@ import dev.hearth.server.sandbox.SandboxUsage;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.sandbox.Terminal;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,16 @@ public final class RunscRuntime implements SandboxRuntime {
     @Override
     public void prepareDisk(Path dir, Path image, long bytes) {
         disks.prepare(dir, image, bytes);
+    }
+
+    @Override
+    public List<String> missing(Slot slot, Optional<Path> disk) {
+        var missing = new ArrayList<String>();
+        if (!networks.intact(slot)) {
+            missing.add("its network (namespace " + slot.netns() + " or veth " + slot.hostVeth() + ")");
+        }
+        disk.filter(dir -> !Disks.mounted(dir)).ifPresent(dir -> missing.add("its disk (nothing mounted on " + dir + ")"));
+        return missing;
     }
 
     @Override
