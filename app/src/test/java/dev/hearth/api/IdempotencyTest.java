@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.hearth.client.HearthClient;
+import dev.hearth.server.store.Store;
 import dev.hearth.support.Envelope;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
@@ -126,6 +127,48 @@ class IdempotencyTest {
             assertEquals(ws, r.body().path("variable").path("workspace").asText(), "each workspace's own answer");
             assertEquals(true, r.header("Idempotent-Replayed").isEmpty());
         }
+    }
+
+    /** Leaves the key's record as a server killed after the create's commit and before its answer leaves it. */
+    private void dieBeforeAnswering(String key) {
+        try (var store = Store.open(null, server.dataDir)) {
+            int rows = store.jdbi().withHandle(h -> h.createUpdate("""
+                    UPDATE idempotency_keys SET status = NULL, body = NULL, lease_until = 0 WHERE idem_key = :key""")
+                    .bind("key", key).execute());
+            assertEquals(1, rows);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aCreateWhoseServerDiedBeforeAnsweringIsAnsweredWithWhatItMade() {
+        String key = UUID.randomUUID().toString();
+        String name = TestServer.uniqueName("cut");
+        var first = create(admin, key, name);
+        assertEquals(201, first.status());
+        dieBeforeAnswering(key);
+        var retried = create(admin, key, name);
+        assertEquals(201, retried.status(), retried.body().toString());
+        assertEquals(first.body().path("workspace").path("id"), retried.body().path("workspace").path("id"));
+        assertEquals(1, countNamed(admin, name), "nothing made twice, no 409 for its own name");
+        var replayed = create(admin, key, name);
+        assertEquals("true", replayed.header("Idempotent-Replayed").orElseThrow(), "kept as the key's answer");
+        assertEquals(retried.body().path("workspace"), replayed.body().path("workspace"));
+        Envelope.assertError(create(admin, key, TestServer.uniqueName("other")), 422, "idempotency_key_reused");
+    }
+
+    @Test
+    void aRetryRunsAfreshWhenWhatTheCutCreateMadeWasDeletedSince() {
+        String key = UUID.randomUUID().toString();
+        String name = TestServer.uniqueName("gone");
+        String id = create(admin, key, name).body().path("workspace").path("id").asText();
+        dieBeforeAnswering(key);
+        admin.delete("/workspaces/" + id);
+        var retried = create(admin, key, name);
+        assertEquals(201, retried.status(), retried.body().toString());
+        assertNotEquals(id, retried.body().path("workspace").path("id").asText());
+        assertEquals(1, countNamed(admin, name));
     }
 
     @Test

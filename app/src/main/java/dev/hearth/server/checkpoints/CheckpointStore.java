@@ -4,6 +4,7 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
@@ -21,6 +22,7 @@ public final class CheckpointStore {
     private static final String ABOVE_ALL = "~";
 
     public void insert(Handle h, Checkpoint c) {
+        KeyedCreates.made(h, c.id());
         h.createUpdate("""
                 INSERT INTO checkpoints (id, workspace, source_type, source, name, state, generation, image_digest,
                     size_bytes, parent, created_at)

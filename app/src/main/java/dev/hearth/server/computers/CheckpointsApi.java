@@ -24,6 +24,8 @@ public final class CheckpointsApi {
         routes.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
                 Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
                         ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()))
+                .recalls((ex, id) -> Reply.status(202, Reply.one("checkpoint",
+                        checkpoints.get(ex.workspace(), ex.param("cmp"), id))))
                 .summary("Checkpoint the running computer: memory, overlay and /data").mayTake(CreateCheckpoint.class)
                 .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),

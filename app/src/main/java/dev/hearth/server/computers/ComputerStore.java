@@ -8,6 +8,7 @@ import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
@@ -38,6 +39,7 @@ public final class ComputerStore {
     }
 
     public void insert(Handle h, Computer c) {
+        KeyedCreates.made(h, c.id());
         var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,

@@ -29,7 +29,8 @@ public final class ComputersApi {
             var created = service.create(ex.workspace(), ex.body(CreateComputer.class));
             return Reply.status(created.operation().isPresent() ? 202 : 201,
                     Reply.one("computer", created.computer(), created.operationIds()));
-        }).summary("Create a computer: 201 when it runs, 202 with a computer.create operation while the image is pulled")
+        }).recalls((ex, id) -> Reply.status(201, Reply.one("computer", service.get(ex.workspace(), id))))
+                .summary("Create a computer: 201 when it runs, 202 with a computer.create operation while the image is pulled")
                 .takes(CreateComputer.class).statuses(201, 202).example("""
                         {"name": "box", "image": "hearth/busybox", "env": {"GREETING": "hi", "TOKEN": {"secret": "api-token"}},
                          "ports": [{"target": 8080}], "resources": {"cpus": 1, "memory_mb": 512}}""").answers(Contract.one("computer", ComputerView.class));

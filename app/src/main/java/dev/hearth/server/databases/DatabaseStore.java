@@ -5,6 +5,7 @@ import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.operations.Operation;
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
@@ -39,6 +40,7 @@ public final class DatabaseStore {
     }
 
     public void insert(Handle h, Database d) {
+        KeyedCreates.made(h, d.id());
         var login = d.login();
         var lineage = d.lineage();
         h.createUpdate("""

@@ -24,6 +24,7 @@ public final class DatabasesApi {
         Scope.Locator locator = store::workspaceOf;
         routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
                 ex -> Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class)))))
+                .recalls((ex, id) -> Reply.status(201, Reply.one("database", service.get(ex.workspace(), id))))
                 .summary("Create a PostgreSQL database (asleep until first used)").takes(CreateDatabase.class)
                 .example("{\"name\": \"app\", \"auto_sleep_seconds\": 300}")
                 .answers(Contract.one("database", Database.class));
@@ -67,6 +68,8 @@ public final class DatabasesApi {
         routes.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
                 Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
                         ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()))
+                .recalls((ex, id) -> Reply.status(202, Reply.one("checkpoint",
+                        checkpoints.get(ex.workspace(), ex.param("db"), id))))
                 .summary("Checkpoint the database (a checkpoint.create operation)").mayTake(CreateCheckpoint.class)
                 .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -207,7 +208,10 @@ public final class ApiHandler extends Handler.Abstract {
 
     private Reply dispatch(Route route, String method, Exchange exchange) {
         if (route.mutation() && exchange.caller() != null && !route.streamsBody()) {
-            return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange));
+            Function<String, Reply> recall = route.recall() == null ? null
+                    : id -> route.recall().recall(exchange, id);
+            return idempotency.run(exchange, method, route.keyRequired(), () -> route.handler().handle(exchange),
+                    recall);
         }
         return route.handler().handle(exchange);
     }

@@ -8,11 +8,14 @@ import dev.hearth.api.Json;
 import dev.hearth.server.crypto.Secrets;
 import dev.hearth.server.http.IdempotencyStore.Entry;
 import dev.hearth.server.http.IdempotencyStore.Scope;
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.StoredJson;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
@@ -44,6 +47,15 @@ public final class Idempotency {
     }
 
     public Reply run(Exchange ex, String method, boolean required, Supplier<Reply> action) {
+        return run(ex, method, required, action, null);
+    }
+
+    /**
+     * {@code recall}, for creates: answers for the resource a first attempt made (by id) when its
+     * server died before answering; null where a retry simply runs again.
+     */
+    public Reply run(Exchange ex, String method, boolean required, Supplier<Reply> action,
+                     Function<String, Reply> recall) {
         var key = ex.header("idempotency-key");
         if (key.isEmpty()) {
             if (required) {
@@ -56,7 +68,7 @@ public final class Idempotency {
             throw ApiException.invalidField("Idempotency-Key", "must be 1 to 255 characters");
         }
         var scope = new Scope(ex.caller().id(), method, target(ex), key.get());
-        return claimOrReplay(scope, Secrets.sha256(ex.rawBody()), ex.requestId(), action);
+        return claimOrReplay(scope, Secrets.sha256(ex.rawBody()), ex.requestId(), action, recall);
     }
 
     /** The path and its query: {@code ?workspace=a} and {@code ?workspace=b} are different requests. */
@@ -69,7 +81,8 @@ public final class Idempotency {
                 .collect(Collectors.joining("&"));
     }
 
-    private Reply claimOrReplay(Scope scope, String hash, String requestId, Supplier<Reply> action) {
+    private Reply claimOrReplay(Scope scope, String hash, String requestId, Supplier<Reply> action,
+                               Function<String, Reply> recall) {
         Instant deadline = clock.instant().plus(waitForFirst);
         while (true) {
             Instant now = clock.instant();
@@ -81,14 +94,27 @@ public final class Idempotency {
                 pause();
                 continue;
             }
-            if (!entry.expiresAt().isAfter(now) || entry.status() == null && entry.leaseUntil().isBefore(now)) {
+            boolean lapsed = entry.status() == null && entry.leaseUntil().isBefore(now);
+            if (lapsed && entry.expiresAt().isAfter(now) && entry.resourceId() != null && recall != null) {
+                // Claimed by a server that died after it made the resource: answer what it made.
+                if (!entry.requestHash().equals(hash)) {
+                    throw reused();
+                }
+                if (jdbi.inTransaction(h -> store.takeOver(h, scope, now, now.plus(lease)))) {
+                    var recalled = recalled(scope, requestId, () -> recall.apply(entry.resourceId()));
+                    if (recalled.isPresent()) {
+                        return recalled.get();
+                    }
+                }
+                continue;
+            }
+            if (!entry.expiresAt().isAfter(now) || lapsed) {
                 // Expired, or claimed by a server that died before it answered: nothing to replay.
                 jdbi.useTransaction(h -> store.releaseLapsed(h, scope, now));
                 continue;
             }
             if (!entry.requestHash().equals(hash)) {
-                throw new ApiException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-                        "this Idempotency-Key was used with a different body; use a new key for a new request");
+                throw reused();
             }
             if (entry.status() != null) {
                 return replay(entry, requestId);
@@ -102,10 +128,31 @@ public final class Idempotency {
         }
     }
 
+    private static ApiException reused() {
+        return new ApiException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                "this Idempotency-Key was used with a different body; use a new key for a new request");
+    }
+
+    /**
+     * The answer for what a first attempt made, kept as its answer; empty (the key freed) when that
+     * resource is gone since, so that the retry runs afresh.
+     */
+    private Optional<Reply> recalled(Scope scope, String requestId, Supplier<Reply> recall) {
+        try {
+            return Optional.of(execute(scope, requestId, recall));
+        } catch (ApiException e) {
+            if (!e.is(ErrorCode.NOT_FOUND)) {
+                throw e;
+            }
+            jdbi.useTransaction(h -> store.release(h, scope));
+            return Optional.empty();
+        }
+    }
+
     private Reply execute(Scope scope, String requestId, Supplier<Reply> action) {
         var lease = Thread.ofVirtual().name("idempotency-lease").start(() -> renew(scope));
         try {
-            Reply reply = action.get();
+            Reply reply = KeyedCreates.noting((h, id) -> store.noteResource(h, scope, id), action);
             if (reply.status() >= 200 && reply.status() < 300 && !reply.streaming()) {
                 keep(scope, reply.status(), StoredJson.text(reply.replayBody()));
             } else {

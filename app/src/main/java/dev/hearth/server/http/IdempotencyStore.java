@@ -14,7 +14,9 @@ public final class IdempotencyStore {
     public record Scope(String principal, String method, String path, String key) {
     }
 
-    public record Entry(String requestHash, Integer status, String body, Instant leaseUntil, Instant expiresAt) {
+    /** {@code resourceId}: what the request made, noted as it made it (null until then, or for other requests). */
+    public record Entry(String requestHash, Integer status, String body, Instant leaseUntil, Instant expiresAt,
+                        String resourceId) {
     }
 
     /** Claims the key for a new request; false when a record exists already. */
@@ -33,7 +35,8 @@ public final class IdempotencyStore {
                 SELECT * FROM idempotency_keys
                 WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
                 .map((rs, ctx) -> new Entry(rs.getString("request_hash"), (Integer) rs.getObject("status"),
-                        rs.getString("body"), instant(rs, "lease_until"), instant(rs, "expires_at")))
+                        rs.getString("body"), instant(rs, "lease_until"), instant(rs, "expires_at"),
+                        rs.getString("resource_id")))
                 .findOne();
     }
 
@@ -49,6 +52,23 @@ public final class IdempotencyStore {
                 DELETE FROM idempotency_keys
                 WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key"""), s)
                 .execute();
+    }
+
+    /** Notes the resource the request made (the first one, if it makes several). */
+    public void noteResource(Handle h, Scope s, String resourceId) {
+        bind(h.createUpdate("""
+                UPDATE idempotency_keys SET resource_id = :resource
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key
+                  AND resource_id IS NULL"""), s).bind("resource", resourceId).execute();
+    }
+
+    /** Claims again a key whose claim lapsed (its server died) unanswered; false if another got there first. */
+    public boolean takeOver(Handle h, Scope s, Instant now, Instant leaseUntil) {
+        return bind(h.createUpdate("""
+                UPDATE idempotency_keys SET lease_until = :lease
+                WHERE principal = :principal AND method = :method AND path = :path AND idem_key = :key
+                  AND status IS NULL AND lease_until < :now"""), s)
+                .bind("lease", millis(leaseUntil)).bind("now", millis(now)).execute() == 1;
     }
 
     /** Extends the claim of a request still running. */

@@ -12,15 +12,33 @@ import java.util.Optional;
  * idempotent by itself (a PUT of the same bytes), so keys do not apply to it.
  */
 public record Route(String method, String template, Scope scope, boolean keyRequired, boolean streamsBody,
-                    Handler handler, Contract contract) {
+                    Handler handler, Contract contract, Recall recall) {
 
     @FunctionalInterface
     public interface Handler {
         Reply handle(Exchange exchange);
     }
 
+    /**
+     * A create's answer for what it made, by id: how a retry under the same Idempotency-Key is
+     * answered when the server died between making the resource and answering.
+     */
+    @FunctionalInterface
+    public interface Recall {
+        Reply recall(Exchange exchange, String resourceId);
+    }
+
+    Route(String method, String template, Scope scope, boolean keyRequired, boolean streamsBody, Handler handler,
+          Contract contract) {
+        this(method, template, scope, keyRequired, streamsBody, handler, contract, null);
+    }
+
     Route with(Contract declared) {
-        return new Route(method, template, scope, keyRequired, streamsBody, handler, declared);
+        return new Route(method, template, scope, keyRequired, streamsBody, handler, declared, recall);
+    }
+
+    Route with(Recall recalled) {
+        return new Route(method, template, scope, keyRequired, streamsBody, handler, contract, recalled);
     }
 
     public boolean mutation() {

@@ -50,6 +50,12 @@ public final class RouteTable {
             return this;
         }
 
+        /** How a retry of this create is answered when the server died after making the resource (see {@link Route.Recall}). */
+        public Declaring recalls(Route.Recall recall) {
+            routes.set(index, routes.get(index).with(recall));
+            return this;
+        }
+
         public Declaring summary(String text) {
             return change(c -> c.withSummary(text));
         }

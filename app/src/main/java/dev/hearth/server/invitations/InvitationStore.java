@@ -3,6 +3,7 @@ package dev.hearth.server.invitations;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Role;
 import java.sql.ResultSet;
@@ -19,6 +20,7 @@ public final class InvitationStore {
     public enum Filter { PENDING, EXPIRED, ALL }
 
     public void insert(Handle h, Invitation i) {
+        KeyedCreates.made(h, i.id());
         h.createUpdate("""
                 INSERT INTO invitations (id, workspace, email, role, state, invited_by, created_at, updated_at,
                     expires_at, email_sent, send_attempts, next_send_at)

@@ -17,6 +17,7 @@ public final class InvitationsApi {
         Scope manage = Scope.resource("inv", "invitation", store::workspaceOf, INVITATION_MANAGE);
         routes.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.status(201,
                 Reply.one("invitation", service.create(ex.caller(), ex.workspace(), ex.body(CreateInvitation.class)))))
+                .recalls((ex, id) -> Reply.status(201, Reply.one("invitation", service.get(id))))
                 .summary("Invite a person by email").takes(CreateInvitation.class)
                 .example("{\"email\": \"ada@example.com\", \"role\": \"viewer\"}").answers(Contract.one("invitation", Invitation.View.class));
         routes.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), ex -> Reply.ok(

@@ -4,6 +4,7 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import dev.hearth.server.crypto.Keyring.Sealed;
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
 import java.sql.ResultSet;
@@ -22,6 +23,7 @@ public final class VariableStore {
     private final NamedRows<Variable> rows = new NamedRows<>("variables", VariableStore::variable);
 
     public void insert(Handle h, Variable v) {
+        KeyedCreates.made(h, v.id());
         h.createUpdate("""
                 INSERT INTO variables (id, workspace, name, ciphertext, key_id, created_by, updated_by, created_at, updated_at)
                 VALUES (:id, :workspace, :name, :data, :keyId, :createdBy, :updatedBy, :createdAt, :updatedAt)""")

@@ -20,6 +20,7 @@ public final class VariablesApi {
         Scope.Locator locator = store::workspaceOf;
         routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
                 service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))))
+                .recalls((ex, id) -> written(201, service.get(ex.workspace(), ex.role(), id)))
                 .summary("Create a variable (a secret computers reference by name)").takes(CreateVariable.class)
                 .example("{\"name\": \"api-token\", \"value\": \"s3cr3t\"}")
                 .answers(Contract.one("variable", Variable.View.class));

@@ -3,6 +3,7 @@ package dev.hearth.server.workspaces;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Membership;
 import dev.hearth.server.tenancy.Role;
@@ -20,6 +21,7 @@ public final class WorkspaceStore {
     /** A workspace and the caller's role in it. */
 
     public void insert(Handle h, Workspace w) {
+        KeyedCreates.made(h, w.id());
         h.createUpdate("""
                 INSERT INTO workspaces (id, name, state, created_at, updated_at)
                 VALUES (:id, :name, :state, :createdAt, :updatedAt)""")

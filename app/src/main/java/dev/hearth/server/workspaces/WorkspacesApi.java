@@ -4,10 +4,12 @@ import static dev.hearth.server.tenancy.Action.WORKSPACE_DELETE;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_READ;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_UPDATE;
 
+import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.tenancy.Membership;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService.CreateWorkspace;
 import dev.hearth.server.workspaces.WorkspaceService.UpdateWorkspace;
@@ -20,6 +22,9 @@ public final class WorkspacesApi {
     public static void register(RouteTable routes, WorkspaceService service) {
         routes.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
                 Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))))
+                .recalls((ex, id) -> Reply.status(201, Reply.one("workspace", service.memberships(ex.caller().id())
+                        .stream().map(Membership::workspace).filter(w -> w.id().equals(id)).findFirst()
+                        .orElseThrow(() -> ApiException.notFound("workspace " + id)))))
                 .summary("Create a workspace; the caller becomes its admin")
                 .takes(CreateWorkspace.class).example("{\"name\": \"demo\"}").answers(Contract.one("workspace", Workspace.class));
         routes.add("GET", "/workspaces", Scope.signedIn(),
