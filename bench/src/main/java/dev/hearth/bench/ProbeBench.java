@@ -53,26 +53,46 @@ public final class ProbeBench {
         Path dataDir = Files.createTempDirectory("hearth-probe",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x"))).resolve("data");
         try (var hearth = HearthServer.start(config(dataDir))) {
-            var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
-            var fixture = fixture(admin, KeyFileTokens.read(dataDir.resolve("admin-key.json")));
-            var routes = hearth.routes().routes();
-            var words = FieldProbe.dictionary(Path.of("docs/api.md"));
-            System.out.printf("probing %d routes of %s (real ids: %s; %d candidate field names)%n", routes.size(),
-                    hearth.baseUrl(), fixture.ids().keySet(), words.size());
-            var tally = new ProbeTally();
-            int port = URI.create(hearth.baseUrl()).getPort();
-            long start = System.nanoTime();
-            var fields = probeAll(routes, fixture, words, probe -> send(port, probe, fixture, tally), parallel);
-            System.out.println("fields given wrong values, as the server named them:");
-            fields.forEach((route, names) -> System.out.println("  " + route + ": " + String.join(", ", names)));
-            System.out.printf("%nprobed in %.0f s; %s%n", (System.nanoTime() - start) / 1e9, census(admin));
-            tally.print();
+            run(hearth, dataDir, parallel, true).print();
         } finally {
             ComputerBench.TestCleanup.removeAll(dataDir);
         }
     }
 
-    private static Config config(Path dataDir) {
+    /**
+     * Probes the server: in full, every route of its table with every generic bad case and wrong
+     * values in each field it finds, then the fuzz of every operation of its served OpenAPI
+     * document; the short form (the test suite's) that fuzz alone, with fewer cases. Every answer
+     * is judged against the document as well.
+     */
+    static ProbeTally run(HearthServer hearth, Path dataDir, int parallel, boolean full) {
+        var admin = new HearthClient(hearth.baseUrl(), KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+        var fixture = fixture(admin, KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+        var tally = new ProbeTally();
+        var doc = admin.get("/openapi.json");
+        tally.documentedBy(new Documented(doc));
+        int port = URI.create(hearth.baseUrl()).getPort();
+        long start = System.nanoTime();
+        if (full) {
+            var routes = hearth.routes().routes();
+            var words = FieldProbe.dictionary(Path.of("docs/api.md"));
+            System.out.printf("probing %d routes of %s (real ids: %s; %d candidate field names)%n", routes.size(),
+                    hearth.baseUrl(), fixture.ids().keySet(), words.size());
+            var fields = probeAll(routes, fixture, words, probe -> send(port, probe, fixture, tally), parallel);
+            System.out.println("fields given wrong values, as the server named them:");
+            fields.forEach((route, names) -> System.out.println("  " + route + ": " + String.join(", ", names)));
+        }
+        var cases = OpenApiCases.all(doc, fixture.ids(), full);
+        System.out.printf("fuzzing the %d operations of the served OpenAPI document: %d requests%n",
+                doc.path("paths").properties().stream().mapToLong(p -> p.getValue().properties().stream()
+                        .filter(op -> !op.getKey().equals("parameters")).count()).sum(), cases.size());
+        // In order, on one thread: an operation's valid request comes after its bad ones, deletes last.
+        cases.forEach(probe -> send(port, probe, fixture, tally));
+        System.out.printf("%nprobed in %.0f s; %s%n", (System.nanoTime() - start) / 1e9, census(admin));
+        return tally;
+    }
+
+    static Config config(Path dataDir) {
         var config = Config.defaults(dataDir).withPort(0)
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()))
                 .withDatabases(new DatabaseSettings("127.0.0.1", "127.0.0.1", 17400, 17499, 0));
@@ -156,7 +176,8 @@ public final class ProbeBench {
 
     /** One request on its own connection: a refused request may leave a connection unusable. */
     private static Optional<Answer> send(int port, Probe probe, Fixture fixture, ProbeTally tally) {
-        var headers = new ArrayList<>(probe.headers());
+        var headers = new ArrayList<String>();
+        probe.headers().forEach(h -> headers.add(h.replace("{admin-token}", fixture.admin().get())));
         switch (probe.auth()) {
             case ADMIN -> headers.add("Authorization: Bearer " + fixture.admin().get());
             case VIEWER -> headers.add("Authorization: Bearer " + fixture.viewer().get());

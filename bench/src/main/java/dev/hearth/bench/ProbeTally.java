@@ -12,9 +12,11 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Judges every answer the probe gets: no 5xx; every error (status 400 and up) is the envelope
- * {@code {"error": {code, message, details, request_id}}} with a matching X-Request-Id header; no
- * answer takes over 2 s; and every request gets an answer. Offences of one method, case, status and
+ * Judges every answer the probe gets: no 5xx (but 503 runtime_unavailable where computers or
+ * databases cannot run); every error (status 400 and up) is the envelope
+ * {@code {"error": {code, message, details, request_id}}} with a matching X-Request-Id header; once
+ * given the OpenAPI document, every status and code is one it promises for the operation; no answer
+ * takes over 2 s; and every request gets an answer. Offences of one method, case, status and
  * reason are one line, with how many requests and which routes, and the first as the example: a
  * fault every route shares reads as one line, not a hundred.
  */
@@ -35,9 +37,21 @@ final class ProbeTally {
     private final AtomicLong slow = new AtomicLong();
     private final AtomicLong noAnswer = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong undocumented = new AtomicLong();
+    private volatile Documented documented;
     private final Map<String, Offence> offences = new LinkedHashMap<>();
     // Not offences, but a bad request that changed something deserves a look.
     private final Map<String, Offence> acceptedWrites = new LinkedHashMap<>();
+
+    /** From now on, answers are also judged against the served OpenAPI document. */
+    void documentedBy(Documented doc) {
+        this.documented = doc;
+    }
+
+    /** No 5xx, no error outside the envelope, nothing the document does not promise, and every request answered. */
+    boolean clean() {
+        return serverErrors.get() == 0 && nonEnvelope.get() == 0 && undocumented.get() == 0 && noAnswer.get() == 0;
+    }
 
     /** Records one probe's answer (empty: none came, for {@code failure}) and returns it. */
     Optional<Answer> judge(Probe probe, Optional<Answer> answer, String failure) {
@@ -48,7 +62,7 @@ final class ProbeTally {
             return answer;
         }
         var a = answer.get();
-        if (a.status() >= 500) {
+        if (a.status() >= 500 && !expected503(a)) {
             serverErrors.incrementAndGet();
             note(offences, probe, "5xx", a.status(), a.text());
         }
@@ -61,11 +75,26 @@ final class ProbeTally {
             accepted.incrementAndGet();
             note(acceptedWrites, probe, "accepted", a.status(), a.text());
         }
+        var doc = documented;
+        if (doc != null) {
+            doc.problem(probe, a).ifPresent(problem -> {
+                undocumented.incrementAndGet();
+                note(offences, probe, "undocumented (" + problem + ")", a.status(), a.text());
+            });
+        }
         if (a.millis() > SLOW_MS) {
             slow.incrementAndGet();
             note(offences, probe, "slow (>2 s)", a.status(), String.format("%.1f s; %s", a.millis() / 1000, a.text()));
         }
         return answer;
+    }
+
+    /**
+     * A 503 saying computers or databases cannot run here is the truth on a host without them, not a
+     * fault (the document lists it for those routes).
+     */
+    private static boolean expected503(Answer a) {
+        return a.status() == 503 && a.text().contains("\"code\":\"runtime_unavailable\"");
     }
 
     /** What is wrong with an error answer's envelope, if anything. */
@@ -125,8 +154,8 @@ final class ProbeTally {
                 + " kinds):");
         offences.values().forEach(o -> System.out.println("  " + o.line()));
         System.out.println();
-        System.out.printf("requests %d, 5xx %d, non-envelope errors %d, slow (>2 s) %d, no answer %d, "
-                + "bad-input writes answered 2xx %d%n", requests.get(), serverErrors.get(), nonEnvelope.get(),
-                slow.get(), noAnswer.get(), accepted.get());
+        System.out.printf("requests %d, 5xx %d, non-envelope errors %d, answers the OpenAPI document does not "
+                + "promise %d, slow (>2 s) %d, no answer %d, bad-input writes answered 2xx %d%n", requests.get(),
+                serverErrors.get(), nonEnvelope.get(), undocumented.get(), slow.get(), noAnswer.get(), accepted.get());
     }
 }
