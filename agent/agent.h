@@ -4,6 +4,7 @@
 #define HEARTH_AGENT_H
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -73,6 +74,32 @@ int drop_sys_admin(void);
 void caps_init(void);
 extern int sig_wake, sig_caps;
 
+/* ---- spec.c: what a request asks the agent to run (exec, terminal, processes) ---- */
+struct run_spec {
+    struct strv command, env;
+    char *cwd, *user, *tag;
+    long long timeout_ms, cols, rows;
+    int stdin_pipe, pty;
+};
+enum { SF_COMMAND = 1, SF_ENV = 2, SF_CWD = 4, SF_USER = 8, SF_TAG = 16, SF_TIMEOUT = 32, SF_COLS = 64,
+       SF_ROWS = 128, SF_STDIN = 256, SF_PTY = 512 };
+int spec_decode(const char *json, size_t len, unsigned taken, struct run_spec *s); /* 0, or -1 */
+void spec_free(struct run_spec *s);
+
+/* ---- users.c: running as a user of the image ---- */
+struct identity { int set; uid_t uid; gid_t gid; gid_t groups[64]; int ngroups; char name[64]; char home[PATH_MAX]; };
+int identity_of(const char *user, struct identity *id); /* 0 or errno */
+int env_as(struct strv *out, char *const *env, const struct identity *id);
+int run_as(struct run_spec *spec, struct identity *as);  /* 0 or errno */
+
+/* ---- sudo.c ---- */
+int sudo_main(int argc, char **argv); /* the agent run as `sudo`: a client of the one below */
+void sudo_serve(void);                /* PID 1 runs commands as root for those sudoers allows */
+
+/* ---- pty.c ---- */
+int open_pty(int *master, int *slave); /* 0 or errno */
+void set_window(int master, long long cols, long long rows);
+
 /* ---- reaper.c ---- */
 struct spawn_spec {
     const char *path;
@@ -81,6 +108,7 @@ struct spawn_spec {
     int fds[3];             /* become 0, 1, 2 */
     int pgid;               /* a group of its own */
     int setsid_ctty;        /* a session of its own, fd 0 its controlling terminal */
+    const struct identity *as; /* NULL, or the user it runs as */
 };
 typedef void (*exited_fn)(void *arg, int status);
 int spawn(const struct spawn_spec *s, exited_fn exited, void *arg); /* pid, or -errno */
@@ -180,6 +208,8 @@ void h_processes(struct conn *c, const char *rest);
 void h_claim(struct conn *c);
 void h_health(struct conn *c);
 void h_stats(struct conn *c);
+void h_watch(struct conn *c);
+void h_forward(struct conn *c);
 int read_head(struct conn *c, char **head, size_t *len);
 void exit_frame(struct conn *c, int code, int timed_out);
 int unread_bytes(int fd);
@@ -192,10 +222,18 @@ const char *base_name(const char *clean);
 char *dir_name(const char *clean);   /* malloc'd */
 char *join_path(const char *dir, const char *name);
 int mkdir_all(const char *path, mode_t mode);  /* 0 or errno */
+int mkdir_owned(const char *path, mode_t mode, const struct identity *owner); /* the same, made dirs chowned */
 int remove_all(const char *path);               /* 0 or errno */
 int remove_one(const char *path);               /* os.Remove: 0 or errno */
 int copy_tree(const char *from, const char *to); /* 0 or errno */
 void json_info(struct jbuf *b, const char *path, const struct stat *st);
+
+/* ---- xattrs.c ---- */
+struct meta { struct strv keys, values; };
+int meta_parse(const char *json, struct meta *m); /* ?meta= of an upload: 0 (none is fine), -1 invalid */
+int meta_apply(int fd, const struct meta *m);     /* 0 or errno */
+void meta_free(struct meta *m);
+void json_metadata(struct jbuf *b, const char *path);
 void answer_info(struct conn *c, const char *path);
 char *temp_beside(const char *path);
 int copy_fd(int in, int out, char *buf, size_t cap, uint64_t limit, int *read_err); /* 0 or errno */
@@ -215,6 +253,7 @@ struct proc {
     int in_fd, out_fd, err_fd; /* the agent's ends, -1: none */
     int open;                /* output pipes not at their end */
     int tee;                 /* the main process: its output goes to the agent's too */
+    int pty;                 /* started on a pty: in_fd and out_fd are its master */
     int refs;
     uint64_t serial;
     struct waiter *waiters;

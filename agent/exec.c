@@ -61,38 +61,6 @@ int unread_bytes(int fd)
 /* The exit code a shell gives for a command it cannot run. */
 int start_failure(int err) { return err == ENOENT ? 127 : 126; }
 
-struct exec_spec { struct strv command, env; char *cwd; long long timeout_ms; };
-
-static int decode(const char *head, size_t len, struct exec_spec *s)
-{
-    struct jcur j = JCUR(head, len);
-    char key[16];
-    int r = jc_object(&j);
-    if (r != 1)
-        return -1;
-    while ((r = jc_key(&j, key, sizeof key)) == 1) {
-        int ok;
-        if (!strcmp(key, "command"))
-            ok = jc_strings(&j, &s->command) >= 0;
-        else if (!strcmp(key, "env"))
-            ok = jc_strings(&j, &s->env) >= 0;
-        else if (!strcmp(key, "cwd")) {
-            char *v = NULL;
-            ok = jc_string(&j, &v, NULL) >= 0;
-            if (v) {
-                free(s->cwd);
-                s->cwd = v;
-            }
-        } else if (!strcmp(key, "timeout_ms"))
-            ok = jc_int(&j, &s->timeout_ms) >= 0;
-        else
-            ok = jc_skip(&j) == 0;
-        if (!ok)
-            return -1;
-    }
-    return r == 0 && jc_end(&j) == 0 ? 0 : -1;
-}
-
 struct ended { int status; int efd; };
 
 static void on_exit_status(void *arg, int status)
@@ -253,18 +221,18 @@ static void loop(struct run *r, long long timeout_ms)
 void h_exec(struct conn *c)
 {
     c->duplex = 1;
-    struct exec_spec s = {0};
+    struct run_spec s = {0};
+    struct identity as = {0};
     char *head = NULL, path[PATH_MAX], msg[PATH_MAX + 64];
     size_t len;
     if (read_head(c, &head, &len) < 0) {
         fail(c, 400, "invalid", "the exec head is missing, too large or cut short");
         return;
     }
-    if (decode(head, len, &s) < 0 || s.command.n == 0 || s.timeout_ms <= 0) {
+    if (spec_decode(head, len, SF_COMMAND | SF_ENV | SF_CWD | SF_USER | SF_TIMEOUT, &s) < 0 || s.command.n == 0
+            || s.timeout_ms <= 0) {
         free(head);
-        strv_free(&s.command);
-        strv_free(&s.env);
-        free(s.cwd);
+        spec_free(&s);
         fail(c, 400, "invalid", "the exec head needs a command and a timeout");
         return;
     }
@@ -273,7 +241,8 @@ void h_exec(struct conn *c)
     resp_flush(c); /* the head goes at once: a command may be silent for as long as its time limit */
     struct run r = {.c = c, .out = -1, .err = -1, .in = -1, .end = {0, -1}};
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
-    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int user_err = s.command.nul || s.env.nul ? 0 : run_as(&s, &as);
+    int err = s.command.nul || s.env.nul ? EINVAL : user_err ? user_err : resolve(s.command.v[0], s.env.v, path, sizeof path);
     r.buf = malloc(IO_CHUNK);
     r.stdin_buf = malloc(IO_CHUNK);
     r.end.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -283,7 +252,7 @@ void h_exec(struct conn *c)
         err = errno;
     if (!err) {
         char *none[] = {NULL};
-        struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {in[0], out[1], errp[1]}, 1, 0};
+        struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {in[0], out[1], errp[1]}, 1, 0, &as};
         r.pid = spawn(&sp, on_exit_status, &r.end);
         if (r.pid < 0)
             err = -r.pid;
@@ -296,7 +265,11 @@ void h_exec(struct conn *c)
         close_fd(&out[0]);
         close_fd(&errp[0]);
         body_discard(c, UINT64_MAX);
-        snprintf(msg, sizeof msg, "hearth-agent: %s: %s\n", s.command.v[0], err_text(err));
+        if (user_err)
+            snprintf(msg, sizeof msg, "hearth-agent: user %s: %s\n", s.user, user_err == ENOENT
+                     ? "not in this computer's /etc/passwd" : err_text(user_err));
+        else
+            snprintf(msg, sizeof msg, "hearth-agent: %s: %s\n", s.command.v[0], err_text(err));
         resp_frame(c, FRAME_STDERR, msg, strlen(msg));
         exit_frame(c, start_failure(err), 0);
     } else {
@@ -319,7 +292,5 @@ void h_exec(struct conn *c)
         close(r.end.efd);
     free(r.buf);
     free(r.stdin_buf);
-    strv_free(&s.command);
-    strv_free(&s.env);
-    free(s.cwd);
+    spec_free(&s);
 }

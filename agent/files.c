@@ -109,10 +109,33 @@ static int parse_mode(const char *s, mode_t *mode)
     return 0;
 }
 
+/* ?owner=USER: who what the request makes belongs to (the agent's user, root, without it).
+ * 1 when given and found (into *id), 0 when not given, -1 when refused (answered). */
+static int query_owner(struct conn *c, struct identity *id)
+{
+    char *owner = query_get(c, "owner");
+    memset(id, 0, sizeof *id);
+    if (!owner)
+        return 0;
+    int err = identity_of(owner, id);
+    if (err) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "owner %.64s: %s", owner, err == ENOENT ? "not in this computer's /etc/passwd"
+                 : err_text(err));
+        fail(c, 400, "invalid", msg);
+    }
+    free(owner);
+    id->set = !err;
+    return err ? -1 : 1;
+}
+
 /* Streams the body into a new file beside the target and renames it over the target once
  * whole: a reader never sees half a file, and a failed upload leaves nothing under the name. */
 static void write_file(struct conn *c, const char *path)
 {
+    struct identity owner;
+    if (query_owner(c, &owner) < 0)
+        return;
     char *m = query_get(c, "mode");
     mode_t mode;
     int bad = parse_mode(m, &mode);
@@ -126,9 +149,17 @@ static void write_file(struct conn *c, const char *path)
         fail_file(c, path, EISDIR);
         return;
     }
+    struct meta meta;
+    char *mq = query_get(c, "meta");
+    bad = meta_parse(mq, &meta) < 0;
+    free(mq);
+    if (bad) {
+        fail(c, 400, "invalid", "meta is an object of keys (HTTP token characters) to printable ASCII values");
+        return;
+    }
     char *dir = dir_name(path), *temp = temp_beside(path), *buf = malloc(COPY_CHUNK);
     int err = dir && temp && buf ? 0 : ENOMEM;
-    if (!err && (err = mkdir_all(dir, 0755))) {
+    if (!err && (err = mkdir_owned(dir, 0755, &owner))) {
         fail_file(c, dir, err);
         goto out;
     }
@@ -146,6 +177,10 @@ static void write_file(struct conn *c, const char *path)
     }
     if (!err && fchmod(fd, mode) < 0)
         err = errno;
+    if (!err && owner.set && fchown(fd, owner.uid, owner.gid) < 0)
+        err = errno;
+    if (!err)
+        err = meta_apply(fd, &meta);
     if (!err && fsync(fd) < 0)
         err = errno;
     if (fd >= 0 && close(fd) < 0 && !err)
@@ -160,6 +195,7 @@ static void write_file(struct conn *c, const char *path)
         answer_info(c, path);
     }
 out:
+    meta_free(&meta);
     free(dir);
     free(temp);
     free(buf);
@@ -283,10 +319,13 @@ static int path_body(struct conn *c, const char *k1, char **v1, const char *k2, 
 static void make_dir(struct conn *c)
 {
     char *p = NULL;
-    if (path_body(c, "path", &p, NULL, NULL) < 0 || !p || check_path(p)) {
+    struct identity owner;
+    if (query_owner(c, &owner) < 0) {
+        body_discard(c, 1 << 20);
+    } else if (path_body(c, "path", &p, NULL, NULL) < 0 || !p || check_path(p)) {
         fail(c, 400, "invalid", "a body {path} with an absolute path is required");
     } else {
-        int err = mkdir_all(p, 0755);
+        int err = mkdir_owned(p, 0755, &owner);
         char *clean = err ? NULL : clean_path(p);
         if (err)
             fail_file(c, p, err);

@@ -2,6 +2,8 @@
  * path checks and cleaning, MkdirAll, Remove, RemoveAll, a copy across file systems, and a
  * file's description as JSON. */
 #include "agent.h"
+#include <grp.h>
+#include <pwd.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -74,6 +76,12 @@ char *join_path(const char *dir, const char *name)
  * the parents that are missing are found going up, then made going down. */
 int mkdir_all(const char *path, mode_t mode)
 {
+    return mkdir_owned(path, mode, NULL);
+}
+
+/* mkdir -p, the directories it makes owned by owner (NULL: the agent's). */
+int mkdir_owned(const char *path, mode_t mode, const struct identity *owner)
+{
     struct stat st;
     if (stat(path, &st) == 0)
         return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
@@ -108,6 +116,8 @@ int mkdir_all(const char *path, mode_t mode)
             err = errno;
             if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
                 err = 0;
+        } else if (owner && owner->set && lchown(p, owner->uid, owner->gid) < 0) {
+            err = errno;
         }
         p[at] = saved;
     }
@@ -295,6 +305,60 @@ static int copy_at(const char *from, const char *to, int depth)
 
 int copy_tree(const char *from, const char *to) { return copy_at(from, to, 0); }
 
+/* The names of the last uid and gid asked, per thread: a listing asks the same ones again and again,
+ * and each lookup reads /etc/passwd or /etc/group. A number without an entry is its decimal. */
+static _Thread_local struct { int known; uid_t id; char name[64]; } last_user, last_group;
+
+static const char *user_name(uid_t uid)
+{
+    if (!last_user.known || last_user.id != uid) {
+        char buf[1024];
+        struct passwd pw, *u = NULL;
+        getpwuid_r(uid, &pw, buf, sizeof buf, &u);
+        if (u)
+            snprintf(last_user.name, sizeof last_user.name, "%s", u->pw_name);
+        else
+            snprintf(last_user.name, sizeof last_user.name, "%u", (unsigned)uid);
+        last_user.id = uid;
+        last_user.known = 1;
+    }
+    return last_user.name;
+}
+
+static const char *group_name(gid_t gid)
+{
+    if (!last_group.known || last_group.id != gid) {
+        char buf[1024];
+        struct group gr, *g = NULL;
+        getgrgid_r(gid, &gr, buf, sizeof buf, &g);
+        if (g)
+            snprintf(last_group.name, sizeof last_group.name, "%s", g->gr_name);
+        else
+            snprintf(last_group.name, sizeof last_group.name, "%u", (unsigned)gid);
+        last_group.id = gid;
+        last_group.known = 1;
+    }
+    return last_group.name;
+}
+
+/* ls -l's ten characters: the type, then rwx for owner, group and others (s and t included). */
+static const char *permissions(mode_t m, char out[11])
+{
+    out[0] = S_ISDIR(m) ? 'd' : S_ISLNK(m) ? 'l' : S_ISCHR(m) ? 'c' : S_ISBLK(m) ? 'b' : S_ISFIFO(m) ? 'p'
+             : S_ISSOCK(m) ? 's' : '-';
+    const char *rwx = "rwxrwxrwx";
+    for (int i = 0; i < 9; i++)
+        out[1 + i] = m & (0400 >> i) ? rwx[i] : '-';
+    if (m & S_ISUID)
+        out[3] = out[3] == 'x' ? 's' : 'S';
+    if (m & S_ISGID)
+        out[6] = out[6] == 'x' ? 's' : 'S';
+    if (m & S_ISVTX)
+        out[9] = out[9] == 'x' ? 't' : 'T';
+    out[10] = 0;
+    return out;
+}
+
 void json_info(struct jbuf *b, const char *path, const struct stat *st)
 {
     const char *type = S_ISLNK(st->st_mode) ? "symlink" : S_ISDIR(st->st_mode) ? "dir"
@@ -313,6 +377,24 @@ void json_info(struct jbuf *b, const char *path, const struct stat *st)
     jb_lit(b, mode);
     jb_lit(b, "\",\"modified_at\":");
     jb_time(b, st->st_mtim);
+    jb_lit(b, ",\"uid\":");
+    jb_int(b, st->st_uid);
+    jb_lit(b, ",\"gid\":");
+    jb_int(b, st->st_gid);
+    char buf[1024], name[64];
+    jb_lit(b, ",\"owner\":");
+    jb_strz(b, user_name(st->st_uid));
+    jb_lit(b, ",\"group\":");
+    jb_strz(b, group_name(st->st_gid));
+    jb_lit(b, ",\"permissions\":");
+    jb_strz(b, permissions(st->st_mode, name));
+    jb_lit(b, ",\"symlink_target\":");
+    ssize_t n = S_ISLNK(st->st_mode) ? readlink(path, buf, sizeof buf - 1) : -1;
+    if (n >= 0)
+        jb_str(b, buf, n);
+    else
+        jb_lit(b, "null");
+    json_metadata(b, path);
     jb_lit(b, "}");
 }
 

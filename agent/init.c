@@ -82,7 +82,7 @@ static int start_main(char **command, struct proc **out, char *msg, size_t cap)
     }
     char cwd[PATH_MAX], **env = env_for_child();
     char *none[] = {NULL};
-    struct spawn_spec s = {file, command, env ? env : none, getcwd(cwd, sizeof cwd), {theirs[0], theirs[1], theirs[2]}, 0, 0};
+    struct spawn_spec s = {file, command, env ? env : none, getcwd(cwd, sizeof cwd), {theirs[0], theirs[1], theirs[2]}, 0, 0, NULL};
     int pid = launch(&s, MAIN_TAG, command, 1, mine, out);
     close3(theirs);
     for (char **e = env; e && *e; e++)

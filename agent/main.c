@@ -161,6 +161,9 @@ int parse_init(int argc, char **argv, struct init_opts *o)
 
 int main(int argc, char **argv)
 {
+    const char *name = strrchr(argv[0], '/');
+    if (!strcmp(name ? name + 1 : argv[0], "sudo"))
+        return sudo_main(argc, argv);
     if (argc < 2 || strcmp(argv[1], "init")) {
         log_err("%s", usage);
         return 2;
@@ -189,6 +192,7 @@ int main(int argc, char **argv)
     if (secret && *secret)
         serve_start(secret);
     free(secret);
+    sudo_serve();
     int code = run_init(&opts);
     /* Requests being answered finish first: an exec of `kill 1` gets its answer. */
     for (int64_t deadline = now_ms() + 1000; atomic_load(&active) > 0 && now_ms() < deadline;) {

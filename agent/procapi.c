@@ -12,46 +12,6 @@
 
 #define RUNNING_LIMIT 256
 
-struct start_spec { struct strv command, env; char *cwd, *tag; int stdin_pipe; };
-
-static void spec_free(struct start_spec *s)
-{
-    strv_free(&s->command);
-    strv_free(&s->env);
-    free(s->cwd);
-    free(s->tag);
-}
-
-static int decode_start(const char *body, size_t len, struct start_spec *s)
-{
-    struct jcur j = JCUR(body, len);
-    char key[16];
-    int r = jc_object(&j);
-    if (r != 1)
-        return -1;
-    while ((r = jc_key(&j, key, sizeof key)) == 1) {
-        int ok;
-        if (!strcmp(key, "command"))
-            ok = jc_strings(&j, &s->command) >= 0;
-        else if (!strcmp(key, "env"))
-            ok = jc_strings(&j, &s->env) >= 0;
-        else if (!strcmp(key, "cwd") || !strcmp(key, "tag")) {
-            char **field = key[0] == 'c' ? &s->cwd : &s->tag, *v = NULL;
-            ok = jc_string(&j, &v, NULL) >= 0;
-            if (v) {
-                free(*field);
-                *field = v;
-            }
-        } else if (!strcmp(key, "stdin"))
-            ok = jc_bool(&j, &s->stdin_pipe) >= 0;
-        else
-            ok = jc_skip(&j) == 0;
-        if (!ok)
-            return -1;
-    }
-    return r;
-}
-
 static void answer_proc(struct conn *c, int status, struct proc *p)
 {
     struct jbuf b = {0};
@@ -61,12 +21,41 @@ static void answer_proc(struct conn *c, int status, struct proc *p)
     answer_json(c, status, &b);
 }
 
+/* The process's stdio: pipes (stdin one only if asked), or one new pty for all three (its master
+ * the agent's stdin and output both; its output is stdout). 0, or an errno. */
+static int open_stdio(struct run_spec *s, int mine[3], int theirs[3])
+{
+    if (!s->pty)
+        return -open_pipes(s->stdin_pipe, mine, theirs);
+    int master, slave;
+    int err = open_pty(&master, &slave);
+    if (err)
+        return err;
+    set_window(master, s->cols ? s->cols : 80, s->rows ? s->rows : 24);
+    mine[0] = fcntl(master, F_DUPFD_CLOEXEC, 3);
+    if (mine[0] < 0) {
+        err = errno;
+        close(master);
+        close(slave);
+        return err;
+    }
+    fcntl(master, F_SETFL, O_NONBLOCK); /* read by the collector's poll */
+    mine[1] = master;
+    mine[2] = -1;
+    theirs[0] = slave;
+    theirs[1] = fcntl(slave, F_DUPFD_CLOEXEC, 3);
+    theirs[2] = fcntl(slave, F_DUPFD_CLOEXEC, 3);
+    return theirs[1] < 0 || theirs[2] < 0 ? EMFILE : 0;
+}
+
 static void start(struct conn *c)
 {
-    struct start_spec s = {0};
+    struct run_spec s = {0};
+    struct identity as = {0};
     size_t len;
     char *body = body_all(c, 4 << 20, &len);
-    if (!body || decode_start(body, len, &s) < 0 || s.command.n == 0) {
+    if (!body || spec_decode(body, len, SF_COMMAND | SF_ENV | SF_CWD | SF_TAG | SF_STDIN | SF_USER | SF_PTY
+                             | SF_COLS | SF_ROWS, &s) < 0 || s.command.n == 0) {
         fail(c, 400, "invalid", "a command is required");
         goto out;
     }
@@ -79,17 +68,28 @@ static void start(struct conn *c)
         goto out;
     }
     char path[PATH_MAX], msg[PATH_MAX + 128];
-    int mine[3], theirs[3];
-    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int mine[3] = {-1, -1, -1}, theirs[3] = {-1, -1, -1};
+    int err = s.command.nul || s.env.nul ? EINVAL : run_as(&s, &as);
+    if (err && s.user) {
+        snprintf(msg, sizeof msg, "user %s: %s", s.user, err == ENOENT ? "not in this computer's /etc/passwd"
+                 : err_text(err));
+        fail(c, 400, "cannot_start", msg);
+        goto out;
+    }
     if (!err)
-        err = -open_pipes(s.stdin_pipe, mine, theirs);
+        err = resolve(s.command.v[0], s.env.v, path, sizeof path);
+    if (!err)
+        err = open_stdio(&s, mine, theirs);
     if (err) {
+        close3(mine);
+        close3(theirs);
         snprintf(msg, sizeof msg, "%s: %s", s.command.v[0], err_text(err));
         fail(c, 400, "cannot_start", msg);
         goto out;
     }
     char *none[] = {NULL};
-    struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {theirs[0], theirs[1], theirs[2]}, 1, 0};
+    struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {theirs[0], theirs[1], theirs[2]},
+                            !s.pty, s.pty, &as};
     struct proc *p = NULL;
     int pid = launch(&sp, s.tag ? s.tag : "", s.command.v, 0, mine, &p);
     close3(theirs);
@@ -98,6 +98,11 @@ static void start(struct conn *c)
         snprintf(msg, sizeof msg, "%s: %s", s.command.v[0], err_text(-pid));
         fail(c, 400, "cannot_start", msg);
         goto out;
+    }
+    if (s.pty) {
+        pthread_mutex_lock(&tab_mu);
+        p->pty = 1;
+        pthread_mutex_unlock(&tab_mu);
     }
     answer_proc(c, 201, p);
     proc_unref(p);
@@ -201,9 +206,10 @@ static int send_batch(struct conn *c, struct batch *b)
  * exit frame closes it once the process ended. */
 static void output(struct conn *c, struct proc *p)
 {
-    char *follow_q = query_get(c, "follow");
-    int follow = follow_q && !strcmp(follow_q, "true");
+    char *follow_q = query_get(c, "follow"), *from_q = query_get(c, "from");
+    int follow = follow_q && !strcmp(follow_q, "true"), from_now = from_q && !strcmp(from_q, "now");
     free(follow_q);
+    free(from_q);
     resp_start(c, 200, "application/x-hearth-frames", -1);
     resp_flush(c);
     struct waiter w = {NULL, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)};
@@ -214,6 +220,11 @@ static void output(struct conn *c, struct proc *p)
     pthread_mutex_unlock(&tab_mu);
     struct batch b = {0};
     uint64_t next = 0;
+    if (from_now) { /* what it writes from here on only (E2B's Connect) */
+        pthread_mutex_lock(&tab_mu);
+        next = p->first + p->count;
+        pthread_mutex_unlock(&tab_mu);
+    }
     for (;;) {
         pthread_mutex_lock(&tab_mu);
         int ended = p->ended;
@@ -298,6 +309,33 @@ static void signal_proc(struct conn *c, struct proc *p)
     answer_proc(c, 200, p);
 }
 
+/* POST .../resize {cols, rows}: the window of a process started on a pty. */
+static void resize_proc(struct conn *c, struct proc *p)
+{
+    size_t len;
+    char *body = body_all(c, 1 << 16, &len);
+    struct run_spec s = {0};
+    int ok = body && spec_decode(body, len, SF_COLS | SF_ROWS, &s) == 0 && s.cols > 0 && s.rows > 0
+             && s.cols <= 10000 && s.rows <= 10000;
+    long long cols = s.cols, rows = s.rows; /* spec_free clears them */
+    free(body);
+    spec_free(&s);
+    if (!ok) {
+        fail(c, 400, "invalid", "cols and rows are whole numbers from 1 to 10000");
+        return;
+    }
+    pthread_mutex_lock(&tab_mu);
+    int pty = p->pty, fd = p->out_fd >= 0 ? p->out_fd : p->in_fd;
+    if (pty && fd >= 0)
+        set_window(fd, cols, rows);
+    pthread_mutex_unlock(&tab_mu);
+    if (!pty) {
+        fail(c, 409, "no_pty", "the process was not started on a pty");
+        return;
+    }
+    answer_proc(c, 200, p);
+}
+
 static void write_stdin(struct conn *c, struct proc *p)
 {
     char *close_q = query_get(c, "close");
@@ -360,7 +398,8 @@ void h_processes(struct conn *c, const char *rest)
     size_t n = slash ? (size_t)(slash - sel) : strlen(sel);
     const char *what = slash ? slash : "";
     int get = !strcmp(m, "GET"), post = !strcmp(m, "POST");
-    int known = !*what ? get : !strcmp(what, "/output") ? get : !strcmp(what, "/signal") || !strcmp(what, "/stdin") ? post : -1;
+    int known = !*what ? get : !strcmp(what, "/output") ? get
+              : !strcmp(what, "/signal") || !strcmp(what, "/stdin") || !strcmp(what, "/resize") ? post : -1;
     if (!n || known < 0) {
         resp_start(c, 404, "text/plain; charset=utf-8", 19);
         resp_write(c, "404 page not found\n", 19);
@@ -397,6 +436,8 @@ void h_processes(struct conn *c, const char *rest)
         output(c, p);
     } else if (!strcmp(what, "/signal")) {
         signal_proc(c, p);
+    } else if (!strcmp(what, "/resize")) {
+        resize_proc(c, p);
     } else {
         write_stdin(c, p);
     }

@@ -272,7 +272,8 @@ void json_proc_locked(struct jbuf *b, struct proc *p)
         jb_time(b, p->ended_at);
     else
         jb_lit(b, "null");
-    jb_lit(b, p->in_fd >= 0 ? ",\"stdin\":true}" : ",\"stdin\":false}");
+    jb_lit(b, p->in_fd >= 0 ? ",\"stdin\":true" : ",\"stdin\":false");
+    jb_lit(b, p->pty ? ",\"pty\":true}" : ",\"pty\":false}");
 }
 
 /* Gives output still in the pipes of an ended process a moment to arrive, as an exec's answer

@@ -54,6 +54,11 @@ static void child(const struct spawn_spec *s, volatile int *err)
     } else if (s->pgid && setpgid(0, 0) < 0) {
         goto failed;
     }
+    /* The raw calls change this process alone: libc's would signal every thread of the agent,
+     * whose memory this vfork child shares. Groups and gid first: after setuid they are refused. */
+    if (s->as && s->as->set && (syscall(SYS_setgroups, s->as->ngroups, s->as->groups) < 0
+            || syscall(SYS_setgid, s->as->gid) < 0 || syscall(SYS_setuid, s->as->uid) < 0))
+        goto failed;
     if (s->cwd && *s->cwd && chdir(s->cwd) < 0)
         goto failed;
     for (int i = 0; i < 3; i++)

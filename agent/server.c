@@ -321,6 +321,10 @@ void route(struct conn *c)
         post ? h_claim(c) : not_allowed(c);
     else if (!strcmp(p, "/exec"))
         post ? h_exec(c) : not_allowed(c);
+    else if (!strcmp(p, "/watch"))
+        get ? h_watch(c) : not_allowed(c);
+    else if (!strcmp(p, "/forward"))
+        post ? h_forward(c) : not_allowed(c);
     else if (!strcmp(p, "/terminal"))
         post ? h_terminal(c) : not_allowed(c);
     else if (!strcmp(p, "/files") || !strncmp(p, "/files/", 7)) {

@@ -14,71 +14,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-struct term_spec { struct strv command, env; char *cwd; long long cols, rows; };
-
-static int decode(const char *head, size_t len, struct term_spec *s)
-{
-    struct jcur j = JCUR(head, len);
-    char key[16];
-    int r = jc_object(&j);
-    if (r != 1)
-        return -1;
-    while ((r = jc_key(&j, key, sizeof key)) == 1) {
-        int ok;
-        if (!strcmp(key, "command"))
-            ok = jc_strings(&j, &s->command) >= 0;
-        else if (!strcmp(key, "env"))
-            ok = jc_strings(&j, &s->env) >= 0;
-        else if (!strcmp(key, "cwd")) {
-            char *v = NULL;
-            ok = jc_string(&j, &v, NULL) >= 0;
-            if (v) {
-                free(s->cwd);
-                s->cwd = v;
-            }
-        } else if (!strcmp(key, "cols"))
-            ok = jc_int(&j, &s->cols) >= 0;
-        else if (!strcmp(key, "rows"))
-            ok = jc_int(&j, &s->rows) >= 0;
-        else
-            ok = jc_skip(&j) == 0;
-        if (!ok)
-            return -1;
-    }
-    return r == 0 && jc_end(&j) == 0 ? 0 : -1;
-}
-
-static void set_window(int master, long long cols, long long rows)
-{
-    if (cols <= 0 || rows <= 0 || cols > 10000 || rows > 10000)
-        return;
-    struct winsize w = {(unsigned short)rows, (unsigned short)cols, 0, 0};
-    ioctl(master, TIOCSWINSZ, &w);
-}
-
-static int open_pty(int *master, int *slave)
-{
-    *master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (*master < 0)
-        return errno;
-    int unlock = 0;
-    unsigned number = 0;
-    char name[32];
-    if (ioctl(*master, TIOCSPTLCK, &unlock) < 0 || ioctl(*master, TIOCGPTN, &number) < 0) {
-        int err = errno;
-        close(*master);
-        return err;
-    }
-    snprintf(name, sizeof name, "/dev/pts/%u", number);
-    *slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (*slave < 0) {
-        int err = errno;
-        close(*master);
-        return err;
-    }
-    return 0;
-}
-
 struct ended { int status; int efd; };
 
 static void on_exit_status(void *arg, int status)
@@ -180,14 +115,15 @@ static int steer(struct conn *c, struct steer *s, int master)
 void h_terminal(struct conn *c)
 {
     c->duplex = 1;
-    struct term_spec s = {0};
+    struct run_spec s = {0};
+    struct identity as = {0};
     char *head = NULL, path[PATH_MAX], msg[PATH_MAX + 64];
     size_t len;
-    if (read_head(c, &head, &len) < 0 || decode(head, len, &s) < 0 || s.command.n == 0) {
+    if (read_head(c, &head, &len) < 0
+            || spec_decode(head, len, SF_COMMAND | SF_ENV | SF_CWD | SF_USER | SF_COLS | SF_ROWS, &s) < 0
+            || s.command.n == 0) {
         free(head);
-        strv_free(&s.command);
-        strv_free(&s.env);
-        free(s.cwd);
+        spec_free(&s);
         fail(c, 400, "invalid", "the terminal head needs a command");
         return;
     }
@@ -198,7 +134,9 @@ void h_terminal(struct conn *c)
     struct ended end = {0, eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)};
     struct steer *st = calloc(1, sizeof *st);
     char *buf = malloc(IO_CHUNK);
-    int err = s.command.nul || s.env.nul ? EINVAL : resolve(s.command.v[0], s.env.v, path, sizeof path);
+    int err = s.command.nul || s.env.nul ? EINVAL : run_as(&s, &as);
+    if (!err)
+        err = resolve(s.command.v[0], s.env.v, path, sizeof path);
     if (!err && (end.efd < 0 || !st || !buf))
         err = ENOMEM;
     if (!err)
@@ -206,7 +144,7 @@ void h_terminal(struct conn *c)
     if (!err) {
         set_window(master, s.cols, s.rows);
         char *none[] = {NULL};
-        struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {slave, slave, slave}, 0, 1};
+        struct spawn_spec sp = {path, s.command.v, s.env.v ? s.env.v : none, s.cwd, {slave, slave, slave}, 0, 1, &as};
         pid = spawn(&sp, on_exit_status, &end);
         close(slave);
         if (pid < 0) {
@@ -281,7 +219,5 @@ out:
         close(end.efd);
     free(st);
     free(buf);
-    strv_free(&s.command);
-    strv_free(&s.env);
-    free(s.cwd);
+    spec_free(&s);
 }

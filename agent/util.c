@@ -1,6 +1,7 @@
 /* util.c: small helpers every part uses: string lists, clocks and Go's time format, random
  * ids, Go's error texts, base64, and writes that finish. */
 #include "agent.h"
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,11 @@ int write_all(int fd, const void *buf, size_t n)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
+            if (errno == EAGAIN) { /* a non-blocking descriptor (a pty's master is shared with its reader) */
+                struct pollfd f = {fd, POLLOUT, 0};
+                poll(&f, 1, 1000);
+                continue;
+            }
             return -1;
         }
         p += w;

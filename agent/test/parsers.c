@@ -15,55 +15,24 @@ static int failures;
 /* The routes the HTTP code links to: unused here. */
 void route(struct conn *c) { (void)c; }
 
-struct spec { struct strv command; char *cwd; long long timeout; int flag; };
+/* The decoder the routes use (spec.c), with every field it knows. */
+static const unsigned ALL = SF_COMMAND | SF_ENV | SF_CWD | SF_USER | SF_TAG | SF_TIMEOUT | SF_COLS | SF_ROWS | SF_STDIN
+                            | SF_PTY;
 
-static int decode(const char *s, size_t n, struct spec *o)
-{
-    struct jcur j = JCUR(s, n);
-    char key[16];
-    int r = jc_object(&j);
-    if (r != 1)
-        return -1;
-    while ((r = jc_key(&j, key, sizeof key)) == 1) {
-        int ok;
-        if (!strcmp(key, "command"))
-            ok = jc_strings(&j, &o->command) >= 0;
-        else if (!strcmp(key, "cwd")) {
-            free(o->cwd);
-            o->cwd = NULL;
-            ok = jc_string(&j, &o->cwd, NULL) >= 0;
-        } else if (!strcmp(key, "timeout_ms"))
-            ok = jc_int(&j, &o->timeout) >= 0;
-        else if (!strcmp(key, "flag"))
-            ok = jc_bool(&j, &o->flag) >= 0;
-        else
-            ok = jc_skip(&j) == 0;
-        if (!ok)
-            return -1;
-    }
-    return r == 0 && jc_end(&j) == 0 ? 0 : -1;
-}
-
-static int decodes(const char *s, struct spec *o)
+static int decodes(const char *s, struct run_spec *o)
 {
     memset(o, 0, sizeof *o);
-    return decode(s, strlen(s), o);
-}
-
-static void spec_free(struct spec *o)
-{
-    strv_free(&o->command);
-    free(o->cwd);
+    return spec_decode(s, strlen(s), ALL, o);
 }
 
 static void json_cases(void)
 {
-    struct spec o;
+    struct run_spec o;
     CHECK(decodes("{\"command\":[\"a\",\"b c\"],\"cwd\":\"/x\",\"timeout_ms\":5000}", &o) == 0 && o.command.n == 2 &&
-          !strcmp(o.command.v[1], "b c") && !strcmp(o.cwd, "/x") && o.timeout == 5000, "a plain head");
+          !strcmp(o.command.v[1], "b c") && !strcmp(o.cwd, "/x") && o.timeout_ms == 5000, "a plain head");
     spec_free(&o);
     CHECK(decodes(" { \"Command\" : [ ] , \"TIMEOUT_MS\":1 , \"x\":{\"y\":[1,2,{\"z\":null}],\"w\":-1.5e3}} ", &o) == 0 &&
-          o.command.n == 0 && o.command.v && o.timeout == 1, "keys match whatever their case; unknown ones are skipped");
+          o.command.n == 0 && o.command.v && o.timeout_ms == 1, "keys match whatever their case; unknown ones are skipped");
     spec_free(&o);
     CHECK(decodes("{\"command\":[\"\\u00e9\\ud83d\\ude00\\n\\\"\\/\"]}", &o) == 0 &&
           !strcmp(o.command.v[0], "\xc3\xa9\xf0\x9f\x98\x80\n\"/"), "escapes and a surrogate pair");
@@ -85,7 +54,7 @@ static void json_cases(void)
                          "{\"timeout_ms\":99999999999999999999}", "{\"timeout_ms\":01}", "{\"timeout_ms\":-}",
                          "{\"command\":[\"a\",]}", "{\"command\":[\"a\" \"b\"]}", "{\"a\":1,}", "{\"a\" 1}",
                          "{\"cwd\":\"\\x\"}", "{\"cwd\":\"\\u12\"}", "{\"cwd\":\"a\nb\"}", "{\"cwd\":\"abc",
-                         "{\"flag\":tru}", "{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[}", "{} x", "{\"x\":nul}",
+                         "{\"stdin\":tru}", "{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[}", "{} x", "{\"x\":nul}",
                          "{\"x\":[1,2}", "{\"x\":{\"a\"}}", "{\"x\":{1:2}}", "{\"x\":\"\\ud800\\u\"}", NULL};
     for (int i = 0; bad[i]; i++) {
         CHECK(decodes(bad[i], &o) < 0, "refused: %s", bad[i]);
@@ -97,7 +66,21 @@ static void json_cases(void)
     deep[sizeof deep - 1] = 0;
     CHECK(decodes(deep, &o) < 0, "deep nesting is refused, not recursed into");
     spec_free(&o);
-    CHECK(decodes("{\"timeout_ms\":-9223372036854775808}", &o) == 0 && o.timeout == INT64_MIN, "the smallest int64");
+    CHECK(decodes("{\"timeout_ms\":-9223372036854775808}", &o) == 0 && o.timeout_ms == INT64_MIN, "the smallest int64");
+    spec_free(&o);
+
+    CHECK(decodes("{\"user\":\"root\",\"pty\":true,\"cols\":80,\"rows\":24,\"tag\":\"t\",\"stdin\":false}", &o) == 0
+          && !strcmp(o.user, "root") && o.pty == 1 && o.cols == 80 && o.rows == 24 && !strcmp(o.tag, "t")
+          && o.stdin_pipe == 0, "every field of the table");
+    spec_free(&o);
+    memset(&o, 0, sizeof o);
+    const char *skipped = "{\"user\":5,\"command\":[\"a\"]}";
+    CHECK(spec_decode(skipped, strlen(skipped), SF_COMMAND, &o) == 0 && !o.user
+          && o.command.n == 1, "a field the route does not take is skipped, whatever it holds");
+    spec_free(&o);
+    CHECK(decodes("{\"user\":5}", &o) < 0 && decodes("{\"pty\":\"yes\"}", &o) < 0, "a field of the wrong type");
+    spec_free(&o);
+    CHECK(decodes("{\"user\":\"a\",\"user\":null}", &o) == 0 && !o.user, "null unsets a string");
     spec_free(&o);
 
     struct jbuf b = {0};
@@ -226,7 +209,7 @@ static uint64_t next(void)
 static void fuzz(int rounds)
 {
     static const char *seeds[] = {
-        "{\"command\":[\"a\",\"\\u00e9\"],\"cwd\":\"/x\",\"timeout_ms\":5000,\"flag\":true,\"o\":{\"a\":[1,-2.5e3,null]}}",
+        "{\"command\":[\"a\",\"\\u00e9\"],\"cwd\":\"/x\",\"timeout_ms\":5000,\"stdin\":true,\"user\":\"u\",\"o\":{\"a\":[1,-2.5e3,null]}}",
         "POST /exec?a=%41&b=c+d HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
         "PUT /files HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc"};
     static const char alphabet[] = "{}[],:\"\\u0123456789abcdefnulltruefalse -+.eE\r\n %;=?/&";
@@ -253,8 +236,8 @@ static void fuzz(int rounds)
         /* The input alone in a buffer of its own size: a read past it is a bug the sanitizers see. */
         char *exact = malloc(n ? n : 1);
         memcpy(exact, buf, n);
-        struct spec o = {0};
-        decode(exact, n, &o);
+        struct run_spec o = {0};
+        spec_decode(exact, n, ALL, &o);
         spec_free(&o);
         struct jcur j = JCUR(exact, n);
         jc_skip(&j);
