@@ -6,13 +6,13 @@ export { Model, paginate, camelCase, snakeCase, camelize } from "./src/common.js
 export { Operation, Operations } from "./src/operations.js";
 export { Workspace, Workspaces } from "./src/workspaces.js";
 export { Computer, Computers, ExecResult } from "./src/computers.js";
-export { Files, FileInfo } from "./src/files.js";
+export { Files, FileInfo, FileWatch } from "./src/files.js";
 export { Process, Processes } from "./src/processes.js";
-export { Checkpoint, Checkpoints } from "./src/checkpoints.js";
+export { Checkpoint, Checkpoints, WorkspaceCheckpoints } from "./src/checkpoints.js";
 export { Database, Databases, Connection } from "./src/databases.js";
 export { Variable, Variables } from "./src/variables.js";
 export { Image, Images } from "./src/images.js";
-export { Access, AccessList, Invitation, Invitations } from "./src/access.js";
+export { Access, AccessList, ApiKey, ApiKeys, Invitation, Invitations } from "./src/access.js";
 export {
   HearthError, ERROR_CLASSES, errorClassFor, errorFromResponse, errorFromOperation, parseRetryAfter,
   HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType, InvalidCode,

@@ -152,6 +152,70 @@ class IdempotencyTest(LiveWorkspaceCase):
 
 
 @needs_server
+class ApiKeyTest(LiveWorkspaceCase):
+    def test_a_key_acts_in_its_workspace_with_its_role_until_revoked(self):
+        key = self.ws.api_keys.create("ci", role="viewer", expires_in_days=30)
+        self.assertRegex(key.secret, r"^hk_[0-9a-f]{64}$")
+        self.assertEqual(("ci", "viewer", "active", key.secret[:8], self.ws.id),
+                         (key.name, key.role, key.state, key.prefix, key.workspace))
+        self.assertIsNotNone(key.expires_at)
+        self.assertNotIn(key.secret, repr(key))
+        self.assertIn(key.id, [k.id for k in self.ws.api_keys.list(limit=1)])
+        self.assertIsNone(self.ws.api_keys.get(key.id).secret)  # shown once, never again
+
+        as_key = hearth.Hearth(URL, api_key=key.secret, env={})
+        self.assertEqual([self.ws.id], [w.id for w in as_key.workspaces.list()])
+        self.assertEqual(self.ws.name, as_key.workspace(self.ws.id).name)
+        from_env = hearth.Hearth(env={"HEARTH_URL": URL, "HEARTH_API_KEY": key.secret})
+        self.assertEqual(self.h.me()["principal"]["id"], from_env.me()["principal"]["id"])  # it acts as its maker
+        self.assertIsNotNone(key.refresh().last_used_at)
+        with self.assertRaises(hearth.Forbidden):  # a viewer
+            as_key.workspace(self.ws.id).variables.create("nope", "1")
+        with self.assertRaises(hearth.Forbidden):  # keys may not make workspaces
+            as_key.workspaces.create(unique())
+        other = self.h.workspaces.create(unique())
+        try:
+            with self.assertRaises(hearth.NotFound):  # other workspaces do not exist for it
+                as_key.workspace(other.id)
+        finally:
+            other.delete()
+
+        key.revoke()
+        self.assertEqual("revoked", key.state)
+        self.assertIsNotNone(key.revoked_at)
+        with self.assertRaises(hearth.Unauthorized) as ctx:
+            list(as_key.workspaces.list())
+        self.assertEqual(401, ctx.exception.status)
+        self.assertEqual("revoked", self.ws.api_keys.get(key.id).state)
+
+    def test_revoke_by_id_and_an_editor_key_edits(self):
+        key = self.ws.api_keys.create("deploy", role="editor")
+        self.assertIsNone(key.expires_at)
+        as_key = hearth.Hearth(URL, api_key=key.secret, env={})
+        made = as_key.workspace(self.ws.id).variables.create("by-key", "v")
+        self.assertEqual("v", self.ws.variables.get(made.id).value)
+        self.assertEqual("revoked", self.ws.api_keys.revoke(key.id).state)
+        with self.assertRaises(hearth.Unauthorized):
+            as_key.workspace(self.ws.id)
+
+
+@needs_server
+class EmptyListsTest(LiveWorkspaceCase):
+    """Calls that need no computer to run: filters and the workspace's kept checkpoints."""
+
+    def test_computer_filters_are_checked_by_the_server(self):
+        self.assertEqual([], list(self.ws.computers.list(labels={"team": "web", "a.b/c": "1"},
+                                                         state=["ready", "sleeping"])))
+        with self.assertRaises(hearth.ValidationError):
+            list(self.ws.computers.list(state="dozing"))
+
+    def test_no_kept_checkpoints_yet(self):
+        self.assertEqual([], list(self.ws.checkpoints.list()))
+        with self.assertRaises(hearth.NotFound):
+            self.ws.checkpoints.get("00000000000000000000000000a")
+
+
+@needs_server
 class VariablePagesTest(LiveWorkspaceCase):
     def test_variables_over_pages_of_one(self):
         names = {f"v{i}" for i in range(3)}

@@ -213,6 +213,15 @@ class KeyFileTokenTest(FakeServerCase):
         self.assertEqual("Bearer given", self.fake.requests[0]["headers"]["Authorization"])
         self.assertEqual([], self.fake.exchanges)
 
+    def test_an_api_key_is_sent_as_a_bearer_token(self):
+        hearth.Hearth(self.fake.url, api_key="hk_arg", env={"HEARTH_KEY_FILE": "/nonexistent"}).me()
+        hearth.Hearth(self.fake.url, env={"HEARTH_API_KEY": "hk_env", "HEARTH_KEY_FILE": "/nonexistent"}).me()
+        # HEARTH_TOKEN still wins, as it does over a key file.
+        hearth.Hearth(self.fake.url, env={"HEARTH_API_KEY": "hk_env", "HEARTH_TOKEN": "tok"}).me()
+        self.assertEqual(["Bearer hk_arg", "Bearer hk_env", "Bearer tok"],
+                         [r["headers"]["Authorization"] for r in self.fake.requests])
+        self.assertEqual([], self.fake.exchanges)
+
 
 class IdempotencyAndRetryTest(FakeServerCase):
     def test_every_mutation_gets_a_fresh_key_and_reads_get_none(self):
@@ -351,6 +360,128 @@ class IdempotencyAndRetryTest(FakeServerCase):
             next(events)
         self.assertEqual("application/x-ndjson", self.fake.requests[0]["headers"]["Accept"])
         self.assertEqual({"command": ["sh", "-c", "x"]}, json.loads(self.fake.requests[0]["body"]))
+
+
+class RequestShapeTest(FakeServerCase):
+    """What the newer calls send, and how their answers are read."""
+
+    def sent(self) -> list[str]:
+        return [f"{r['method']} {urllib.parse.unquote(r['path'])}" for r in self.fake.requests]
+
+    def test_computer_filters_repeat_label_and_join_states(self):
+        ws = hearth.Workspace(self.h, {"id": "w1"})
+        self.fake.script = [(200, {}, {"computers": [{"id": "c1", "labels": {"team": "web"}}], "has_more": False})]
+        self.assertEqual([{"team": "web"}], [c.labels for c in ws.computers.list(labels={"team": "web", "a/b": "1"},
+                                                                                  state=["ready", "sleeping"])])
+        self.assertEqual(["GET /v1/workspaces/w1/computers?label=team=web&label=a/b=1&state=ready,sleeping"],
+                         self.sent())
+
+    def test_lifetime_timestamps_and_labels_in_create_and_update(self):
+        import datetime
+        at = datetime.datetime(2030, 1, 2, 3, 4, 5, 678000, tzinfo=datetime.timezone.utc)
+        self.fake.script = [(201, {}, {"computer": {"id": "c1", "state": "ready"}, "operations": []}),
+                            (200, {}, {"computer": {"id": "c1", "state": "ready"}, "operations": []})]
+        c = hearth.Workspace(self.h, {"id": "w1"}).computers.create("b", image="i", labels={"x": "1"}, expires_at=at,
+                                                                     on_expire="sleep")
+        c.update(labels={"x": None}, expires_at=None)
+        self.assertEqual({"name": "b", "image": "i", "labels": {"x": "1"}, "expires_at": "2030-01-02T03:04:05.678Z",
+                          "on_expire": "sleep"}, json.loads(self.fake.requests[0]["body"]))
+        self.assertEqual({"labels": {"x": None}, "expires_at": None}, json.loads(self.fake.requests[1]["body"]))
+
+    def test_user_pty_resize_and_output_from_now(self):
+        c = hearth.Computer(self.h, {"id": "c1"})
+        process = {"pid": 7, "state": "running", "pty": True}
+        self.fake.script = [(200, {}, {"exit_code": 0, "stdout": "", "stderr": ""}),
+                            (201, {}, {"process": process, "operations": []}),
+                            (200, {}, {"process": process, "operations": []}),
+                            (200, {"Content-Type": "application/x-ndjson"}, b'{"stdout":"x"}\n')]
+        c.exec("id", user="tester")
+        p = c.processes.start(["sh"], user="tester", pty=(100, 30))
+        self.assertTrue(p.pty)
+        p.resize(120, 40)
+        self.assertEqual(["x"], [e.stdout for e in p.output(from_now=True)])
+        bodies = [json.loads(r["body"]) if r["body"] else None for r in self.fake.requests]
+        self.assertEqual("tester", bodies[0]["user"])
+        self.assertEqual({"command": ["sh"], "user": "tester", "pty": {"cols": 100, "rows": 30}}, bodies[1])
+        self.assertEqual({"cols": 120, "rows": 40}, bodies[2])
+        self.assertEqual(["POST /v1/computers/c1/exec", "POST /v1/computers/c1/processes",
+                          "POST /v1/computers/c1/processes/7/resize",
+                          "GET /v1/computers/c1/processes/7/output?from=now"], self.sent())
+
+    def test_a_watch_answers_once_it_watches_then_yields_events(self):
+        lines = (b'{"watching":"/data"}\n{"name":"a.txt","type":"create","dir":false}\n'
+                 b'{"name":"d","type":"remove","dir":true}\n')
+        self.fake.script = [(200, {"Content-Type": "application/x-ndjson"}, lines)]
+        with hearth.Computer(self.h, {"id": "c1"}).files.watch("/data", recursive=True) as watch:
+            self.assertEqual("/data", watch.path)
+            self.assertEqual([("a.txt", "create", False), ("d", "remove", True)],
+                             [(e.name, e.type, e.dir) for e in watch])
+        self.assertEqual(["GET /v1/computers/c1/files/watch?path=/data&recursive=true"], self.sent())
+
+    def test_closing_a_watch_from_another_thread_ends_its_loop(self):
+        # A server that says it watches and then stays quiet, as a directory nobody touches does.
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(1)
+            held = []
+
+            def serve():
+                conn, _ = listener.accept()
+                held.append(conn)
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n15\r\n{\"watching\":\"/data\"}\n\r\n")
+
+            server = threading.Thread(target=serve, daemon=True)
+            server.start()
+            h = hearth.Hearth(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", token="t", env={})
+            watch = hearth.Computer(h, {"id": "c1"}).files.watch("/data")
+            self.assertEqual("/data", watch.path)
+            closer = threading.Timer(0.3, watch.close)
+            closer.start()
+            self.assertEqual([], list(watch))  # returns once closed, without an error
+            closer.join()
+            server.join()
+            for conn in held:
+                conn.close()
+
+    def test_owners_keep_and_kept_checkpoints(self):
+        c = hearth.Computer(self.h, {"id": "c1"})
+        kept = {"id": "k1", "workspace": "w1", "source_type": "computer", "source": "c1", "kept": True}
+        self.fake.script = [(200, {}, {"file": {"path": "/d/f"}, "operations": []}),
+                            (200, {}, {"file": {"path": "/d"}, "operations": []}),
+                            (202, {}, {"checkpoint": kept, "operations": []}),
+                            (202, {}, {"checkpoint": {**kept, "state": "deleting"}, "operations": []}),
+                            (200, {}, {"checkpoints": [kept], "has_more": False})]
+        c.files.write("/d/f", b"x", owner="tester")
+        c.files.mkdir("/d", owner="tester")
+        ck = c.checkpoints.create("t", keep=True, wait=False)
+        self.assertTrue(ck.kept)
+        ck.delete()
+        self.assertEqual(["k1"], [x.id for x in hearth.Workspace(self.h, {"id": "w1"}).checkpoints.list()])
+        self.assertEqual(["PUT /v1/computers/c1/files?path=/d/f&owner=tester", "POST /v1/computers/c1/files/mkdir",
+                          "POST /v1/computers/c1/checkpoints", "DELETE /v1/workspaces/w1/checkpoints/k1",
+                          "GET /v1/workspaces/w1/checkpoints"], self.sent())
+        self.assertEqual({"path": "/d", "owner": "tester"}, json.loads(self.fake.requests[1]["body"]))
+        self.assertEqual({"name": "t", "keep": True}, json.loads(self.fake.requests[2]["body"]))
+
+    def test_api_keys_and_metrics_history(self):
+        ws = hearth.Workspace(self.h, {"id": "w1"})
+        key = {"id": "a1", "workspace": "w1", "name": "ci", "state": "active", "prefix": "hk_abcde"}
+        self.fake.script = [(201, {}, {"api_key": key, "secret": "hk_secret", "operations": []}),
+                            (200, {}, {"api_key": {**key, "state": "revoked"}, "operations": []}),
+                            (200, {}, {"samples": [{"at": "t", "cpu_percent": None}]})]
+        made = ws.api_keys.create("ci", role="viewer", expires_in_days=7)
+        self.assertEqual(("a1", "hk_secret"), (made.id, made.secret))
+        self.assertNotIn("hk_secret", repr(made))
+        made.revoke()
+        self.assertEqual(("revoked", "hk_secret"), (made.state, made.secret))
+        self.assertEqual([{"at": "t", "cpu_percent": None}],
+                         hearth.Computer(self.h, {"id": "c1"}).metrics_history(since="2030-01-01T00:00:00Z"))
+        self.assertEqual({"name": "ci", "role": "viewer", "expires_in_days": 7},
+                         json.loads(self.fake.requests[0]["body"]))
+        self.assertEqual(["POST /v1/workspaces/w1/api_keys", "DELETE /v1/workspaces/w1/api_keys/a1",
+                          "GET /v1/computers/c1/metrics/history?since=2030-01-01T00:00:00Z"], self.sent())
 
 
 class ErrorMappingTest(unittest.TestCase):

@@ -1,6 +1,7 @@
-// Who may use a workspace: roles of people and key principals (with their keys), and invitations.
+// Who may use a workspace: roles of people and key principals (with their keys), invitations, and
+// API keys.
 
-import { Model, camelize, enc, paginate, toBody } from "./common.js";
+import { Model, camelize, enc, idOf, paginate, toBody } from "./common.js";
 
 export class Access extends Model {
   /** @param {import("./hearth.js").Hearth} hearth @param {any} raw @param {import("./workspaces.js").Workspace} workspace */
@@ -123,5 +124,61 @@ export class Invitations {
   /** Every page; `state`: `pending` (default), `expired` or `all`. @param {{limit?: number, state?: string}} [options] */
   list(options = {}) {
     return paginate(this.hearth, `${this.workspace.path}/invitations`, "invitations", (raw) => new Invitation(this.hearth, raw), options);
+  }
+}
+
+/** An API key: a long-lived `hk_...` secret that acts in one workspace as its maker, with its role. */
+export class ApiKey extends Model {
+  get path() { return `/workspaces/${enc(this.workspace)}/api_keys/${enc(this.id)}`; }
+
+  async refresh() {
+    const { body } = await this.hearth.transport.json("GET", this.path);
+    return this._load(body.api_key);
+  }
+
+  /** Revokes it: the server refuses it (401) from the next request on. */
+  async revoke() {
+    const { body } = await this.hearth.transport.json("DELETE", this.path);
+    return this._load(body.api_key);
+  }
+}
+
+export class ApiKeys {
+  /** @param {import("./hearth.js").Hearth} hearth @param {import("./workspaces.js").Workspace} workspace */
+  constructor(hearth, workspace) {
+    this.hearth = hearth;
+    this.workspace = workspace;
+  }
+
+  get path() { return `${this.workspace.path}/api_keys`; }
+
+  /**
+   * A new key and its secret: `{apiKey, secret}`. The secret is shown this once (a replay of the
+   * same idempotency key answers it null); use it as `new Hearth({apiKey})` or `HEARTH_API_KEY`.
+   * `role` defaults to, and may not pass, the caller's role here; without `expiresInDays` it lives
+   * until revoked.
+   * @param {string} name @param {{role?: "admin"|"editor"|"viewer", expiresInDays?: number, idempotencyKey?: string}} [options]
+   */
+  async create(name, options = {}) {
+    const json = toBody({ name, role: options.role, expiresInDays: options.expiresInDays });
+    const { body } = await this.hearth.transport.json("POST", this.path, { json, idempotencyKey: options.idempotencyKey });
+    return { apiKey: new ApiKey(this.hearth, body.api_key), secret: body.secret ?? null };
+  }
+
+  /** @param {string} id */
+  async get(id) {
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/${enc(id)}`);
+    return new ApiKey(this.hearth, body.api_key);
+  }
+
+  /** Every key of the workspace (never their secrets), every page. @param {{limit?: number}} [options] */
+  list(options = {}) {
+    return paginate(this.hearth, this.path, "api_keys", (raw) => new ApiKey(this.hearth, raw), options);
+  }
+
+  /** Revokes a key by id (or the object). @param {ApiKey|string} apiKey */
+  async revoke(apiKey) {
+    const { body } = await this.hearth.transport.json("DELETE", `${this.path}/${enc(idOf(apiKey))}`);
+    return new ApiKey(this.hearth, body.api_key);
   }
 }

@@ -23,9 +23,12 @@ export function camelize(value) {
   return value;
 }
 
+/** Fields whose keys are the caller's own names (variables, labels): sent as given, read as sent. */
+export const OWN_KEYS = new Set(["env", "labels"]);
+
 /**
- * A request body from options given in camelCase (snake_case works too). Keys under `env` are
- * the caller's names and stay as they are; undefined values are left out.
+ * A request body from options given in camelCase (snake_case works too). Keys under `env` and
+ * `labels` are the caller's names and stay as they are; undefined values are left out.
  * @param {Record<string, any>} options @param {string[]} [skip] option names that are not body fields
  */
 export function toBody(options, skip = []) {
@@ -34,10 +37,13 @@ export function toBody(options, skip = []) {
   for (const [k, v] of Object.entries(options ?? {})) {
     if (v === undefined || skip.includes(k)) continue;
     const key = snakeCase(k);
-    out[key] = key === "env" ? v : snakeDeep(v);
+    out[key] = OWN_KEYS.has(key) ? v : snakeDeep(v);
   }
   return out;
 }
+
+/** The API's timestamp from a Date (a string is sent as it is). @param {Date|string|null|undefined} value */
+export const timestamp = (value) => (value instanceof Date ? value.toISOString() : value);
 
 /** @param {any} value @returns {any} */
 function snakeDeep(value) {
@@ -98,7 +104,8 @@ export class Model {
       const name = camelCase(k);
       // A field never hides a method or an accessor of the class; `raw` still has it.
       if (!Object.hasOwn(this, name) && reserved(this, name)) continue;
-      /** @type {any} */ (this)[name] = camelize(v);
+      const own = OWN_KEYS.has(k) && v !== null && typeof v === "object";
+      /** @type {any} */ (this)[name] = own ? { ...v } : camelize(v);
     }
     return this;
   }

@@ -1,6 +1,6 @@
 // Computers: create, exec (whole or streamed), logs, sleep and wake, restore, metrics.
 
-import { Model, WorkspaceResources, camelize, enc, settle, toBody, fromBase64 } from "./common.js";
+import { Model, WorkspaceResources, camelize, enc, paginate, settle, timestamp, toBody, fromBase64 } from "./common.js";
 import { Checkpoints } from "./checkpoints.js";
 import { execBody, streamEvent } from "./exec.js";
 import { Files } from "./files.js";
@@ -23,7 +23,9 @@ export class Computer extends Model {
   }
 
   /**
-   * PATCH: `{name, env, ports, protected, autoSleepSeconds, network, resources, entrypoint, command, restart}`.
+   * PATCH: `{name, env, ports, protected, autoSleepSeconds, network, resources, entrypoint, command, restart,
+   * labels, expiresAt, onExpire}`. `env`, `labels` and `resources` merge (`labels: {team: null}` removes
+   * one); `expiresAt: null` ends the lifetime (a Date is sent as the API's timestamp).
    * @param {Record<string, any>} changes @param {{idempotencyKey?: string}} [options]
    */
   async update(changes, options = {}) {
@@ -72,9 +74,11 @@ export class Computer extends Model {
   /**
    * Runs a command and answers its result. `command` is an argv array (a string runs with `sh -c`).
    * `stdin` may be bytes; `encoding: "base64"` gives `stdout`/`stderr` as Uint8Array.
+   * `user` (a name or uid of the image's /etc/passwd; default root) runs it as that user, in its home
+   * unless `cwd` says otherwise.
    * @param {string[]|string} command
    * @param {{env?: Record<string,string>, cwd?: string, stdin?: string|Uint8Array, timeoutSeconds?: number,
-   *   encoding?: "utf-8"|"base64", idempotencyKey?: string, signal?: AbortSignal}} [options]
+   *   encoding?: "utf-8"|"base64", user?: string|number, idempotencyKey?: string, signal?: AbortSignal}} [options]
    * @returns {Promise<ExecResult>}
    */
   async exec(command, options = {}) {
@@ -101,7 +105,7 @@ export class Computer extends Model {
    * failure mid-way throws. Leaving the loop early kills the command.
    * @param {string[]|string} command
    * @param {{env?: Record<string,string>, cwd?: string, stdin?: string|Uint8Array, timeoutSeconds?: number,
-   *   encoding?: "utf-8"|"base64", idempotencyKey?: string, signal?: AbortSignal}} [options]
+   *   encoding?: "utf-8"|"base64", user?: string|number, idempotencyKey?: string, signal?: AbortSignal}} [options]
    */
   async *execStream(command, options = {}) {
     const { json, binaryOut, textOut } = execBody(command, options);
@@ -135,6 +139,17 @@ export class Computer extends Model {
     const { body } = await this.hearth.transport.json("GET", `${this.path}/metrics`);
     return camelize(body.metrics);
   }
+
+  /**
+   * Metrics samples (`at, cpuSeconds, cpuPercent, memoryBytes, memoryLimitBytes, diskUsedBytes,
+   * diskSizeBytes`), one every 5 s of the last hour it was awake, oldest first.
+   * @param {{since?: Date|string, until?: Date|string}} [options]
+   */
+  async metricsHistory(options = {}) {
+    const query = { since: timestamp(options.since), until: timestamp(options.until) };
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/metrics/history`, { query });
+    return camelize(body.samples);
+  }
 }
 
 export class Computers extends WorkspaceResources {
@@ -146,13 +161,28 @@ export class Computers extends WorkspaceResources {
   /**
    * Creates a computer and answers it ready: when the server answers 202 (an image to pull), follows
    * the `computer.create` operation first. `fromCheckpoint` (a Checkpoint or its id) makes a fork.
+   * `labels` are the owner's names and values; at `expiresAt` the computer is deleted, or put to
+   * sleep with `onExpire: "sleep"`.
    * @param {string} name
    * @param {{image?: string, env?: Record<string, string|{secret: string}>, ports?: object[], protected?: boolean,
    *   resources?: object, autoSleepSeconds?: number|null, network?: object, entrypoint?: string[]|null,
    *   command?: string[]|null, restart?: string|null, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string,
+   *   labels?: Record<string, string>, expiresAt?: Date|string, onExpire?: "delete"|"sleep",
    *   idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
    */
   create(name, options = {}) {
     return this._create(name, options);
+  }
+
+  /**
+   * The live computers, every page; `labels` keeps those with every label given, `state` those in
+   * one of the states (`"ready"`, or `["ready", "sleeping"]`).
+   * @param {{limit?: number, labels?: Record<string, string>, state?: string|string[]}} [options]
+   */
+  list(options = {}) {
+    const { labels, state, ...rest } = options;
+    const label = labels ? Object.entries(labels).map(([k, v]) => `${k}=${v}`) : undefined;
+    return paginate(this.hearth, `${this.workspace.path}/computers`, "computers", (raw) => new Computer(this.hearth, raw),
+      { ...rest, label, state: Array.isArray(state) ? state.join(",") : state });
   }
 }

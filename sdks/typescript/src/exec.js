@@ -6,7 +6,8 @@ import { fromBase64, toBytes } from "./common.js";
 
 /**
  * @param {string[]|string} command
- * @param {{env?: Record<string,string>, cwd?: string, stdin?: string|Uint8Array, timeoutSeconds?: number, encoding?: string}} options
+ * @param {{env?: Record<string,string>, cwd?: string, stdin?: string|Uint8Array, timeoutSeconds?: number, encoding?: string,
+ *   user?: string|number}} options
  */
 export function execBody(command, options) {
   const argv = typeof command === "string" ? ["/bin/sh", "-c", command] : command;
@@ -14,6 +15,7 @@ export function execBody(command, options) {
   const json = { command: argv };
   if (options.env) json.env = options.env;
   if (options.cwd) json.cwd = options.cwd;
+  if (options.user != null) json.user = String(options.user);
   if (options.timeoutSeconds != null) json.timeout_seconds = options.timeoutSeconds;
   let binaryOut = options.encoding === "base64";
   let textOut = false;

@@ -1,6 +1,8 @@
-// A computer's files: read and write (binary safe, streamed for large ones), list, move, archives.
+// A computer's files: read and write (binary safe, streamed for large ones), list, move, archives,
+// watches.
 
 import { Model, toBytes } from "./common.js";
+import { errorFromOperation } from "./errors.js";
 
 export class FileInfo extends Model {}
 
@@ -31,8 +33,9 @@ export class Files {
 
   /**
    * Writes a file whole (parents made; readers never see half of it). `data`: bytes, a string
-   * (UTF-8), a Blob, or a ReadableStream / async iterable of bytes (streamed, not retried).
-   * @param {string} path @param {any} data @param {{mode?: string|number}} [options]
+   * (UTF-8), a Blob, or a ReadableStream / async iterable of bytes (streamed, not retried). `owner`:
+   * a user of the image who owns the file and the parents made (default root).
+   * @param {string} path @param {any} data @param {{mode?: string|number, owner?: string}} [options]
    */
   async write(path, data, options = {}) {
     const mode = typeof options.mode === "number" ? options.mode.toString(8).padStart(4, "0") : options.mode;
@@ -42,7 +45,7 @@ export class Files {
       body = iterableToStream(data);
     }
     const { body: answer } = await this.hearth.transport.json("PUT", this.path, {
-      query: { path, mode },
+      query: { path, mode, owner: options.owner },
       body,
       headers: { "content-type": "application/octet-stream" },
       timeoutMs: null,
@@ -85,10 +88,28 @@ export class Files {
     return new FileInfo(this.hearth, body.file);
   }
 
-  /** Makes a directory and its parents. @param {string} path */
-  async mkdir(path) {
-    const { body } = await this.hearth.transport.json("POST", `${this.path}/mkdir`, { json: { path } });
+  /** Makes a directory and its parents, owned by `owner` (a user of the image) or root. @param {string} path @param {{owner?: string}} [options] */
+  async mkdir(path, options = {}) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/mkdir`, { json: { path, owner: options.owner } });
     return new FileInfo(this.hearth, body.file);
+  }
+
+  /**
+   * Follows what happens in a directory: answers once the watch is set (so a change made after it
+   * shows), then `for await` over it yields `{name, type, dir}` events as they happen, until
+   * `close()` (or leaving the loop, or `signal`), or until the computer sleeps or is deleted.
+   * `recursive` watches its subdirectories too.
+   * @param {string} path @param {{recursive?: boolean, signal?: AbortSignal}} [options]
+   */
+  async watch(path, options = {}) {
+    const controller = new AbortController();
+    if (options.signal?.aborted) controller.abort();
+    else options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+    const lines = this.hearth.transport.ndjson("GET", `${this.path}/watch`, {
+      query: { path, recursive: options.recursive ? "true" : undefined }, signal: controller.signal, timeoutMs: 120_000,
+    });
+    const first = await lines.next();
+    return new FileWatch(lines, controller, first.done ? null : first.value.watching ?? null);
   }
 
   /** A tar of a directory. @param {string} path */
@@ -102,6 +123,39 @@ export class Files {
       query: { path }, body: toBytes(tar), headers: { "content-type": "application/x-tar" }, timeoutMs: null,
     });
     return new FileInfo(this.hearth, body.file);
+  }
+}
+
+/** A watch of a directory (`files.watch`): iterate it with `for await`; `close()` ends it. */
+export class FileWatch {
+  /** @param {AsyncGenerator<any>} lines @param {AbortController} controller @param {string|null} path */
+  constructor(lines, controller, path) {
+    this._lines = lines;
+    this._controller = controller;
+    /** The directory watched. */
+    this.path = path;
+  }
+
+  /** Whether it was closed (or its signal aborted). */
+  get closed() { return this._controller.signal.aborted; }
+
+  /** Ends the watch; a loop over it ends too, without an error. */
+  close() {
+    this._controller.abort();
+    this._lines.return(undefined).catch(() => {});
+  }
+
+  async *[Symbol.asyncIterator]() {
+    try {
+      for await (const line of this._lines) {
+        if (line.error) throw errorFromOperation({ kind: "watch", id: "", error: line.error });
+        yield { name: line.name, type: line.type, dir: line.dir === true };
+      }
+    } catch (e) {
+      if (!this.closed) throw e;
+    } finally {
+      this.close();
+    }
   }
 }
 

@@ -14,18 +14,20 @@ export const DEFAULT_URL = "http://127.0.0.1:7300/v1";
 export class Hearth {
   /**
    * A client. Without options it reads the environment as the CLI does: `HEARTH_URL`, then
-   * `HEARTH_TOKEN` (a fixed access token) or `HEARTH_KEY_FILE` (a key file traded for tokens).
+   * `HEARTH_TOKEN` (a fixed access token), `HEARTH_API_KEY` (an API key, `hk_...`) or
+   * `HEARTH_KEY_FILE` (a key file traded for tokens).
    * `url` defaults to `HEARTH_URL`, else the key file's audience, else http://127.0.0.1:7300/v1.
-   * @param {{url?: string, token?: string, keyFile?: string|object, fetch?: typeof fetch, maxRetries?: number,
-   *   timeoutMs?: number, operationTimeoutMs?: number, env?: Record<string, string|undefined>,
+   * @param {{url?: string, token?: string, apiKey?: string, keyFile?: string|object, fetch?: typeof fetch,
+   *   maxRetries?: number, timeoutMs?: number, operationTimeoutMs?: number, env?: Record<string, string|undefined>,
    *   auth?: {token(): Promise<string>, invalidate(): boolean}|null}} [options]
    */
   constructor(options = {}) {
     const env = options.env ?? process.env;
-    let token = options.token;
+    // An API key is a bearer secret like an access token, only long-lived: sent as it is.
+    let token = options.token ?? options.apiKey;
     let keyFile = options.keyFile;
     if (token == null && keyFile == null && options.auth === undefined) {
-      if (env.HEARTH_TOKEN) token = env.HEARTH_TOKEN;
+      if (env.HEARTH_TOKEN || env.HEARTH_API_KEY) token = env.HEARTH_TOKEN || env.HEARTH_API_KEY;
       else if (env.HEARTH_KEY_FILE) keyFile = env.HEARTH_KEY_FILE;
     }
     /** @type {{token(): Promise<string>, invalidate(): boolean}|null} */

@@ -52,7 +52,7 @@ function replayable(body) {
 
 /**
  * @typedef {object} RequestOptions
- * @property {Record<string, string|number|boolean|null|undefined>} [query]
+ * @property {Record<string, string|number|boolean|null|undefined|(string|number|boolean)[]>} [query]
  * @property {any} [json] a body sent as JSON
  * @property {any} [body] a body sent as is (bytes, string, stream)
  * @property {Record<string,string>} [headers]
@@ -80,11 +80,13 @@ export class Transport {
     this.maxBackoffMs = 30_000;
   }
 
-  /** @param {string} path @param {RequestOptions["query"]} [query] */
+  /** An array repeats its parameter (`?label=a=1&label=b=2`). @param {string} path @param {RequestOptions["query"]} [query] */
   urlFor(path, query) {
     const url = new URL(this.url + path);
     for (const [k, v] of Object.entries(query ?? {})) {
-      if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+      for (const item of Array.isArray(v) ? v : [v]) {
+        if (item !== undefined && item !== null) url.searchParams.append(k, String(item));
+      }
     }
     return url.toString();
   }

@@ -1,4 +1,4 @@
-// A computer's background processes: start, stdin, signals, output.
+// A computer's background processes: start, stdin, signals, terminals, output.
 
 import { Model, toBody, toBytes } from "./common.js";
 import { streamEvent } from "./exec.js";
@@ -31,13 +31,20 @@ export class Process extends Model {
     return this._load(body.process);
   }
 
+  /** Changes the window of a process started with `pty` (it gets SIGWINCH); Conflict for others. @param {number} cols @param {number} rows */
+  async resize(cols, rows) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/resize`, { json: { cols, rows } });
+    return this._load(body.process);
+  }
+
   /**
-   * Its output as events, as `Computer.execStream` yields them; `follow` waits for more until it ends.
-   * @param {{follow?: boolean, encoding?: "utf-8"|"base64", signal?: AbortSignal}} [options]
+   * Its output as events, as `Computer.execStream` yields them: what was kept (none of it with
+   * `fromNow`: only what it writes from then on), then with `follow` more until it ends.
+   * @param {{follow?: boolean, fromNow?: boolean, encoding?: "utf-8"|"base64", signal?: AbortSignal}} [options]
    */
   async *output(options = {}) {
     const lines = this.hearth.transport.ndjson("GET", `${this.path}/output`, {
-      query: { follow: options.follow ? "true" : undefined, encoding: options.encoding },
+      query: { follow: options.follow ? "true" : undefined, encoding: options.encoding, from: options.fromNow ? "now" : undefined },
       timeoutMs: 120_000,
       signal: options.signal,
     });
@@ -59,12 +66,18 @@ export class Processes {
   }
 
   /**
-   * Starts a background process.
-   * @param {string[]|string} command @param {{env?: Record<string,string>, cwd?: string, tag?: string, stdin?: boolean, idempotencyKey?: string}} [options]
+   * Starts a background process. `user` runs it as a user of the image, as exec does. `pty: {cols,
+   * rows}` (or true: 80x24) starts it on a terminal of its own: its output comes as stdout, its input
+   * (always open) through `writeStdin`.
+   * @param {string[]|string} command
+   * @param {{env?: Record<string,string>, cwd?: string, tag?: string, stdin?: boolean, user?: string|number,
+   *   pty?: boolean|{cols?: number, rows?: number}, idempotencyKey?: string}} [options]
    */
   async start(command, options = {}) {
     const argv = typeof command === "string" ? ["/bin/sh", "-c", command] : command;
-    const json = toBody({ command: argv, env: options.env, cwd: options.cwd, tag: options.tag, stdin: options.stdin });
+    const pty = options.pty === true ? {} : options.pty || undefined;
+    const user = options.user == null ? undefined : String(options.user);
+    const json = toBody({ command: argv, env: options.env, cwd: options.cwd, tag: options.tag, stdin: options.stdin, user, pty });
     const { body } = await this.hearth.transport.json("POST", `${this.computer.path}/processes`, { json, idempotencyKey: options.idempotencyKey });
     return new Process(this.hearth, body.process, this.computer);
   }

@@ -1,7 +1,8 @@
 // Workspaces, and the entry points to what each one holds.
 
 import { Model, enc, paginate } from "./common.js";
-import { AccessList, Invitations } from "./access.js";
+import { AccessList, ApiKeys, Invitations } from "./access.js";
+import { WorkspaceCheckpoints } from "./checkpoints.js";
 import { Computers } from "./computers.js";
 import { Databases } from "./databases.js";
 import { Images } from "./images.js";
@@ -20,6 +21,10 @@ export class Workspace extends Model {
   get access() { return new AccessList(this.hearth, this); }
   /** Invitations by email. */
   get invitations() { return new Invitations(this.hearth, this); }
+  /** API keys: long-lived secrets that act in this workspace. */
+  get apiKeys() { return new ApiKeys(this.hearth, this); }
+  /** The checkpoints kept past their computers (templates). */
+  get checkpoints() { return new WorkspaceCheckpoints(this.hearth, this); }
 
   get path() { return `/workspaces/${enc(this.id)}`; }
 

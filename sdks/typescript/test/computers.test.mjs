@@ -3,11 +3,14 @@
 
 import { describe, test as nodeTest, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { Checkpoint, Computer, ExecResult, FileInfo, HearthError, NotFound, Operation } from "../index.js";
+import { Checkpoint, Computer, Conflict, ExecResult, FileInfo, FileWatch, HearthError, NotFound, Operation, ValidationError } from "../index.js";
 import { client, computersEnabled, destroyWorkspace, eventually, uniqueName } from "../testing/helpers.mjs";
 
 const skip = computersEnabled ? false : "HEARTH_TEST_COMPUTERS=0";
 const decoder = new TextDecoder();
+// hearth/busybox's /etc/passwd holds root only: the tests add a user of their own.
+const ADD_TESTER = "grep -q '^tester:' /etc/passwd || { echo 'tester:x:1000:1000::/home/tester:/bin/sh' >> /etc/passwd; "
+  + "echo 'tester:x:1000:' >> /etc/group; }; mkdir -p /home/tester";
 
 describe("computers", () => {
   // Each test is skipped on its own, so the runner counts them as skipped.
@@ -269,6 +272,204 @@ describe("computers", () => {
     assert.equal(r.stdout, "still here");
     assert.equal((await c.refresh()).state, "ready");
   });
+
+  const addTester = async () => assert.equal((await c.exec(ADD_TESTER)).exitCode, 0);
+
+  test("labels filter lists, PATCH merges them, and a lifetime that ends deletes the computer", async () => {
+    const soon = new Date(Date.now() + 3600_000);
+    const l = await ws.computers.create("labelled", { image: "hearth/busybox", labels: { team: "web", tier: "1" }, expiresAt: soon, onExpire: "sleep" });
+    try {
+      assert.deepEqual(l.labels, { team: "web", tier: "1" });
+      assert.equal(l.onExpire, "sleep");
+      assert.ok(Math.abs(Date.parse(l.expiresAt) - soon.getTime()) < 1000, l.expiresAt);
+      const box = await ws.computers.get("box");
+      assert.deepEqual([box.labels, box.expiresAt, box.onExpire], [{}, null, "delete"], "the defaults");
+      const names = async (options) => { const out = []; for await (const x of ws.computers.list(options)) out.push(x.name); return out; };
+      assert.deepEqual(await names({ labels: { team: "web" } }), ["labelled"]);
+      assert.deepEqual(await names({ labels: { team: "web", tier: "2" } }), []);
+      assert.deepEqual(await names({ labels: { tier: "1" }, state: ["ready", "sleeping"] }), ["labelled"]);
+      assert.deepEqual(await names({ labels: { tier: "1" }, state: "sleeping" }), []);
+
+      await l.update({ labels: { tier: null, new: "x" }, expiresAt: null });
+      assert.deepEqual([l.labels, l.expiresAt, l.onExpire], [{ team: "web", new: "x" }, null, "sleep"]);
+      assert.deepEqual((await h.computer(l.id)).labels, { team: "web", new: "x" });
+
+      // The server checks lifetimes every second.
+      await l.update({ expiresAt: new Date(Date.now() + 2000), onExpire: "delete" });
+      assert.equal(l.onExpire, "delete");
+      assert.ok(await eventually(async () => (await h.computer(l.id)).deletedAt, 30_000, 500), "it outlived its lifetime");
+    } finally {
+      if (!(await l.refresh()).deletedAt) await l.delete();
+    }
+  }, { timeout: 120_000 });
+
+  test("exec runs as a user of the image", async () => {
+    assert.equal((await c.exec("id -u", { user: "root" })).stdout, "0\n");
+    await addTester();
+    const r = await c.exec('id -u; id -g; echo "$HOME $USER"; pwd', { user: "tester" });
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.stdout, "1000\n1000\n/home/tester tester\n/home/tester\n");
+    assert.equal((await c.exec("pwd", { user: "tester", cwd: "/tmp" })).stdout, "/tmp\n");
+    assert.equal((await c.exec(["id", "-u"], { user: 1000 })).stdout, "1000\n");
+    const events = [];
+    for await (const ev of c.execStream("id -u", { user: "tester" })) events.push(ev);
+    assert.deepEqual([events[0].data, events.at(-1).exitCode], ["1000\n", 0]);
+    const missing = await c.exec("true", { user: "nobody-here" });
+    assert.equal(missing.exitCode, 127);
+    assert.match(missing.stderr, /\/etc\/passwd/);
+  });
+
+  test("a process runs as a user", async () => {
+    await addTester();
+    const p = await c.processes.start('id -u; echo "$HOME"', { user: "tester" });
+    assert.equal(p.pty, false);
+    await p.wait();
+    assert.equal(p.exitCode, 0);
+    let out = "";
+    for await (const ev of p.output()) if (ev.type === "stdout") out += ev.data;
+    assert.equal(out, "1000\n/home/tester\n");
+    await assert.rejects(c.processes.start("true", { user: "nobody-here" }), ValidationError);
+  });
+
+  test("a process on a terminal of its own is resized", async () => {
+    // It prints its window, waits for a line, prints it again: the test resizes it only once the
+    // first size came, and sends the line only then.
+    const p = await c.processes.start("stty size; read line; stty size", { pty: { cols: 100, rows: 30 }, tag: "term" });
+    assert.deepEqual([p.pty, p.state], [true, "running"]);
+    let text = "";
+    let resized = false;
+    let exit = null;
+    for await (const ev of p.output({ follow: true })) {
+      if (ev.type === "stdout") text += ev.data;
+      if (ev.type === "exit") exit = ev.exitCode;
+      if (!resized && text.includes("30 100")) {
+        assert.equal((await p.resize(120, 40)).pty, true);
+        await p.writeStdin("go\n");
+        resized = true;
+      }
+    }
+    assert.equal(exit, 0);
+    assert.deepEqual([...text.matchAll(/(\d+) (\d+)/g)].map((m) => [m[1], m[2]]), [["30", "100"], ["40", "120"]]);
+    const plain = await c.processes.start("sleep 30");
+    try {
+      await assert.rejects(plain.resize(80, 24), Conflict, "no terminal to resize");
+    } finally {
+      await plain.signal("KILL");
+    }
+  }, { timeout: 120_000 });
+
+  test("output fromNow leaves out what came before", async () => {
+    const p = await c.processes.start("i=0; while [ $i -lt 600 ]; do echo tick$i; i=$((i+1)); sleep 0.1; done");
+    try {
+      const kept = async () => { let t = ""; for await (const ev of p.output()) if (ev.type === "stdout") t += ev.data; return t; };
+      assert.ok(await eventually(async () => (await kept()).includes("tick0\n"), 30_000, 300));
+      let first = null;
+      for await (const ev of p.output({ follow: true, fromNow: true })) { first = ev; break; }
+      assert.equal(first.type, "stdout");
+      assert.match(first.data, /^tick\d+\n/);
+      assert.ok(!first.data.startsWith("tick0\n"), first.data);
+      assert.ok((await kept()).startsWith("tick0\n"), "without it: from the start");
+    } finally {
+      await p.signal("KILL");
+    }
+  });
+
+  test("files: owners, permissions, symlinks", async () => {
+    await addTester();
+    const info = await c.files.write("/data/owned/deep/f.txt", "mine", { owner: "tester", mode: 0o640 });
+    assert.deepEqual([info.uid, info.gid, info.owner, info.group, info.permissions, info.symlinkTarget],
+      [1000, 1000, "tester", "tester", "-rw-r-----", null]);
+    assert.equal((await c.files.info("/data/owned/deep")).owner, "tester", "the parents made are the owner's");
+    const made = await c.files.mkdir("/data/owned-dir/sub", { owner: "tester" });
+    assert.deepEqual([made.type, made.owner, made.uid], ["dir", "tester", 1000]);
+    assert.equal((await c.files.info("/data/owned-dir")).owner, "tester");
+    assert.equal((await c.exec("stat -c %u /data/owned/deep/f.txt")).stdout, "1000\n");
+    const plain = await c.files.write("/data/plain.txt", "x");
+    assert.deepEqual([plain.uid, plain.owner, plain.group, plain.permissions], [0, "root", "root", "-rw-r--r--"]);
+    assert.equal((await c.exec("ln -sf plain.txt /data/link")).exitCode, 0);
+    const link = await c.files.info("/data/link");
+    assert.deepEqual([link.type, link.symlinkTarget], ["symlink", "plain.txt"]);
+    await assert.rejects(c.files.write("/data/x.txt", "x", { owner: "nobody-here" }), ValidationError);
+    await assert.rejects(c.files.mkdir("/data/y", { owner: "nobody-here" }), ValidationError);
+  });
+
+  test("a watch yields what happens in a directory, its new subdirectories too, until closed", async () => {
+    await c.files.mkdir("/data/watched");
+    const watch = await c.files.watch("/data/watched", { recursive: true });
+    assert.ok(watch instanceof FileWatch);
+    assert.equal(watch.path, "/data/watched");
+    const events = watch[Symbol.asyncIterator]();
+    // Each change is made only once the watch answered the one before: nothing can be missed.
+    const until = async (name, type) => {
+      const seen = [];
+      for (;;) {
+        const { value, done } = await events.next();
+        assert.ok(!done, `the watch ended before ${name} ${type}; saw ${JSON.stringify(seen)}`);
+        seen.push([value.name, value.type, value.dir]);
+        if (value.name === name && value.type === type) return seen;
+      }
+    };
+    try {
+      await c.files.write("/data/watched/a.txt", "1");
+      assert.deepEqual((await until("a.txt", "write")).find((e) => e[1] === "create"), ["a.txt", "create", false]);
+      await c.files.mkdir("/data/watched/sub");
+      assert.deepEqual((await until("sub", "create")).at(-1), ["sub", "create", true]);
+      await c.files.write("/data/watched/sub/b.txt", "2");
+      assert.deepEqual((await until("sub/b.txt", "write")).find((e) => e[1] === "create"), ["sub/b.txt", "create", false]);
+      await c.files.remove("/data/watched/a.txt");
+      assert.deepEqual((await until("a.txt", "remove")).at(-1), ["a.txt", "remove", false]);
+    } finally {
+      watch.close();
+    }
+    assert.equal((await events.next()).done, true, "closed: it ends");
+    await assert.rejects(c.files.watch("/data/no-such-dir"), NotFound);
+
+    const quiet = await c.files.watch("/data/watched");
+    setTimeout(() => quiet.close(), 300);
+    for await (const ev of quiet) assert.fail(`nothing happened, yet ${JSON.stringify(ev)}`);
+  }, { timeout: 120_000 });
+
+  test("a kept checkpoint outlives its computer and is deleted through the workspace", async () => {
+    const src = await ws.computers.create("template-src", { image: "hearth/busybox" });
+    let ck;
+    try {
+      await src.files.write("/data/t.txt", "template");
+      ck = await src.checkpoints.create("tpl", { keep: true });
+      const plain = await src.checkpoints.create("plain");
+      assert.deepEqual([ck.state, ck.kept, plain.kept], ["ready", true, false]);
+      const kept = [];
+      for await (const x of ws.checkpoints.list()) if (x.source === src.id) kept.push(x.id);
+      assert.deepEqual(kept, [ck.id]);
+    } finally {
+      await src.delete();
+    }
+    const keptIds = async () => { const out = []; for await (const x of ws.checkpoints.list()) out.push(x.id); return out; };
+    assert.ok((await keptIds()).includes(ck.id));
+    assert.equal((await ws.checkpoints.get(ck.id)).name, "tpl");
+    assert.equal((await ck.refresh()).kept, true);
+    const fork = await ws.computers.create("from-template", { fromCheckpoint: ck });
+    try {
+      assert.equal(await fork.files.readText("/data/t.txt"), "template");
+    } finally {
+      await fork.delete();
+    }
+    await ck.delete();
+    assert.ok(ck.deletedAt, "the delete operation was followed");
+    assert.ok(!(await keptIds()).includes(ck.id));
+  }, { timeout: 180_000 });
+
+  test("metrics history: a sample every 5 s while awake, filtered by time", async () => {
+    const samples = await eventually(async () => { const s = await c.metricsHistory(); return s.length ? s : null; }, 30_000, 1000);
+    assert.ok(samples, "no sample in 30 s");
+    const last = samples.at(-1);
+    assert.equal(last.memoryLimitBytes, 512 * 1024 * 1024);
+    assert.ok(last.memoryBytes > 0);
+    assert.ok(last.cpuSeconds >= 0);
+    assert.deepEqual(samples.map((x) => x.at), samples.map((x) => x.at).sort(), "oldest first");
+    assert.deepEqual((await c.metricsHistory({ since: last.at }))[0], last);
+    assert.deepEqual(await c.metricsHistory({ since: new Date(Date.parse(last.at) + 7200_000) }), []);
+    assert.deepEqual((await c.metricsHistory({ until: samples[0].at })).at(-1), samples[0]);
+  }, { timeout: 60_000 });
 
   test("delete removes the computer", async () => {
     const tmp = await ws.computers.create("temp", { image: "hearth/busybox" });

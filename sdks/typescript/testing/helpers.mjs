@@ -28,8 +28,8 @@ export const computersEnabled = process.env.HEARTH_TEST_COMPUTERS !== "0";
 export const databasesEnabled = process.env.HEARTH_TEST_DATABASES !== "0";
 
 /**
- * Deletes a workspace and everything in it (computers, databases, variables, images), ignoring
- * what is already gone.
+ * Deletes a workspace and everything in it (computers, kept checkpoints, databases, variables,
+ * images), ignoring what is already gone.
  */
 export async function destroyWorkspace(ws) {
   if (!ws) return;
@@ -38,6 +38,7 @@ export async function destroyWorkspace(ws) {
     if (c.protected) await c.update({ protected: false }).catch(ignoreGone);
     await c.delete().catch(ignoreGone);
   }
+  for await (const k of ws.checkpoints.list()) await k.delete().catch(ignoreGone);
   for await (const d of ws.databases.list()) {
     if (d.protected) await d.update({ protected: false }).catch(ignoreGone);
     await d.delete().catch(ignoreGone);

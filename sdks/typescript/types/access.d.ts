@@ -1,5 +1,5 @@
 // Type declarations of src/access.js, written by hand (index.d.ts re-exports them).
-// Roles, keys and invitations.
+// Roles, keys, invitations and API keys.
 
 import { KeyFile } from "./auth.js";
 import { ListOptions, Model, MutationOptions } from "./common.js";
@@ -83,4 +83,39 @@ export class Invitations {
   create(email: string, role: Role, options?: MutationOptions): Promise<Invitation>;
   get(id: string): Promise<Invitation>;
   list(options?: ListOptions & { state?: "pending" | "expired" | "all" }): AsyncGenerator<Invitation, void, undefined>;
+}
+
+/** An API key: a long-lived `hk_...` secret that acts in one workspace as its maker, with its role. */
+export class ApiKey extends Model {
+  id: string;
+  workspace: string;
+  /** Who made it: whom it acts as. */
+  principal: string;
+  name: string;
+  /** The lower of this and the principal's role counts. */
+  role: Role;
+  /** The secret's first 8 characters (`hk_` and 5), to tell keys apart. */
+  prefix: string;
+  state: "active" | "revoked" | "expired";
+  createdAt: string;
+  /** null: until revoked. */
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  readonly path: string;
+  refresh(): Promise<this>;
+  /** Revokes it: refused (401) from the next request on. */
+  revoke(): Promise<this>;
+}
+
+export class ApiKeys {
+  constructor(hearth: Hearth, workspace: Workspace);
+  hearth: Hearth;
+  workspace: Workspace;
+  readonly path: string;
+  /** The key and its secret, shown this once (null in a replay); use it as `new Hearth({ apiKey })`. */
+  create(name: string, options?: MutationOptions & { role?: Role; expiresInDays?: number }): Promise<{ apiKey: ApiKey; secret: string | null }>;
+  get(id: string): Promise<ApiKey>;
+  list(options?: ListOptions): AsyncGenerator<ApiKey, void, undefined>;
+  revoke(apiKey: ApiKey | string): Promise<ApiKey>;
 }

@@ -34,6 +34,12 @@ export class Computer extends Model {
   entrypoint: string[] | null;
   command: string[] | null;
   restart: string;
+  /** The owner's names and values, as given (keys are not camelCased); `{}` if none. */
+  labels: Record<string, string>;
+  /** When its lifetime ends; null: it lives until deleted. */
+  expiresAt: string | null;
+  /** What the end of its lifetime does. */
+  onExpire: "delete" | "sleep";
   mainExit: { exitCode: number; endedAt: string } | null;
   parent: string | null;
   fromCheckpoint: string | null;
@@ -63,6 +69,8 @@ export class Computer extends Model {
   execStream(command: string[] | string, options: ExecOptions & { encoding: "base64" }): AsyncGenerator<StreamEvent<Uint8Array>, void, undefined>;
   logs(options?: { follow?: boolean; encoding?: "utf-8" | "base64"; signal?: AbortSignal }): AsyncGenerator<StreamEvent, void, undefined>;
   metrics(): Promise<ComputerMetrics>;
+  /** A sample every 5 s of the last hour it was awake, oldest first. */
+  metricsHistory(options?: { since?: Date | string; until?: Date | string }): Promise<MetricsSample[]>;
 }
 
 export interface ComputerChanges {
@@ -76,6 +84,11 @@ export interface ComputerChanges {
   entrypoint?: string[] | null;
   command?: string[] | null;
   restart?: "always" | "on-failure" | "never" | null;
+  /** Merged into its labels; a label set to null is removed. */
+  labels?: Record<string, string | null>;
+  /** When its lifetime ends (after now, at most a year ahead); null ends the lifetime. */
+  expiresAt?: Date | string | null;
+  onExpire?: "delete" | "sleep";
 }
 
 export interface ComputerCreateOptions extends ComputerChanges, WaitOptions {
@@ -86,7 +99,10 @@ export interface ComputerCreateOptions extends ComputerChanges, WaitOptions {
 
 export interface ExecOptions {
   env?: Record<string, string>;
+  /** Default: the image's working directory, or the user's home with `user`. */
   cwd?: string;
+  /** A user of the image's /etc/passwd (name or uid) to run it as; default root. */
+  user?: string | number;
   /** Text, or bytes (sent base64). */
   stdin?: string | Uint8Array;
   timeoutSeconds?: number;
@@ -111,6 +127,24 @@ export type StreamEvent<T extends string | Uint8Array = string> =
   | { type: "exit"; exitCode: number; timedOut: boolean; durationMs: number | null; raw: any }
   | { type: "other"; raw: any };
 
+export interface MetricsSample {
+  at: string;
+  cpuSeconds: number;
+  /** Its share of its CPUs since the sample before (100: all busy); null for a first sample. */
+  cpuPercent: number | null;
+  memoryBytes: number;
+  memoryLimitBytes: number;
+  diskUsedBytes: number;
+  diskSizeBytes: number | null;
+}
+
+export interface ComputerListOptions extends ListOptions {
+  /** Only computers with every label given. */
+  labels?: Record<string, string>;
+  /** Only computers in one of these states. */
+  state?: Computer["state"] | Computer["state"][] | string;
+}
+
 export interface ComputerMetrics {
   computer: string;
   state: string;
@@ -128,5 +162,5 @@ export class Computers {
   /** Answers it ready (follows the `computer.create` operation of a 202). */
   create(name: string, options?: ComputerCreateOptions): Promise<Computer>;
   get(idOrName: string): Promise<Computer>;
-  list(options?: ListOptions): AsyncGenerator<Computer, void, undefined>;
+  list(options?: ComputerListOptions): AsyncGenerator<Computer, void, undefined>;
 }

@@ -16,6 +16,8 @@ export interface HearthOptions {
   url?: string;
   /** A fixed access token (default HEARTH_TOKEN). */
   token?: string;
+  /** An API key, `hk_...`, sent as the bearer token (default HEARTH_API_KEY). */
+  apiKey?: string;
   /** A key file's path or JSON (default HEARTH_KEY_FILE). */
   keyFile?: string | KeyFile;
   /** Any token source; null: anonymous. */

@@ -4,7 +4,8 @@
 import { TokenSource } from "./auth.js";
 
 export interface RequestOptions {
-  query?: Record<string, string | number | boolean | null | undefined>;
+  /** An array repeats its parameter. */
+  query?: Record<string, string | number | boolean | null | undefined | (string | number | boolean)[]>;
   /** A body sent as JSON. */
   json?: any;
   /** A body sent as is. */

@@ -1,7 +1,8 @@
 // Type declarations of src/workspaces.js, written by hand (index.d.ts re-exports them).
 // Workspaces.
 
-import { AccessList, Invitations } from "./access.js";
+import { AccessList, ApiKeys, Invitations } from "./access.js";
+import { WorkspaceCheckpoints } from "./checkpoints.js";
 import { ListOptions, Model, MutationOptions } from "./common.js";
 import { Computers } from "./computers.js";
 import { Databases } from "./databases.js";
@@ -23,6 +24,9 @@ export class Workspace extends Model {
   readonly images: Images;
   readonly access: AccessList;
   readonly invitations: Invitations;
+  readonly apiKeys: ApiKeys;
+  /** The checkpoints kept past their computers. */
+  readonly checkpoints: WorkspaceCheckpoints;
   refresh(): Promise<this>;
   rename(name: string, options?: MutationOptions): Promise<this>;
   /** Throws NotEmpty while it holds resources. */

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
@@ -36,6 +37,14 @@ def _id_of(value: Any) -> str:
 
 def _drop_none(**fields: Any) -> dict:
     return {k: v for k, v in fields.items() if v is not None}
+
+
+def _timestamp(value: "datetime.datetime | str | None") -> str | None:
+    """The API's timestamp (UTC, milliseconds, ``Z``) from a datetime (a naive one is local time,
+    as ``astimezone`` takes it); a str is sent as it is."""
+    if not isinstance(value, datetime.datetime):
+        return value
+    return value.astimezone(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Model:

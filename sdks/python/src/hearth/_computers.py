@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import base64
+import datetime
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ._checkpoints import Checkpoint, Checkpoints
-from ._common import DEFAULT_WAIT_TIMEOUT, Model, _drop_none, _follow, _id_of, _pages, _seg
+from ._common import DEFAULT_WAIT_TIMEOUT, Model, _drop_none, _follow, _id_of, _pages, _seg, _timestamp
 from ._exec import ExecEvent, ExecResult, _exec_body, _stream_events
 from ._files import Files
 from ._processes import Processes
@@ -20,7 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Computer(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "sleep_mode", "image", "image_digest", "ports", "url",
                "env_keys", "env_vars", "resources", "generation", "protected", "auto_sleep_seconds",
-               "network", "entrypoint", "command", "restart", "main_exit", "parent", "from_checkpoint",
+               "network", "entrypoint", "command", "restart", "labels", "expires_at", "on_expire", "main_exit",
+               "parent", "from_checkpoint",
                "node", "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
@@ -39,7 +41,11 @@ class Computer(Model):
 
     def update(self, **fields: Any) -> "Computer":
         """PATCH: ``name, env, ports, protected, auto_sleep_seconds, network, resources, entrypoint,
-        command, restart`` (``env`` and ``resources`` merge; ``env={"NAME": None}`` removes one)."""
+        command, restart, labels, expires_at, on_expire`` (``env``, ``labels`` and ``resources``
+        merge; ``env={"NAME": None}`` removes one, ``labels={"team": None}`` too;
+        ``expires_at=None`` ends the lifetime; a datetime is sent as the API's timestamp)."""
+        if "expires_at" in fields:
+            fields["expires_at"] = _timestamp(fields["expires_at"])
         self._set(self._client._send("PATCH", self._path, fields)["computer"])
         return self
 
@@ -49,10 +55,11 @@ class Computer(Model):
 
     def exec(self, command: Sequence[str] | str, *, env: Mapping[str, str] | None = None, cwd: str | None = None,
              stdin: str | bytes | None = None, timeout_seconds: int | None = None, binary: bool = False,
-             idempotency_key: str | None = None) -> ExecResult:
+             user: str | int | None = None, idempotency_key: str | None = None) -> ExecResult:
         """Runs a command to its end. A str command runs as ``sh -c``. ``binary=True`` (implied by
-        bytes stdin) sends and answers bytes (the API's base64 encoding)."""
-        body = _exec_body(command, env, cwd, stdin, timeout_seconds, binary)
+        bytes stdin) sends and answers bytes (the API's base64 encoding). ``user`` (a name or uid of
+        the image's /etc/passwd; default root) runs it as that user, in its home unless ``cwd``."""
+        body = _exec_body(command, env, cwd, stdin, timeout_seconds, binary, user)
         binary = body.get("encoding") == "base64"
         raw = self._client._send("POST", f"{self._path}/exec", body, idempotency_key=idempotency_key,
                                  timeout=(timeout_seconds or 60) + 90)
@@ -64,11 +71,11 @@ class Computer(Model):
 
     def exec_stream(self, command: Sequence[str] | str, *, env: Mapping[str, str] | None = None,
                     cwd: str | None = None, stdin: str | bytes | None = None, timeout_seconds: int | None = None,
-                    binary: bool = False) -> Iterator[ExecEvent]:
+                    binary: bool = False, user: str | int | None = None) -> Iterator[ExecEvent]:
         """Runs a command and yields its output as it arrives (NDJSON): ExecEvents with ``stdout`` or
         ``stderr``, the last one with ``exit_code``. Closing the generator early (``break``) hangs
         up, which kills the command. A runtime failure mid-way raises its HearthError."""
-        body = _exec_body(command, env, cwd, stdin, timeout_seconds, binary)
+        body = _exec_body(command, env, cwd, stdin, timeout_seconds, binary, user)
         return _stream_events(self._client, "POST", f"{self._path}/exec", body, None,
                               body.get("encoding") == "base64", (timeout_seconds or 60) + 90)
 
@@ -97,6 +104,13 @@ class Computer(Model):
     def metrics(self) -> dict:
         return self._client._get(f"{self._path}/metrics")["metrics"]
 
+    def metrics_history(self, *, since: datetime.datetime | str | None = None,
+                        until: datetime.datetime | str | None = None) -> list[dict]:
+        """Metrics samples (``at, cpu_seconds, cpu_percent, memory_bytes, memory_limit_bytes,
+        disk_used_bytes, disk_size_bytes``), one every 5 s of the last hour it was awake, oldest first."""
+        query = {"since": _timestamp(since), "until": _timestamp(until)}
+        return self._client._get(f"{self._path}/metrics/history", query=query)["samples"]
+
     def logs(self, *, follow: bool = False, binary: bool = False) -> Iterator[ExecEvent]:
         """The main process's output (NotFound when it has none)."""
         return _stream_events(self._client, "GET", f"{self._path}/logs", None,
@@ -114,20 +128,26 @@ class Computers:
                resources: Mapping[str, Any] | None = None, auto_sleep_seconds: int | None = None,
                network: Mapping[str, Any] | None = None, entrypoint: Sequence[str] | None = None,
                command: Sequence[str] | None = None, restart: str | None = None,
-               from_checkpoint: "Checkpoint | str | None" = None, wait: bool = True,
-               timeout: float = DEFAULT_WAIT_TIMEOUT, idempotency_key: str | None = None) -> Computer:
+               from_checkpoint: "Checkpoint | str | None" = None, labels: Mapping[str, str] | None = None,
+               expires_at: datetime.datetime | str | None = None, on_expire: str | None = None,
+               wait: bool = True, timeout: float = DEFAULT_WAIT_TIMEOUT,
+               idempotency_key: str | None = None) -> Computer:
         """Creates a computer, or forks one with ``from_checkpoint``. When the server answers 202
         (an image to pull) it follows the ``computer.create`` operation (unless ``wait=False``)
         and answers the computer as it is then. A computer that ends up ``failed`` (image pull,
         start or fork failed) raises OperationFailed with the computer's error code; the failed
-        computer is ``e.resource`` (delete it, or look at it)."""
+        computer is ``e.resource`` (delete it, or look at it). ``labels`` are the owner's names
+        and values; at ``expires_at`` the computer is deleted, or put to sleep with
+        ``on_expire="sleep"``."""
         body = _drop_none(name=name, image=image, env=dict(env) if env is not None else None,
                           ports=list(ports) if ports is not None else None, protected=protected,
                           resources=dict(resources) if resources is not None else None,
                           auto_sleep_seconds=auto_sleep_seconds, network=network,
                           entrypoint=list(entrypoint) if entrypoint is not None else None,
                           command=list(command) if command is not None else None, restart=restart,
-                          from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None)
+                          from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None,
+                          labels=dict(labels) if labels is not None else None, expires_at=_timestamp(expires_at),
+                          on_expire=on_expire)
         answer = self._client._send("POST", f"{self._workspace._path}/computers", body,
                                     idempotency_key=idempotency_key, timeout=max(self._client.timeout, 300))
         computer = Computer(self._client, answer["computer"])
@@ -151,8 +171,14 @@ class Computers:
         raw = self._client._get(f"/computers/{_seg(computer)}", query={"workspace": self._workspace.id})
         return Computer(self._client, raw["computer"])
 
-    def list(self, limit: int | None = None) -> Iterator[Computer]:
-        for raw in _pages(self._client, f"{self._workspace._path}/computers", "computers", limit=limit):
+    def list(self, limit: int | None = None, *, labels: Mapping[str, str] | None = None,
+             state: str | Sequence[str] | None = None) -> Iterator[Computer]:
+        """The live computers; ``labels`` keeps those with every label given, ``state`` those in
+        one of the states (``"ready"``, or ``["ready", "sleeping"]``)."""
+        query = {"label": [f"{k}={v}" for k, v in labels.items()] if labels else None,
+                 "state": state if state is None or isinstance(state, str) else ",".join(state)}
+        for raw in _pages(self._client, f"{self._workspace._path}/computers", "computers", query=query,
+                          limit=limit):
             yield Computer(self._client, raw)
 
     __iter__ = list

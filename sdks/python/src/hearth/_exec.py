@@ -54,7 +54,8 @@ class ExecEvent:
 
 
 def _exec_body(command: Sequence[str] | str, env: Mapping[str, str] | None, cwd: str | None,
-               stdin: str | bytes | None, timeout_seconds: int | None, binary: bool) -> dict:
+               stdin: str | bytes | None, timeout_seconds: int | None, binary: bool,
+               user: str | int | None = None) -> dict:
     if isinstance(command, str):
         command = ["sh", "-c", command]
     body: dict[str, Any] = {"command": list(command)}
@@ -62,6 +63,8 @@ def _exec_body(command: Sequence[str] | str, env: Mapping[str, str] | None, cwd:
         body["env"] = dict(env)
     if cwd is not None:
         body["cwd"] = cwd
+    if user is not None:
+        body["user"] = str(user)
     if timeout_seconds is not None:
         body["timeout_seconds"] = timeout_seconds
     if isinstance(stdin, (bytes, bytearray)) and not binary:

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import random
+import socket
 import ssl
 import stat
 import time
@@ -79,6 +80,13 @@ class StreamResponse:
                 yield json.loads(line)
 
     def close(self) -> None:
+        # A shutdown wakes a read blocked in another thread; a close alone would leave it waiting.
+        sock = self._conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         try:
             self._resp.close()
         finally:
@@ -130,7 +138,9 @@ class Transport:
         else:
             url = self.base_url + (path if path.startswith("/") else "/" + path)
         if query:
-            pairs = [(k, _query_value(v)) for k, v in query.items() if v is not None]
+            # A list repeats its parameter (``?label=a=1&label=b=2``).
+            pairs = [(k, _query_value(item)) for k, v in query.items() if v is not None
+                     for item in (v if isinstance(v, (list, tuple)) else [v])]
             if pairs:
                 url += ("&" if "?" in url else "?") + urllib.parse.urlencode(pairs)
         return url

@@ -1,4 +1,4 @@
-"""Background processes of a computer: start, stdin, signals, output."""
+"""Background processes of a computer: start, stdin, signals, terminals, output."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Process(Model):
-    _fields = ("pid", "tag", "command", "state", "exit_code", "started_at", "ended_at", "stdin")
+    """``pty``: it runs on a terminal of its own (``resize`` changes its window)."""
+
+    _fields = ("pid", "tag", "command", "state", "exit_code", "started_at", "ended_at", "stdin", "pty")
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any], computer: Computer):
         self._computer = computer
@@ -42,11 +44,18 @@ class Process(Model):
                                      content_type="application/octet-stream")["process"])
         return self
 
-    def output(self, *, follow: bool = False, binary: bool = False) -> Iterator[ExecEvent]:
-        """Its kept output, then (``follow=True``) new output until it ends; the last event has
-        ``exit_code`` once it ended."""
-        return _stream_events(self._client, "GET", f"{self._path}/output", None,
-                              {"follow": follow or None, "encoding": "base64" if binary else None}, binary,
+    def resize(self, cols: int, rows: int) -> "Process":
+        """Changes the window of a process started with ``pty`` (it gets SIGWINCH); Conflict for others."""
+        self._set(self._client._send("POST", f"{self._path}/resize", {"cols": cols, "rows": rows})["process"])
+        return self
+
+    def output(self, *, follow: bool = False, binary: bool = False, from_now: bool = False) -> Iterator[ExecEvent]:
+        """Its kept output (none of it with ``from_now=True``: only what it writes from then on),
+        then (``follow=True``) new output until it ends; the last event has ``exit_code`` once it
+        ended."""
+        query = {"follow": follow or None, "encoding": "base64" if binary else None,
+                 "from": "now" if from_now else None}
+        return _stream_events(self._client, "GET", f"{self._path}/output", None, query, binary,
                               None if not follow else 24 * 3600)
 
     def wait(self) -> int:
@@ -65,12 +74,16 @@ class Processes:
         self._computer = computer
 
     def start(self, command: Sequence[str] | str, *, env: Mapping[str, str] | None = None, cwd: str | None = None,
-              tag: str | None = None, stdin: bool = False) -> Process:
-        """Starts a background process (a str command runs as ``sh -c``)."""
+              tag: str | None = None, stdin: bool = False, user: str | int | None = None,
+              pty: bool | tuple[int, int] | None = None) -> Process:
+        """Starts a background process (a str command runs as ``sh -c``). ``user`` runs it as a user
+        of the image, as exec does. ``pty=(cols, rows)`` (or True: 80x24) starts it on a terminal
+        of its own: its output comes as stdout, its input (always open) through ``write_stdin``."""
         if isinstance(command, str):
             command = ["sh", "-c", command]
+        window = None if not pty else {} if pty is True else {"cols": pty[0], "rows": pty[1]}
         body = _drop_none(command=list(command), env=dict(env) if env else None, cwd=cwd, tag=tag,
-                          stdin=True if stdin else None)
+                          stdin=True if stdin else None, user=None if user is None else str(user), pty=window)
         answer = self._client._send("POST", f"{self._computer._path}/processes", body)
         return Process(self._client, answer["process"], self._computer)
 

@@ -1,9 +1,11 @@
-"""Workspaces: the container of computers, databases and variables."""
+"""Workspaces: the container of computers, databases, variables and API keys."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from ._api_keys import ApiKeys
+from ._checkpoints import WorkspaceCheckpoints
 from ._common import Model, _pages, _seg
 from ._computers import Computers
 from ._databases import Databases
@@ -21,6 +23,8 @@ class Workspace(Model):
         self.computers = Computers(client, self)
         self.databases = Databases(client, self)
         self.variables = Variables(client, self)
+        self.api_keys = ApiKeys(client, self)
+        self.checkpoints = WorkspaceCheckpoints(client, self)
 
     @property
     def _path(self) -> str:
@@ -36,10 +40,12 @@ class Workspace(Model):
 
     def delete(self, cascade: bool = False) -> "Workspace":
         """Deletes the workspace (409 NotEmpty while it holds resources). ``cascade=True`` first
-        deletes its computers, databases and variables."""
+        deletes its computers, kept checkpoints, databases and variables."""
         if cascade:
             for computer in list(self.computers.list()):
                 computer.delete()
+            for checkpoint in list(self.checkpoints.list()):
+                checkpoint.delete()
             for database in list(self.databases.list()):
                 database.delete()
             for variable in list(self.variables.list()):

@@ -19,26 +19,27 @@ class Hearth:
     """A client of one Hearth server.
 
     ``Hearth()`` reads the environment as the CLI does: ``HEARTH_URL`` (default
-    ``http://127.0.0.1:7300/v1``), then ``HEARTH_TOKEN`` (an access token) or ``HEARTH_KEY_FILE``
-    (a key file, traded for tokens as needed), and ``HEARTH_CA_FILE`` (a PEM CA for an HTTPS server
-    with its own certificate). Arguments override the environment: ``url``, ``token``, ``key_file``
-    (a path, or the key file's parsed JSON), ``ca_file``. ``timeout`` is the per-request socket
-    timeout in seconds, ``max_retries`` how often a call is retried (connection failures, 429, 502,
-    503).
+    ``http://127.0.0.1:7300/v1``), then ``HEARTH_TOKEN`` (an access token), ``HEARTH_API_KEY`` (an
+    API key, ``hk_...``) or ``HEARTH_KEY_FILE`` (a key file, traded for tokens as needed), and
+    ``HEARTH_CA_FILE`` (a PEM CA for an HTTPS server with its own certificate). Arguments override
+    the environment: ``url``, ``token``, ``api_key``, ``key_file`` (a path, or the key file's parsed
+    JSON), ``ca_file``. ``timeout`` is the per-request socket timeout in seconds, ``max_retries``
+    how often a call is retried (connection failures, 429, 502, 503).
     """
 
     def __init__(self, url: str | None = None, *, key_file: str | Mapping[str, Any] | None = None,
-                 token: str | None = None, ca_file: str | None = None, timeout: float = 120.0,
-                 max_retries: int = 3, env: Mapping[str, str] | None = None):
+                 token: str | None = None, api_key: str | None = None, ca_file: str | None = None,
+                 timeout: float = 120.0, max_retries: int = 3, env: Mapping[str, str] | None = None):
         env = os.environ if env is None else env
         self.url = (url or env.get("HEARTH_URL") or DEFAULT_URL).rstrip("/")
         tokens: TokenSource | None
-        if token is not None:
-            tokens = StaticToken(token)
+        # An API key is a bearer secret like an access token, only long-lived: sent as it is.
+        if token is not None or api_key is not None:
+            tokens = StaticToken(token if token is not None else api_key)
         elif key_file is not None:
             tokens = KeyFileTokens(key_file) if isinstance(key_file, Mapping) else KeyFileTokens.read(key_file)
-        elif env.get("HEARTH_TOKEN"):
-            tokens = StaticToken(env["HEARTH_TOKEN"])
+        elif env.get("HEARTH_TOKEN") or env.get("HEARTH_API_KEY"):
+            tokens = StaticToken(env.get("HEARTH_TOKEN") or env["HEARTH_API_KEY"])
         elif env.get("HEARTH_KEY_FILE"):
             tokens = KeyFileTokens.read(env["HEARTH_KEY_FILE"])
         else:

@@ -2,6 +2,7 @@ package dev.hearth.cli;
 
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
+import dev.hearth.server.e2b.E2bSettings;
 import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
@@ -83,6 +84,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--local-images", split = ",", paramLabel = "DIR", defaultValue = "${env:HEARTH_LOCAL_IMAGES}", description = "directories whose OCI layouts and archives images may name as oci:, oci-archive: or docker-archive: (default: none; users name registry images)")
     List<Path> localImages;
+
+    @Option(names = "--e2b-template", split = ",", paramLabel = "NAME=IMAGE", defaultValue = "${env:HEARTH_E2B_TEMPLATES}", description = "E2B's templates by name, each an image reference (e.g. base=oci:/srv/images/e2b-base:base); ./hearth serve names scripts/build-e2b-base's image base when it is there (default: none)")
+    List<String> e2bTemplates;
 
     @Option(names = "--rate-limit", paramLabel = "RATE_LIMIT", defaultValue = "${env:HEARTH_RATE_LIMIT:-100}", description = "requests a second each principal may make, in bursts of ten times that (default ${DEFAULT-VALUE})")
     double rateLimit;
@@ -225,6 +229,8 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withNodes(config.nodes().withName(node).withAddress(Optional.ofNullable(nodeAddress))
                 .withMemoryMb(Optional.ofNullable(nodeMemoryMb)));
         config = config.withLocalImages(localImages == null ? List.of() : localImages);
+        config = config.withE2bTemplates(E2bSettings.parseTemplates(e2bTemplates == null ? null
+                : String.join(",", e2bTemplates)));
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -32,7 +33,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
                      Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep,
-                     PoolSettings pool, NodeSettings nodes) {
+                     PoolSettings pool, NodeSettings nodes, Map<String, String> e2bTemplates) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
@@ -40,7 +41,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
                 IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE,
-                SleepSettings.defaults(), PoolSettings.NONE, NodeSettings.DEFAULT);
+                SleepSettings.defaults(), PoolSettings.NONE, NodeSettings.DEFAULT, Map.of());
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -152,6 +153,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.nodes = n);
     }
 
+    /** E2B's templates by name ({@code base} and others), each an image reference. */
+    public Config withE2bTemplates(Map<String, String> templates) {
+        return with(b -> b.e2bTemplates = Map.copyOf(templates));
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -188,6 +194,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         SleepSettings sleep;
         PoolSettings pool;
         NodeSettings nodes;
+        Map<String, String> e2bTemplates;
 
         Builder(Config c) {
             host = c.host;
@@ -218,13 +225,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             sleep = c.sleep;
             pool = c.pool;
             nodes = c.nodes;
+            e2bTemplates = c.e2bTemplates;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen, observer, sleep, pool, nodes);
+                    idempotency, tls, metricsListen, observer, sleep, pool, nodes, e2bTemplates);
         }
     }
 }

@@ -1,6 +1,9 @@
 package dev.hearth.server;
 
 import dev.hearth.server.access.AccessApi;
+import dev.hearth.server.access.ApiKeyStore;
+import dev.hearth.server.access.ApiKeys;
+import dev.hearth.server.access.ApiKeysApi;
 import dev.hearth.server.access.AccessService;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Authorizer;
@@ -22,6 +25,7 @@ import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.ComputersApi;
 import dev.hearth.server.computers.FilesApi;
 import dev.hearth.server.computers.ProcessesApi;
+import dev.hearth.server.computers.RouterAddress;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.databases.DatabaseCheckpoints;
 import dev.hearth.server.databases.DatabaseEngine;
@@ -31,6 +35,8 @@ import dev.hearth.server.databases.DatabaseStore;
 import dev.hearth.server.databases.DatabasesApi;
 import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Volume;
+import dev.hearth.server.e2b.E2b;
+import dev.hearth.server.e2b.E2bSettings;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
@@ -76,6 +82,7 @@ import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
 import dev.hearth.server.variables.VariablesApi;
+import dev.hearth.server.workspaces.Contents;
 import dev.hearth.server.workspaces.WorkspaceService;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
@@ -134,6 +141,7 @@ public final class HearthServer implements AutoCloseable {
     private final Optional<Path> adminKeyFile;
     private final Optional<ServerMetrics> metrics;
     private final NodeRelay relay;
+    private final E2b e2b;
     private final ScheduledExecutorService maintenance =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("maintenance").factory());
 
@@ -172,6 +180,10 @@ public final class HearthServer implements AutoCloseable {
         invitationMail = invitations(ground, identity);
         adminKeyFile = AdminKey.write(config.dataDir(), identity.access().bootstrapAdmin());
         var nodeKey = NodeKey.of(jdbi);
+        var e2bSettings = new E2bSettings(config.router().domain(), listeners.routerAddress().host(),
+                config.e2bTemplates());
+        e2b = new E2b(new E2b.Ground(e2bSettings, jdbi, identity.authenticator(), nodeKey, listeners.loopbackBaseUrl(),
+                computers.routes(), config.dataDir(), config.clock()));
         if (metrics.isPresent()) {
             listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get(), node::all));
         }
@@ -180,10 +192,10 @@ public final class HearthServer implements AutoCloseable {
         listeners.serveApi(routes, identity.guard(), idempotency, ground.rates(),
                 new DiskReserve(config.dataDir(), config.limits().reserveMb()), config.maxBodyBytes(),
                 metrics.<RequestObserver>map(m -> m).orElse(RequestObserver.NONE).and(config.observer()),
-                relay, arrivals(config, node.name(), nodeKey));
+                relay, arrivals(config, node.name(), nodeKey), e2b.api());
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
-                new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()));
+                new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()), e2b.hosts());
         // Listening already, so that clients see 503 starting rather than a refused connection; served once
         // what runs matches the store, so that nothing made meanwhile is swept away as a leftover.
         listeners.start();
@@ -232,7 +244,9 @@ public final class HearthServer implements AutoCloseable {
                 config.sessionLifetime());
         AuthApi.register(g.routes(), new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl()),
                 login, signingKeys, g.rates());
-        var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, g.clock());
+        var apiKeys = new ApiKeys(g.jdbi(), new ApiKeyStore(), accessStore, g.clock());
+        ApiKeysApi.register(g.routes(), apiKeys);
+        var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, apiKeys, g.clock());
         var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore));
         return new Identity(guard, authenticator, access, accessStore, workspaceStore, authStore, signingKeys);
     }
@@ -287,7 +301,7 @@ public final class HearthServer implements AutoCloseable {
         }
         var store = new ComputerStore(g.node().name());
         var imageStore = new ImageStore();
-        var images = new Images(Files.createDirectories(dataDir.resolve("images")), g.config().localImages());
+        var images = new Images(Files.createDirectories(dataDir.resolve("images")), localImages(g.config()));
         var service = new ComputerService(new ComputerService.Inputs(g.jdbi(), store, variables, images, imageStore,
                 runtime, unavailable.orElse(""), network, g.checkpointKinds(), dataDir, g.clock(),
                 listeners::routerAddress, g.timings(), g.config().sleep(), g.config().pool(), g.node()), g.operations());
@@ -298,6 +312,21 @@ public final class HearthServer implements AutoCloseable {
         ImagesApi.register(g.routes(), new ImageService(g.jdbi(), imageStore, images, g.operations(), g.clock(),
                 service::digestsInUse));
         return service;
+    }
+
+    /**
+     * The directories local images may lie under: the operator's, and the layouts of E2B's templates
+     * (an operator who names one there allows it).
+     */
+    private static List<Path> localImages(Config config) {
+        var dirs = new java.util.ArrayList<>(config.localImages());
+        for (String image : config.e2bTemplates().values()) {
+            var local = java.util.regex.Pattern.compile("(oci|oci-archive|docker-archive):(/[^:]+)(:.*)?").matcher(image);
+            if (local.matches()) {
+                dirs.add(Path.of(local.group(2)));
+            }
+        }
+        return dirs;
     }
 
     private Databases databases(Ground g) {
@@ -317,7 +346,8 @@ public final class HearthServer implements AutoCloseable {
 
     private void workspaces(Ground g, Identity identity) {
         var service = new WorkspaceService(g.jdbi(), identity.workspaceStore(), identity.access()::founded,
-                List.of(variables.contents(), computers.contents(), databases.contents()), g.clock());
+                List.of(variables.contents(), computers.contents(), databases.contents(),
+                        new Contents("kept checkpoints", new CheckpointStore()::countKept)), g.clock());
         WorkspacesApi.register(g.routes(), service);
         AccessApi.register(g.routes(), identity.access(), service);
     }
@@ -362,6 +392,11 @@ public final class HearthServer implements AutoCloseable {
         return listeners.baseUrl();
     }
 
+    /** The router's scheme and {@code domain:port}, as computers' URLs name them. */
+    public RouterAddress routerAddress() {
+        return listeners.routerAddress();
+    }
+
     public RouteTable routes() {
         return routes;
     }
@@ -400,6 +435,7 @@ public final class HearthServer implements AutoCloseable {
         maintenance.shutdownNow();
         listeners.close();
         relay.close();
+        e2b.close();
         network.ifPresent(ComputerNetwork::close);
         computers.close();
         databases.close();

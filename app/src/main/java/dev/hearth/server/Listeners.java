@@ -92,6 +92,20 @@ final class Listeners implements AutoCloseable {
         return baseUrl;
     }
 
+    /**
+     * This node's own {@code /v1} on an address of this host (loopback when the API listens on every
+     * address), for what in this process is a client of it (the E2B facade).
+     */
+    String loopbackBaseUrl() {
+        var connector = (ServerConnector) api.getConnectors()[0];
+        String host = connector.getHost();
+        if (host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+            host = "127.0.0.1";
+        }
+        return nodeScheme(false) + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+                + connector.getLocalPort() + ApiHandler.PREFIX;
+    }
+
     /** host:port the API listens on, as other nodes dial it. */
     String apiAddress() {
         var connector = (ServerConnector) api.getConnectors()[0];
@@ -137,23 +151,24 @@ final class Listeners implements AutoCloseable {
     }
 
     void serveApi(RouteTable routes, Guard guard, Idempotency idempotency, RateLimits rates, DiskReserve reserve,
-                  long maxBodyBytes, RequestObserver observer, Relay relay, Handler nodes) {
+                  long maxBodyBytes, RequestObserver observer, Relay relay, Handler nodes, Handler e2b) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(PathGuard.api(gate.guard(new Handler.Sequence(nodes, new ApiHandler(routes, guard,
+        api.setHandler(secured(PathGuard.api(gate.guard(new Handler.Sequence(nodes, e2b, new ApiHandler(routes, guard,
                 idempotency, rates, reserve, maxBodyBytes, webSockets, observer, relay)))), tls.api()));
     }
 
     /** The router lets through callers with a role that may read the computer's workspace. */
     void serveRouter(RouteTargets targets, Function<String, Optional<Workspace>> workspaceByName, Guard guard,
-                     RouterSettings settings, OtherNodes nodes) {
+                     RouterSettings settings, OtherNodes nodes, Handler e2b) {
         var webSocketClient = new WebSocketClient();
         router.addBean(webSocketClient);
-        router.setHandler(secured(PathGuard.router(gate.guard(new ComputerProxy(targets, workspaceByName,
+        router.setHandler(secured(PathGuard.router(gate.guard(new Handler.Sequence(e2b, new ComputerProxy(targets,
+                workspaceByName,
                 (authorization, workspace) -> guard.authorize(guard.authenticate(authorization), workspace.id(),
                         Action.COMPUTER_READ),
                 settings.domain(), settings.timeout(), ServerWebSocketContainer.ensure(router), webSocketClient,
-                nodes))),
+                nodes)))),
                 tls.router()));
     }
 

@@ -191,6 +191,34 @@ class RoleMatrixTest {
         return made.path("checkpoint").path("id").asText();
     }
 
+    /** A kept checkpoint of the shared computer, as its workspace's route names it. */
+    private String keptCheckpoint() {
+        assumeComputers();
+        var f = computerFixture();
+        var admin = clients.get(Who.ADMIN);
+        var made = admin.send("POST", "/computers/" + f.computer() + "/checkpoints", Map.of("keep", true),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString())).body();
+        String op = made.path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + op + "?wait=60").path("operation").path("state").asText());
+        return "/workspaces/" + f.ws() + "/checkpoints/" + made.path("checkpoint").path("id").asText();
+    }
+
+    /** An API key the admin made in the fixture's workspace. */
+    private String apiKey(Fixture f) {
+        return "/workspaces/" + f.ws() + "/api_keys/" + clients.get(Who.ADMIN).create("/workspaces/" + f.ws()
+                + "/api_keys", Map.of("name", TestServer.uniqueName("k"))).path("api_key").path("id").asText();
+    }
+
+    /** Revoking another's key is an admin's; a viewer or editor may revoke only their own. */
+    private static Integer adminsToRevoke(Who who) {
+        return switch (who) {
+            case ADMIN -> 200;
+            case EDITOR, VIEWER -> 403;
+            case OUTSIDER -> 404;
+            default -> 401;
+        };
+    }
+
     private List<Case> cases() {
         Function<Fixture, Object> none = f -> null;
         Function<Fixture, Object> empty = f -> Map.of();
@@ -252,6 +280,15 @@ class RoleMatrixTest {
                 new Case("GET", "/operations/{op}", Needs.VIEWER, 200, f -> "/operations/" + f.operation(), none),
                 new Case("POST", "/workspaces/{ws}/computers", Needs.EDITOR, 201, f -> ws.apply(f) + "/computers",
                         f -> Map.of("name", TestServer.uniqueName("c"), "image", "hearth/busybox")),
+                new Case("POST", "/workspaces/{ws}/api_keys", Needs.VIEWER, 201, f -> ws.apply(f) + "/api_keys",
+                        f -> Map.of("name", TestServer.uniqueName("k"))),
+                new Case("GET", "/workspaces/{ws}/api_keys", Needs.VIEWER, 200, f -> ws.apply(f) + "/api_keys", none),
+                new Case("GET", "/workspaces/{ws}/api_keys/{apikey}", Needs.VIEWER, 200, this::apiKey, none),
+                new Case("DELETE", "/workspaces/{ws}/api_keys/{apikey}", Needs.VIEWER, 200, this::apiKey, none,
+                        RoleMatrixTest::adminsToRevoke),
+                new Case("GET", "/workspaces/{ws}/checkpoints", Needs.VIEWER, 200, f -> ws.apply(f) + "/checkpoints", none),
+                new Case("GET", "/workspaces/{ws}/checkpoints/{chk}", Needs.VIEWER, 200, f -> keptCheckpoint(), none),
+                new Case("DELETE", "/workspaces/{ws}/checkpoints/{chk}", Needs.EDITOR, 202, f -> keptCheckpoint(), none),
                 new Case("GET", "/workspaces/{ws}/computers", Needs.VIEWER, 200, f -> ws.apply(f) + "/computers", none),
                 new Case("GET", "/computers/{cmp}", Needs.VIEWER, 200, f -> "/computers/" + f.computer(), none),
                 new Case("PATCH", "/computers/{cmp}", Needs.EDITOR, 200, f -> "/computers/" + f.computer(),
@@ -276,6 +313,9 @@ class RoleMatrixTest {
                         f -> Map.of("from", file(f).replaceFirst(".*path=", ""), "to", "/tmp/" + TestServer.uniqueName("m"))),
                 new Case("POST", "/computers/{cmp}/files/mkdir", Needs.EDITOR, 200,
                         f -> "/computers/" + f.computer() + "/files/mkdir", f -> Map.of("path", "/tmp/" + TestServer.uniqueName("d"))),
+                // A watch lasts until its client hangs up: one of a directory that is not there ends at once.
+                new Case("GET", "/computers/{cmp}/files/watch", Needs.VIEWER, 404,
+                        f -> "/computers/" + f.computer() + "/files/watch?path=/no/such/dir", none),
                 new Case("GET", "/computers/{cmp}/files/archive", Needs.VIEWER, 200,
                         f -> "/computers/" + f.computer() + "/files/archive?path=/etc", none),
                 // An empty body is an empty tar: nothing to unpack.
@@ -290,12 +330,17 @@ class RoleMatrixTest {
                         f -> process(f) + "/output", none),
                 new Case("POST", "/computers/{cmp}/processes/{pid}/signal", Needs.EDITOR, 200,
                         f -> process(f) + "/signal", f -> Map.of("signal", "TERM")),
+                // A process without a terminal cannot be resized: a permitted caller is told so.
+                new Case("POST", "/computers/{cmp}/processes/{pid}/resize", Needs.EDITOR, 409,
+                        f -> process(f) + "/resize", f -> Map.of("cols", 100, "rows", 30)),
                 new Case("POST", "/computers/{cmp}/processes/{pid}/stdin", Needs.EDITOR, 200,
                         f -> process(f) + "/stdin", f -> "x"),
                 new Case("GET", "/computers/{cmp}/logs", Needs.VIEWER, 200, f -> "/computers/" + f.computer() + "/logs",
                         none),
                 new Case("GET", "/computers/{cmp}/metrics", Needs.VIEWER, 200,
                         f -> "/computers/" + f.computer() + "/metrics", none),
+                new Case("GET", "/computers/{cmp}/metrics/history", Needs.VIEWER, 200,
+                        f -> "/computers/" + f.computer() + "/metrics/history", none),
                 new Case("POST", "/computers/{cmp}/sleep", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/sleep",
                         empty),
                 new Case("POST", "/computers/{cmp}/wake", Needs.EDITOR, 200, f -> "/computers/" + f.computer() + "/wake",

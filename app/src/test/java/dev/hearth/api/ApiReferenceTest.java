@@ -111,6 +111,12 @@ class ApiReferenceTest {
         conforms("Key", robot.path("access").path("key"));
         conforms("Key file", robot.path("key_file"));
 
+        var apiKey = admin.create("/workspaces/" + ws + "/api_keys", Map.of("name", "doc-key"));
+        assertEquals(new TreeSet<>(List.of("api_key", "secret", "operations")), names(apiKey));
+        conforms("API key", apiKey.path("api_key"));
+        conforms("API key", admin.delete("/workspaces/" + ws + "/api_keys/" + apiKey.path("api_key").path("id").asText())
+                .path("api_key"));
+
         conforms("Me", admin.get("/me"));
         admin.get("/me").path("workspaces").forEach(m -> conforms("Workspace", m.path("workspace")));
         conforms("Session tokens", server.emailLogin("doc@example.com"));
@@ -160,6 +166,8 @@ class ApiReferenceTest {
             conforms("Process", admin.post("/computers/" + computer.path("id").asText() + "/processes",
                     Map.of("command", List.of("true"))).path("process"));
             conforms("Computer metrics", admin.get("/computers/" + computer.path("id").asText() + "/metrics").path("metrics"));
+            conforms("File", admin.get("/computers/" + computer.path("id").asText() + "/files/info?path=/bin")
+                    .path("file"));
             var checkpoint = admin.create("/computers/" + computer.path("id").asText() + "/checkpoints", Map.of());
             conforms("Checkpoint", checkpoint.path("checkpoint"));
             admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");

@@ -4,6 +4,7 @@ import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -159,6 +160,41 @@ class CheckpointTest {
         long a = count(forks.get(0));
         Thread.sleep(300);
         assertTrue(count(forks.get(0)) > a, "a fork's process runs on");
+    }
+
+    @Test
+    void aKeptCheckpointOutlivesItsComputerAndNewComputersStartFromIt() throws Exception {
+        String id = create("template-source", Map.of()).path("id").asText();
+        run(id, "echo template > /data/what; echo template > /what");
+        var r = admin.send("POST", "/computers/" + id + "/checkpoints", Map.of("name", "golden", "keep", true), key());
+        assertEquals(202, r.status(), () -> r.body().toString());
+        var kept = awaitReady(id, r.body());
+        assertTrue(kept.path("kept").asBoolean(), kept.toString());
+        String chk = kept.path("id").asText();
+        var plain = awaitReady(id, checkpoint(id, "ephemeral"));
+
+        admin.delete("/computers/" + id);
+        var listed = admin.get("/workspaces/" + ws + "/checkpoints").path("checkpoints");
+        assertEquals(List.of(chk), idsOf(listed), "only the kept one outlives its computer");
+        assertEquals("golden", admin.get("/workspaces/" + ws + "/checkpoints/" + chk).path("checkpoint").path("name").asText());
+        var gone = assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws + "/checkpoints/"
+                + plain.path("id").asText()));
+        assertEquals(404, gone.status());
+
+        for (int i = 0; i < 2; i++) {
+            var copy = fork("from-golden-" + i, chk);
+            assertEquals("template template", run(copy.path("id").asText(), "cat /data/what /what | tr '\\n' ' '"));
+        }
+        deleteComputers();
+        var held = admin.send("DELETE", "/workspaces/" + ws, null, Map.of());
+        assertEquals(409, held.status(), held.body()::toString);
+        assertTrue(held.body().toString().contains("kept checkpoints"), held.body()::toString);
+        admin.delete("/workspaces/" + ws + "/checkpoints/" + chk);
+        assertEquals(List.of(), idsOf(admin.get("/workspaces/" + ws + "/checkpoints").path("checkpoints")));
+        var noMore = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "too-late",
+                "from_checkpoint", chk), key());
+        assertEquals(400, noMore.status(), noMore.body()::toString);
+        assertTrue(noMore.body().toString().contains("from_checkpoint"), noMore.body()::toString);
     }
 
     @Test

@@ -82,6 +82,24 @@ class ProcessesTest {
     }
 
     @Test
+    void deletingTheComputerEndsItsFollowersAtOnce() throws Exception {
+        String box = computer("deleted-under", Map.of());
+        int pid = start(box, Map.of("command", List.of("sleep", "3600"))).path("pid").asInt();
+        var follower = Thread.ofVirtual().start(() -> {
+            try {
+                admin.streamLines("GET", output(box, pid) + "?follow=true", null, line -> { });
+            } catch (RuntimeException e) {
+                // cut short: what a client of a deleted computer sees
+            }
+        });
+        Thread.sleep(500);
+        admin.delete("/computers/" + box);
+        // Followers do not hold the computer, and a removed sandbox's network neither answers nor resets.
+        follower.join(10_000);
+        assertFalse(follower.isAlive(), "a follower of a deleted computer's process ends with it");
+    }
+
+    @Test
     void aBackgroundProcessKeepsRunningThroughSleepAndWake() throws Exception {
         String box = computer("sleeper", Map.of());
         int pid = start(box, Map.of("command", List.of("sh", "-c", COUNTER))).path("pid").asInt();

@@ -3,19 +3,17 @@ package dev.hearth.sdks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hearth.support.ChildRun;
 import dev.hearth.support.HearthServerExtension;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.Repository;
 import dev.hearth.support.TestServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -51,36 +49,12 @@ class SdkTest {
         assertEquals(0, run.exit(), run.output());
     }
 
-    private record Run(int exit, String output) {
-    }
-
-    private Run run(Path dir, List<String> command) throws IOException, InterruptedException {
-        var builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        builder.environment().putAll(Map.of(
+    private ChildRun run(Path dir, List<String> command) throws IOException, InterruptedException {
+        return ChildRun.of(dir, command, Map.of(
                 "HEARTH_URL", server.baseUrl(),
                 "HEARTH_KEY_FILE", server.dataDir.resolve("admin-key.json").toString(),
                 "HEARTH_TEST_COMPUTERS", HearthServerExtension.computersUnavailable().isEmpty() ? "1" : "0",
-                "HEARTH_TEST_DATABASES", HearthServerExtension.databasesUnavailable().isEmpty() ? "1" : "0"));
-        builder.environment().remove("HEARTH_TOKEN");
-        var process = builder.start();
-        var out = new ByteArrayOutputStream();
-        var reader = Thread.ofVirtual().start(() -> {
-            try {
-                process.getInputStream().transferTo(out);
-            } catch (IOException e) {
-                // the process was killed; what was read is kept
-            }
-        });
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
-            process.destroyForcibly().waitFor();
-        }
-        reader.join();
-        String output = out.toString(StandardCharsets.UTF_8);
-        String[] lines = output.strip().split("\n");
-        // The runner's closing lines, for the CI log.
-        int from = Math.max(0, lines.length - 12);
-        System.out.println(dir.getFileName() + " SDK:\n" + String.join("\n", List.of(lines).subList(from, lines.length)));
-        return new Run(process.exitValue(), output);
+                "HEARTH_TEST_DATABASES", HearthServerExtension.databasesUnavailable().isEmpty() ? "1" : "0"), 5);
     }
 
     private static Path sdk(String name) {

@@ -126,6 +126,17 @@ public final class TestImages {
         return "oci:" + layout + ":v1";
     }
 
+    /**
+     * E2B's template {@code base} as {@code ./hearth serve} makes it (scripts/build-e2b-base: Debian
+     * bookworm with bash, sudo, python3, git, curl, Node.js and the user {@code user}), made once per build
+     * directory from Debian's packages (about a minute) and kept in target/.
+     */
+    public static synchronized String e2bBase() throws Exception {
+        Path dir = CACHE.resolve("e2b-base");
+        sh(Repository.root().resolve("scripts/build-e2b-base") + " " + dir);
+        return "oci:" + dir.resolve("layout") + ":base";
+    }
+
     /** An image with nothing but one static program (no shell, no libc), which is its entrypoint. */
     public static String only(Path dir, String program) throws Exception {
         Path source = Files.writeString(Files.createDirectories(dir.resolve("programs")).resolve("only.c"), program);

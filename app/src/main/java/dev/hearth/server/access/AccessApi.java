@@ -11,6 +11,7 @@ import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
+import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Principal;
 import dev.hearth.server.tenancy.Role;
 import dev.hearth.server.tenancy.Workspace;
@@ -53,7 +54,7 @@ public final class AccessApi {
                     ex.noBody();
                     return Reply.ok(Reply.one("access", service.revokeKey(ex.workspace(), ex.param("principal"))));
                 }).summary("Revoke a key principal's key").answers(Contract.one("access", AccessView.class));
-        routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller().principal(), workspaces)))
+        routes.add("GET", "/me", Scope.signedIn(), ex -> Reply.ok(me(ex.caller(), workspaces)))
                 .summary("The caller and its workspaces").answers(Contract.fields("principal",
                         Contract.of(Principal.View.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
                                 "workspace", Contract.of(Workspace.class), "role", Contract.of(Role.class)))));
@@ -76,10 +77,10 @@ public final class AccessApi {
         return body;
     }
 
-    private static Map<String, Object> me(Principal principal, WorkspaceService workspaces) {
+    private static Map<String, Object> me(Caller caller, WorkspaceService workspaces) {
         var body = new LinkedHashMap<String, Object>();
-        body.put("principal", principal.view());
-        body.put("workspaces", workspaces.memberships(principal.id()).stream()
+        body.put("principal", caller.principal().view());
+        body.put("workspaces", workspaces.memberships(caller).stream()
                 .map(m -> Map.of("workspace", m.workspace(), "role", m.role())).toList());
         return body;
     }

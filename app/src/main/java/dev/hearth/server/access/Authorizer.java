@@ -49,6 +49,7 @@ public final class Authorizer {
             if (workspaceRef.isPresent()) {
                 within = Optional.of(workspaces.findLive(h, workspaceRef.get())
                         .filter(w -> access.find(h, w.id(), caller.id()).isPresent())
+                        .filter(w -> caller.boundTo().map(k -> k.workspace().equals(w.id())).orElse(true))
                         .orElseThrow(() -> ApiException.notFound("workspace " + workspaceRef.get())));
             } else if (!Ids.looksLikeId(ref)) {
                 throw ApiException.invalidField("workspace", "give ?workspace= (id or name) to find a "
@@ -60,12 +61,23 @@ public final class Authorizer {
         });
     }
 
+    /**
+     * The caller's role in the workspace, at least the action's. An API key sees its own workspace
+     * only (any other is not found) and acts with its role or its principal's, the lower.
+     */
     private Role requireRole(Handle h, Caller caller, Workspace workspace, Action action, ApiException notFound) {
         var grant = access.find(h, workspace.id(), caller.id()).orElseThrow(() -> notFound);
-        if (!grant.role().atLeast(action.minimum())) {
-            throw new ApiException(ErrorCode.FORBIDDEN, "this needs the " + action.minimum().wire()
-                    + " role in workspace " + workspace.name() + "; you are " + grant.role().wire());
+        var key = caller.boundTo();
+        if (key.isPresent() && !key.get().workspace().equals(workspace.id())) {
+            throw notFound;
         }
-        return grant.role();
+        Role role = key.filter(k -> !k.role().atLeast(grant.role())).map(Caller.ApiKeyCredential::role)
+                .orElse(grant.role());
+        if (!role.atLeast(action.minimum())) {
+            throw new ApiException(ErrorCode.FORBIDDEN, "this needs the " + action.minimum().wire()
+                    + " role in workspace " + workspace.name() + "; you are " + role.wire()
+                    + (key.isPresent() ? " (with this API key)" : ""));
+        }
+        return role;
     }
 }

@@ -94,11 +94,8 @@ public final class AgentExec {
     }
 
     private static byte[] head(Exec.Request request) {
-        var head = new LinkedHashMap<String, Object>();
-        head.put("command", request.command());
-        head.put("env", request.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        head.put("cwd", request.cwd());
-        head.put("timeout_ms", request.timeout().toMillis());
+        var head = RunHead.exec(request.command(), request.env(), request.cwd(), request.user(),
+                request.timeout().toMillis());
         try {
             byte[] json = Json.mapper().writeValueAsBytes(head);
             return ByteBuffer.allocate(4 + json.length).putInt(json.length).put(json).array();

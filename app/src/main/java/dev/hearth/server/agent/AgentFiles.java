@@ -40,11 +40,24 @@ public final class AgentFiles {
         return client.open(agent, transfer(client.request(agent, "GET", "/files").param("path", path)));
     }
 
-    /** Writes {@code body} whole under {@code path} (parents made) or leaves nothing there. */
-    public FileInfo write(AgentEndpoint agent, String path, String mode, InputStream body) {
-        var request = client.request(agent, "PUT", "/files").param("path", path);
-        if (mode != null) {
-            request.param("mode", mode);
+    /**
+     * Writes {@code body} whole under {@code path} (parents made) or leaves nothing there; {@code owner}
+     * (null: root) owns the file and the parents it made.
+     */
+    /** What to write where: mode bits and owner (null: 0644 and root) and metadata (none: empty). */
+    public record Upload(String path, String mode, String owner, Map<String, String> metadata) {
+    }
+
+    public FileInfo write(AgentEndpoint agent, Upload upload, InputStream body) {
+        var request = client.request(agent, "PUT", "/files").param("path", upload.path());
+        if (upload.mode() != null) {
+            request.param("mode", upload.mode());
+        }
+        if (upload.owner() != null) {
+            request.param("owner", upload.owner());
+        }
+        if (!upload.metadata().isEmpty()) {
+            request.param("meta", Json.mapper().valueToTree(upload.metadata()).toString());
         }
         return file(agent, transfer(request.body(new InputStreamRequestContent("application/octet-stream", filled(body), CHUNK))));
     }
@@ -59,9 +72,48 @@ public final class AgentFiles {
                 Map.of("from", from, "to", to)));
     }
 
-    public FileInfo mkdir(AgentEndpoint agent, String path) {
-        return file(agent, AgentClient.jsonBody(client.request(agent, "POST", "/files/mkdir"), Map.of("path", path)));
+    public FileInfo mkdir(AgentEndpoint agent, String path, String owner) {
+        var request = client.request(agent, "POST", "/files/mkdir");
+        if (owner != null) {
+            request.param("owner", owner);
+        }
+        return file(agent, AgentClient.jsonBody(request, Map.of("path", path)));
     }
+
+    /**
+     * What happens in a directory as it happens, one JSON line an event (the first says it watches),
+     * until the caller closes the answer or {@code abort} ends it from elsewhere.
+     */
+    public Watch watch(AgentEndpoint agent, String dir, boolean recursive) {
+        var request = client.request(agent, "GET", "/watch").param("path", dir)
+                .param("recursive", Boolean.toString(recursive))
+                .timeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS).idleTimeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS);
+        return new Watch(client.open(agent, request), () -> request.abort(new IOException("the computer stops")));
+    }
+
+    /** A watch's stream of events, and how to end it. */
+    public record Watch(AgentClient.Answer answer, Runnable abort) {
+    }
+
+    /**
+     * Makes a server listening on 127.0.0.1:{@code port} inside the computer reachable at its own
+     * address ({@code address}); false when nothing listens there.
+     */
+    public boolean forward(AgentEndpoint agent, int port, String address) {
+        try {
+            client.json(agent, client.request(agent, "POST", "/forward").param("port", Integer.toString(port))
+                    .param("address", address));
+            return true;
+        } catch (AgentException e) {
+            if ("not_found".equals(e.code())) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    // A watch may stay quiet as long as the directory does; it ends with its caller.
+    private static final long FOLLOW_MILLIS = TimeUnit.DAYS.toMillis(30);
 
     /** A tar of the directory; the caller closes the answer. */
     public AgentClient.Answer archive(AgentEndpoint agent, String dir) {

@@ -29,18 +29,34 @@ public final class AgentProcesses {
         this.client = client;
     }
 
-    /** What to start: argv, the whole environment, the working directory, a tag, and whether it takes stdin. */
-    public record Start(List<String> command, Map<String, String> env, String cwd, String tag, boolean stdin) {
+    /**
+     * What to start: argv, the whole environment, the working directory, a tag, whether it takes stdin,
+     * the user it runs as (null: root), and a terminal's first size (null: pipes, no terminal).
+     */
+    public record Start(List<String> command, Map<String, String> env, String cwd, String tag, boolean stdin,
+                        String user, Window pty) {
+    }
+
+    /** A terminal's size in characters. */
+    public record Window(int cols, int rows) {
     }
 
     public ProcessInfo start(AgentEndpoint agent, Start start) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("command", start.command());
-        body.put("env", start.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        body.put("cwd", start.cwd());
-        body.put("tag", start.tag() == null ? "" : start.tag());
-        body.put("stdin", start.stdin());
-        return process(agent, AgentClient.jsonBody(client.request(agent, "POST", "/processes"), body));
+        var pty = start.pty();
+        var env = new LinkedHashMap<>(start.env());
+        if (pty != null) {
+            env.putIfAbsent("TERM", "xterm-256color"); // as the interactive terminal's
+        }
+        var head = new RunHead(start.command(), RunHead.env(env), start.cwd(), start.user(),
+                start.tag() == null ? "" : start.tag(), null, pty == null ? null : pty.cols(),
+                pty == null ? null : pty.rows(), start.stdin(), pty != null);
+        return process(agent, AgentClient.jsonBody(client.request(agent, "POST", "/processes"), head));
+    }
+
+    /** The window of a process started on a terminal. */
+    public ProcessInfo resize(AgentEndpoint agent, String selector, Window window) {
+        return process(agent, AgentClient.jsonBody(client.request(agent, "POST", "/processes/" + selector + "/resize"),
+                window));
     }
 
     public List<ProcessInfo> list(AgentEndpoint agent) {
@@ -85,8 +101,16 @@ public final class AgentProcesses {
 
     /** Opens the output kept so far (and, if {@code follow}, what comes until the end); the caller closes it. */
     public Output output(AgentEndpoint agent, String selector, boolean follow) {
+        return output(agent, selector, follow, false);
+    }
+
+    /** The same; {@code fromNow}: none of what it wrote so far, only what comes. */
+    public Output output(AgentEndpoint agent, String selector, boolean follow, boolean fromNow) {
         var request = client.request(agent, "GET", "/processes/" + selector + "/output")
                 .param("follow", Boolean.toString(follow));
+        if (fromNow) {
+            request.param("from", "now");
+        }
         if (follow) {
             request.timeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS).idleTimeout(FOLLOW_MILLIS, TimeUnit.MILLISECONDS);
         }

@@ -47,12 +47,7 @@ public final class AgentTerminal implements Terminal {
                                      int rows) {
         var env = new LinkedHashMap<>(command.env());
         env.putIfAbsent("TERM", "xterm-256color");
-        var head = new LinkedHashMap<String, Object>();
-        head.put("command", command.command());
-        head.put("env", env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        head.put("cwd", command.cwd());
-        head.put("cols", columns);
-        head.put("rows", rows);
+        var head = RunHead.terminal(command.command(), env, command.cwd(), command.user(), columns, rows);
         var input = new OutputStreamRequestContent("application/octet-stream");
         var request = client.request(agent, "POST", "/terminal").body(input)
                 .timeout(MAX_MILLIS, TimeUnit.MILLISECONDS).idleTimeout(MAX_MILLIS, TimeUnit.MILLISECONDS);

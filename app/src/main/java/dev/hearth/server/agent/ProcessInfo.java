@@ -11,7 +11,7 @@ import java.util.List;
  * them as it writes every other time (the agent trims trailing zeros of the fraction; Java does not).
  */
 public record ProcessInfo(int pid, String tag, List<String> command, State state, Integer exitCode,
-                          Instant startedAt, Instant endedAt, boolean stdin) {
+                          Instant startedAt, Instant endedAt, boolean stdin, boolean pty) {
 
     /** Whether it still runs. */
     public enum State {

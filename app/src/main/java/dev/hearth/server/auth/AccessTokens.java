@@ -10,6 +10,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.hearth.api.ApiException;
 import dev.hearth.server.store.Ids;
+import dev.hearth.server.tenancy.Caller.ApiKeyCredential;
 import dev.hearth.server.tenancy.Caller.Credential;
 import dev.hearth.server.tenancy.Caller.KeyCredential;
 import dev.hearth.server.tenancy.Caller.SessionCredential;
@@ -58,6 +59,7 @@ public final class AccessTokens {
         switch (credential) {
             case KeyCredential k -> claims.claim("hk", k.keyId());
             case SessionCredential s -> claims.claim("sid", s.sessionId());
+            case ApiKeyCredential a -> claims.claim("ak", a.keyId());
         }
         var header = new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).type(JOSEObjectType.JWT).build();
         var jwt = new SignedJWT(header, claims.build());
@@ -125,10 +127,14 @@ public final class AccessTokens {
         requireUnexpired(c.getExpirationTime().toInstant());
         String hk = c.getStringClaim("hk");
         String sid = c.getStringClaim("sid");
-        if (c.getSubject() == null || (hk == null) == (sid == null)) {
+        String ak = c.getStringClaim("ak");
+        int credentials = (hk == null ? 0 : 1) + (sid == null ? 0 : 1) + (ak == null ? 0 : 1);
+        if (c.getSubject() == null || credentials != 1) {
             throw ApiException.unauthenticated("malformed access token");
         }
-        Credential credential = hk != null ? new KeyCredential(hk) : new SessionCredential(sid);
+        // An API key's workspace and role are read again with the key itself (Authenticator.confirm).
+        Credential credential = hk != null ? new KeyCredential(hk) : sid != null ? new SessionCredential(sid)
+                : new ApiKeyCredential(ak, null, null);
         return new Claims(c.getSubject(), credential, c.getExpirationTime().toInstant());
     }
 }

@@ -1,9 +1,12 @@
 package dev.hearth.server.auth;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.server.access.ApiKey;
+import dev.hearth.server.access.ApiKeys;
 import dev.hearth.server.access.PrincipalKey;
 import dev.hearth.server.access.PrincipalStore;
 import dev.hearth.server.tenancy.Caller;
+import dev.hearth.server.tenancy.Caller.ApiKeyCredential;
 import dev.hearth.server.tenancy.Caller.KeyCredential;
 import dev.hearth.server.tenancy.Caller.SessionCredential;
 import java.time.Clock;
@@ -20,9 +23,12 @@ public final class Authenticator {
     private final Jdbi jdbi;
     private final PrincipalStore principals;
     private final AuthStore store;
+    private final ApiKeys apiKeys;
     private final Clock clock;
 
-    public Authenticator(AccessTokens tokens, Jdbi jdbi, PrincipalStore principals, AuthStore store, Clock clock) {
+    public Authenticator(AccessTokens tokens, Jdbi jdbi, PrincipalStore principals, AuthStore store, ApiKeys apiKeys,
+                         Clock clock) {
+        this.apiKeys = apiKeys;
         this.tokens = tokens;
         this.jdbi = jdbi;
         this.principals = principals;
@@ -31,8 +37,26 @@ public final class Authenticator {
     }
 
     public Caller authenticate(String authorization) {
-        var claims = claims(authorization);
+        String bearer = bearer(authorization);
+        if (ApiKey.isSecret(bearer)) {
+            return apiKeys.authenticate(bearer, principals);
+        }
+        var claims = tokens.verify(bearer);
         return confirm(claims.principal(), claims.credential());
+    }
+
+    /**
+     * A short-lived access token for the caller an API key stands for, checked as when its secret is
+     * sent: for work Hearth does on the key's behalf without its secret (E2B's in-sandbox calls).
+     */
+    public String tokenForApiKey(String keyId) {
+        var caller = jdbi.withHandle(h -> apiKeys.confirm(h, keyId, principals));
+        return tokens.issue(caller.id(), caller.credential());
+    }
+
+    /** How long a token lives. */
+    public java.time.Duration tokenLifetime() {
+        return tokens.lifetime();
     }
 
     /**
@@ -42,7 +66,10 @@ public final class Authenticator {
      * ({@link #vouched}), so a revoked key is refused there at once all the same.
      */
     public Caller authenticateToRelay(String authorization) {
-        var claims = claims(authorization);
+        if (ApiKey.isSecret(bearer(authorization))) {
+            return authenticate(authorization); // a digest lookup: as cheap as the cache below
+        }
+        var claims = tokens.verify(bearer(authorization));
         String key = claims.principal() + " " + claims.credential();
         var seen = relayed.get(key);
         long now = System.nanoTime();
@@ -64,14 +91,14 @@ public final class Authenticator {
 
     private final Map<String, Confirmed> relayed = new ConcurrentHashMap<>();
 
-    private AccessTokens.Claims claims(String authorization) {
+    private static String bearer(String authorization) {
         if (authorization == null || authorization.isBlank()) {
-            throw ApiException.unauthenticated("send Authorization: Bearer <access token> (get one with hearth auth token)");
+            throw ApiException.unauthenticated("send Authorization: Bearer <access token or API key> (get a token with hearth auth token)");
         }
         if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw ApiException.unauthenticated("the Authorization header must use the Bearer scheme");
         }
-        return tokens.verify(authorization.substring(7).strip());
+        return authorization.substring(7).strip();
     }
 
     /**
@@ -80,10 +107,15 @@ public final class Authenticator {
      */
     public Caller vouched(String text) {
         String[] parts = text.split(" ", 3);
-        if (parts.length != 3 || !(parts[1].equals("key") || parts[1].equals("session"))) {
+        if (parts.length != 3) {
             throw ApiException.unauthenticated("the relaying node's caller is malformed");
         }
-        return confirm(parts[0], parts[1].equals("key") ? new KeyCredential(parts[2]) : new SessionCredential(parts[2]));
+        return confirm(parts[0], switch (parts[1]) {
+            case "key" -> new KeyCredential(parts[2]);
+            case "session" -> new SessionCredential(parts[2]);
+            case "apikey" -> new ApiKeyCredential(parts[2], null, null);
+            default -> throw ApiException.unauthenticated("the relaying node's caller is malformed");
+        });
     }
 
     /** {@code principal key|session id}: what a relaying node vouches for. */
@@ -91,16 +123,25 @@ public final class Authenticator {
         return caller.id() + switch (caller.credential()) {
             case KeyCredential k -> " key " + k.keyId();
             case SessionCredential s -> " session " + s.sessionId();
+            case ApiKeyCredential a -> " apikey " + a.keyId();
         };
     }
 
     private Caller confirm(String principalId, Caller.Credential credential) {
+        if (credential instanceof ApiKeyCredential a) {
+            var caller = jdbi.withHandle(h -> apiKeys.confirm(h, a.keyId(), principals));
+            if (!caller.id().equals(principalId)) {
+                throw ApiException.unauthenticated("this token's API key belongs to another principal");
+            }
+            return caller;
+        }
         return jdbi.withHandle(h -> {
             var principal = principals.find(h, principalId)
                     .orElseThrow(() -> ApiException.unauthenticated("the token's principal no longer exists"));
             switch (credential) {
                 case KeyCredential k -> requireActiveKey(principals.findKey(h, k.keyId()).orElse(null));
                 case SessionCredential s -> requireLiveSession(store.session(h, s.sessionId()).orElse(null));
+                case ApiKeyCredential a -> throw new IllegalStateException("confirmed above");
             }
             return new Caller(principal, credential);
         });

@@ -10,13 +10,14 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * A checkpoint as stored and as shown: what it was taken of ({@code source_type}, {@code source}),
- * the source's generation and image then, its size on disk, and the checkpoint before it.
+ * the source's generation and image then, its size on disk, and the checkpoint before it. A
+ * {@code kept} one (a template) outlives its source: deleting the source leaves it.
  */
 @JsonPropertyOrder({"id", "workspace", "source_type", "source", "name", "consistency", "state", "generation",
-        "image_digest", "size_bytes", "parent", "error", "created_at", "deleted_at"})
+        "image_digest", "size_bytes", "parent", "kept", "error", "created_at", "deleted_at"})
 public record Checkpoint(String id, String workspace, SourceType sourceType, String source, String name,
                          CheckpointState state, int generation, String imageDigest, long sizeBytes,
-                         String parent, Operation.Error error, Instant createdAt, Instant deletedAt) {
+                         String parent, Operation.Error error, Instant createdAt, Instant deletedAt, boolean kept) {
 
     private static final DateTimeFormatter DEFAULT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
@@ -38,22 +39,22 @@ public record Checkpoint(String id, String workspace, SourceType sourceType, Str
 
     public Checkpoint ready(long size) {
         return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.READY), generation,
-                imageDigest, size, parent, null, createdAt, deletedAt);
+                imageDigest, size, parent, null, createdAt, deletedAt, kept);
     }
 
     public Checkpoint failed(Operation.Error why) {
         return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.FAILED), generation,
-                imageDigest, 0, parent, why, createdAt, deletedAt);
+                imageDigest, 0, parent, why, createdAt, deletedAt, kept);
     }
 
     public Checkpoint deleting() {
         return new Checkpoint(id, workspace, sourceType, source, name, state.moveTo(CheckpointState.DELETING),
-                generation, imageDigest, sizeBytes, parent, error, createdAt, deletedAt);
+                generation, imageDigest, sizeBytes, parent, error, createdAt, deletedAt, kept);
     }
 
     /** Gone from view: deleted by request, or with its source (in whatever state it was). */
     public Checkpoint deleted(Instant now) {
         return new Checkpoint(id, workspace, sourceType, source, name, CheckpointState.DELETING, generation,
-                imageDigest, sizeBytes, parent, error, createdAt, now);
+                imageDigest, sizeBytes, parent, error, createdAt, now, kept);
     }
 }

@@ -25,8 +25,9 @@ public final class CheckpointStore {
         KeyedCreates.made(h, c.id());
         h.createUpdate("""
                 INSERT INTO checkpoints (id, workspace, source_type, source, name, state, generation, image_digest,
-                    size_bytes, parent, created_at)
-                VALUES (:id, :ws, :type, :source, :name, :state, :gen, :digest, :size, :parent, :at)""")
+                    size_bytes, parent, created_at, kept)
+                VALUES (:id, :ws, :type, :source, :name, :state, :gen, :digest, :size, :parent, :at, :kept)""")
+                .bind("kept", c.kept())
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("type", c.sourceType().wire()).bind("source", c.source())
                 .bind("name", c.name()).bind("state", c.state().wire()).bind("gen", c.generation())
                 .bind("digest", c.imageDigest()).bind("size", c.sizeBytes()).bind("parent", c.parent())
@@ -60,6 +61,20 @@ public final class CheckpointStore {
         return h.createQuery("""
                 SELECT id FROM checkpoints WHERE source = :s AND deleted_at IS NULL AND state = 'ready'
                 ORDER BY id DESC LIMIT 1""").bind("s", source).mapTo(String.class).findOne();
+    }
+
+    /** A page of the workspace's kept checkpoints (templates), newest first, of any computer or database. */
+    public List<Checkpoint> keptPage(Handle h, String workspace, PageRequest page) {
+        return h.createQuery("SELECT * FROM checkpoints WHERE workspace = :w AND kept = :kept AND deleted_at IS NULL "
+                        + "AND id < :before ORDER BY id DESC LIMIT :n")
+                .bind("w", workspace).bind("kept", true).bind("before", page.after().orElse(ABOVE_ALL))
+                .bind("n", page.limit() + 1).map(CheckpointStore::checkpoint).list();
+    }
+
+    /** How many kept checkpoints the workspace holds: they keep it from being deleted, as computers do. */
+    public long countKept(Handle h, String workspace) {
+        return h.createQuery("SELECT COUNT(*) FROM checkpoints WHERE workspace = :w AND kept = :kept "
+                + "AND deleted_at IS NULL").bind("w", workspace).bind("kept", true).mapTo(Long.class).one();
     }
 
     /** Every checkpoint of one source not deleted. */
@@ -102,6 +117,6 @@ public final class CheckpointStore {
                 rs.getString("source"), rs.getString("name"), CheckpointState.of(rs.getString("state")),
                 rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
                 rs.getString("parent"), StoredJson.read(rs, "error", Operation.Error.class),
-                instant(rs, "created_at"), instant(rs, "deleted_at"));
+                instant(rs, "created_at"), instant(rs, "deleted_at"), rs.getBoolean("kept"));
     }
 }

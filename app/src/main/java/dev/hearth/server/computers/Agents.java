@@ -352,7 +352,7 @@ final class Agents {
     static ApiException refusal(AgentException e) {
         return switch (e.code()) {
             case "not_found" -> new ApiException(ErrorCode.NOT_FOUND, e.getMessage());
-            case "exists", "no_stdin", "too_many_processes" -> ApiException.conflict(e.getMessage());
+            case "exists", "no_stdin", "no_pty", "too_many_processes" -> ApiException.conflict(e.getMessage());
             case "no_space" -> new ApiException(ErrorCode.INSUFFICIENT_STORAGE, e.getMessage());
             case "is_dir", "not_dir", "invalid", "failed", "denied", "cannot_start" ->
                     new ApiException(ErrorCode.INVALID_REQUEST, e.getMessage());

@@ -40,6 +40,18 @@ public final class CheckpointsApi {
                 Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
                         Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()))
                 .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
+        // Kept checkpoints (templates): the workspace's, whether their computers live or not.
+        routes.add("GET", "/workspaces/{ws}/checkpoints", Scope.workspace(COMPUTER_READ),
+                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.kept(ex.workspace(), ex.page()))))
+                .summary("The workspace's kept checkpoints (templates), newest first").paged()
+                .answers(Contract.page("checkpoints", Checkpoint.class));
+        routes.add("GET", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_READ),
+                ex -> Reply.ok(Reply.one("checkpoint", checkpoints.keptIn(ex.workspace(), ex.param("chk")))))
+                .summary("A kept checkpoint, by id").answers(Contract.one("checkpoint", Checkpoint.class));
+        routes.add("DELETE", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_WRITE),
+                ex -> Reply.status(202, checkpoints.deleteKept(ex.workspace(), ex.param("chk")).body()))
+                .summary("Delete a kept checkpoint (a checkpoint.delete operation)").statuses(202)
+                .answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
                         ex.body(RestoreRequest.class)))))

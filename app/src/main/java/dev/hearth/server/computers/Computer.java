@@ -16,9 +16,18 @@ import java.util.Optional;
 public record Computer(String id, String workspace, String name, Settings settings, Status status,
                        Instance instance, Lineage lineage, Times times) {
 
-    /** What its owner asked for; {@code auto_sleep_seconds} null means never. */
+    /**
+     * What its owner asked for; {@code auto_sleep_seconds} null means never. {@code labels}: its
+     * owner's names for it, lists filter by them.
+     */
     public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, Resources resources,
-                           boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network, Launch launch) {
+                           boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network, Launch launch,
+                           Map<String, String> labels, Lifetime lifetime) {
+        /** The same, to live until deleted (its lifetime expired as a sleep, or it is being deleted). */
+        public Settings endless() {
+            return new Settings(image, env, ports, resources, protectedFlag, autoSleepSeconds, network, launch, labels,
+                    Lifetime.NONE);
+        }
     }
 
     /**
@@ -227,7 +236,8 @@ public record Computer(String id, String workspace, String name, Settings settin
 
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
-        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false, settings.autoSleepSeconds(), settings.network(), settings.launch());
+        var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false,
+                settings.autoSleepSeconds(), settings.network(), settings.launch(), settings.labels(), Lifetime.NONE);
         return new Computer(id, workspace, name, unprotected, new Status(state(), null, error(), status.mainExit(), status.sleep()),
                 instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));

@@ -98,9 +98,10 @@ final class ComputerCheckpoints {
         }
         Instant now = now();
         String name = Checkpoint.name(request == null ? null : request.name(), now);
+        boolean keep = request != null && Boolean.TRUE.equals(request.keep());
         return kinds.begin(computer.id(), "computer " + computer.name(), name, parent -> new Checkpoint(Ids.next(),
                 workspace.id(), SourceType.COMPUTER, computer.id(), name, CheckpointState.CREATING,
-                computer.generation(), computer.imageDigest(), 0, parent, null, now, null));
+                computer.generation(), computer.imageDigest(), 0, parent, null, now, null, keep));
     }
 
     Page<Checkpoint> list(Workspace workspace, String computerRef, PageRequest page) {
@@ -116,6 +117,25 @@ final class ComputerCheckpoints {
     Accepted delete(Workspace workspace, String computerRef, String ref) {
         here.apply(computer(workspace, computerRef));
         return kinds.delete(get(workspace, computerRef, ref), ref);
+    }
+
+    /** The workspace's kept checkpoints (templates), newest first, whether their computers live or not. */
+    Page<Checkpoint> kept(Workspace workspace, PageRequest page) {
+        return Page.of(jdbi.withHandle(h -> store.keptPage(h, workspace.id(), page)), page.limit(), Checkpoint::id);
+    }
+
+    /** A kept checkpoint of the workspace, by id. */
+    Checkpoint keptIn(Workspace workspace, String id) {
+        return jdbi.withHandle(h -> store.find(h, id))
+                .filter(c -> c.workspace().equals(workspace.id()) && c.kept() && c.deletedAt() == null)
+                .orElseThrow(() -> ApiException.notFound("kept checkpoint " + id));
+    }
+
+    /** Deletes a kept checkpoint on the node of the computer it was taken of (which may be deleted). */
+    Accepted deleteKept(Workspace workspace, String id) {
+        var checkpoint = keptIn(workspace, id);
+        here.apply(current(checkpoint.source()));
+        return kinds.delete(checkpoint, id);
     }
 
     /** A ready checkpoint of {@code computerId} to restore, by id or name. */
@@ -298,9 +318,15 @@ final class ComputerCheckpoints {
         });
     }
 
-    /** Deletes every checkpoint of a computer being deleted (its gate is held by the caller). */
+    /**
+     * Deletes every checkpoint of a computer being deleted (its gate is held by the caller), but
+     * kept ones: templates outlive their computer.
+     */
     void deleteAllOf(String computerId) {
         for (var c : jdbi.withHandle(h -> store.live(h, computerId))) {
+            if (c.kept() && c.is(CheckpointState.READY)) {
+                continue;
+            }
             disks.discard(c.id());
             save(c.deleted(now()));
         }

@@ -3,12 +3,14 @@ package dev.hearth.server.computers;
 import dev.hearth.server.agent.AgentClient;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
+import dev.hearth.server.agent.AgentFiles;
 import dev.hearth.server.agent.FileInfo;
 import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -65,6 +67,33 @@ public final class ComputerFiles {
         }
     }
 
+    /** A stream of events (a watch's lines): each passed on as it comes, until either side ends it. */
+    public static final class Events implements AutoCloseable {
+        private final AgentClient.Answer answer;
+        private final Runnable untrack;
+
+        private Events(AgentClient.Answer answer, Runnable untrack) {
+            this.answer = answer;
+            this.untrack = untrack;
+        }
+
+        public void transferTo(OutputStream out) throws IOException {
+            byte[] buffer = new byte[16 * 1024];
+            try (this) {
+                for (int n = answer.body().read(buffer); n > 0; n = answer.body().read(buffer)) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            untrack.run();
+            answer.close();
+        }
+    }
+
     public FileInfo info(Workspace workspace, String ref, String path) {
         String checked = FilePaths.check("path", path);
         return on(workspace, ref, agent -> agents.files().info(agent, checked));
@@ -75,10 +104,13 @@ public final class ComputerFiles {
         return on(workspace, ref, agent -> agents.files().list(agent, checked));
     }
 
-    public FileInfo write(Workspace workspace, String ref, String path, String mode, InputStream body) {
-        String checked = FilePaths.check("path", path);
-        String bits = FilePaths.mode(mode);
-        return on(workspace, ref, agent -> agents.files().write(agent, checked, bits, body));
+    /** {@code owner}: a user of the image who owns the file and the parents made (null: root). */
+    /** {@code metadata}: keys of HTTP token characters to printable ASCII values (E2B's file metadata). */
+    public FileInfo write(Workspace workspace, String ref, String path, String mode, String owner,
+                          Map<String, String> metadata, InputStream body) {
+        var upload = new AgentFiles.Upload(FilePaths.check("path", path), FilePaths.mode(mode), Execs.user(owner),
+                FilePaths.metadata(metadata));
+        return on(workspace, ref, agent -> agents.files().write(agent, upload, body));
     }
 
     public FileInfo delete(Workspace workspace, String ref, String path, boolean recursive) {
@@ -92,9 +124,31 @@ public final class ComputerFiles {
         return on(workspace, ref, agent -> agents.files().move(agent, source, target));
     }
 
-    public FileInfo mkdir(Workspace workspace, String ref, String path) {
+    public FileInfo mkdir(Workspace workspace, String ref, String path, String owner) {
         String checked = FilePaths.check("path", path);
-        return on(workspace, ref, agent -> agents.files().mkdir(agent, checked));
+        String who = Execs.user(owner);
+        return on(workspace, ref, agent -> agents.files().mkdir(agent, checked, who));
+    }
+
+    /**
+     * Opens a watch of a directory (a missing one fails here, before any byte is sent); a sleep of
+     * the computer ends it, as it ends followers of output.
+     */
+    public Events watch(Workspace workspace, String ref, String dir, boolean recursive) {
+        String checked = FilePaths.check("path", dir);
+        return awake.run(awake.find(workspace, ref), c -> {
+            var agent = agents.required(c);
+            Runnable[] abort = {() -> { }};
+            Runnable untrack = agents.follow(c.sandboxId(), () -> abort[0].run());
+            try {
+                var watch = agents.files().watch(agent, checked, recursive);
+                abort[0] = watch.abort();
+                return new Events(watch.answer(), untrack);
+            } catch (AgentException e) {
+                untrack.run();
+                throw Agents.refusal(e);
+            }
+        });
     }
 
     public FileInfo unarchive(Workspace workspace, String ref, String dir, InputStream tar) {

@@ -38,7 +38,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
-                execs, files, processes, new RouteTargets(records, activity, sleeps), new ComputerViews(environments, in.routerHost()),
+                execs, files, processes, new RouteTargets(records, activity, sleeps, agents), new ComputerViews(environments, in.routerHost()),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
                         in.sleep().memoryReserveBytes()), disks, agents);

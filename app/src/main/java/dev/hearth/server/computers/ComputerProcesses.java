@@ -2,6 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Validate;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.agent.AgentProcesses;
@@ -37,21 +38,40 @@ public final class ComputerProcesses {
         this.execs = execs;
     }
 
-    /** {@code POST .../processes}: {@code stdin} true keeps the process's input open for {@code .../stdin}. */
+    /**
+     * {@code POST .../processes}: {@code stdin} true keeps the process's input open for {@code .../stdin};
+     * {@code user} runs it as a user of the image; {@code pty} starts it on a terminal of that size (its
+     * input is then the terminal's, always open, and its output the terminal's, as stdout).
+     */
     public record StartRequest(List<String> command, Map<String, String> env, String cwd, String tag,
-                               Boolean stdin) {
+                               Boolean stdin, String user, Window pty) {
+    }
+
+    /** A terminal's size, in characters. */
+    public record Window(Integer cols, Integer rows) {
+        AgentProcesses.Window checked() {
+            return new AgentProcesses.Window(Validate.range("pty.cols", cols, 1, 10_000, 80),
+                    Validate.range("pty.rows", rows, 1, 10_000, 24));
+        }
     }
 
     public ProcessInfo start(Workspace workspace, String ref, StartRequest request) {
         if (request.tag() != null && request.tag().length() > 128) {
             throw ApiException.invalidField("tag", "at most 128 characters");
         }
+        var window = request.pty() == null ? null : request.pty().checked();
         var prepared = execs.prepare(workspace, ref, new ExecApi.Request(request.command(), request.env(),
-                request.cwd(), null, null, null));
+                request.cwd(), null, null, null, request.user()));
         var exec = prepared.request();
         var start = new AgentProcesses.Start(exec.command(), exec.env(), exec.cwd(), request.tag(),
-                Boolean.TRUE.equals(request.stdin()));
+                window != null || Boolean.TRUE.equals(request.stdin()), exec.user(), window);
         return on(prepared.read(), agent -> agents.processes().start(agent, start));
+    }
+
+    public ProcessInfo resize(Workspace workspace, String ref, String pid, Window window) {
+        String selector = pid(pid);
+        var checked = Validate.required("pty", window).checked();
+        return on(awake.find(workspace, ref), agent -> agents.processes().resize(agent, selector, checked));
     }
 
     public List<ProcessInfo> list(Workspace workspace, String ref) {
@@ -74,15 +94,18 @@ public final class ComputerProcesses {
         return on(awake.find(workspace, ref), agent -> agents.processes().stdin(agent, selector, bytes, close));
     }
 
-    /** A process's output, opened (a missing process fails here, before any byte is sent). */
-    public Output output(Workspace workspace, String ref, String pid, boolean follow) {
-        return open(workspace, ref, pid(pid), follow);
+    /**
+     * A process's output, opened (a missing process fails here, before any byte is sent); {@code fromNow}:
+     * only what it writes from now on.
+     */
+    public Output output(Workspace workspace, String ref, String pid, boolean follow, boolean fromNow) {
+        return open(workspace, ref, pid(pid), follow, fromNow);
     }
 
     /** The main process's output: the computer's log. */
     public Output log(Workspace workspace, String ref, boolean follow) {
         try {
-            return open(workspace, ref, MAIN, follow);
+            return open(workspace, ref, MAIN, follow, false);
         } catch (ApiException e) {
             if (e.is(ErrorCode.NOT_FOUND)) {
                 throw new ApiException(ErrorCode.NOT_FOUND, "computer " + ref
@@ -112,14 +135,14 @@ public final class ComputerProcesses {
         }
     }
 
-    private Output open(Workspace workspace, String ref, String selector, boolean follow) {
+    private Output open(Workspace workspace, String ref, String selector, boolean follow, boolean fromNow) {
         return awake.run(awake.find(workspace, ref), c -> {
             var agent = agents.required(c);
             Runnable[] abort = {() -> { }};
             // Tracked before the gate is let go, so a sleep that follows ends it rather than saving it.
             Runnable untrack = agents.follow(c.sandboxId(), () -> abort[0].run());
             try {
-                var output = agents.processes().output(agent, selector, follow);
+                var output = agents.processes().output(agent, selector, follow, fromNow);
                 abort[0] = output.abort();
                 return new Output(output, untrack);
             } catch (AgentException e) {

@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
@@ -35,6 +36,7 @@ import dev.hearth.server.workspaces.Contents;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,12 +81,16 @@ public final class ComputerService {
 
     private final Timings timings;
     private final LocalNode node;
+    private Thread lifetimes;
+    private Thread sampling;
+    private final MetricsHistory history;
 
     public ComputerService(Inputs inputs, Operations operations) {
         this.parts = ComputerParts.assemble(inputs);
         this.node = inputs.node();
         this.timings = inputs.timings();
         this.usage = parts.usage();
+        this.history = new MetricsHistory(parts.records(), usage);
         this.operations = operations;
         // computer.create (pull and start) is repeatable, so resumed after a crash; computer.sleep is
         // not: reconcile settles a computer whose sleep was cut short.
@@ -106,11 +112,20 @@ public final class ComputerService {
         arrivals.reconcile();
         departures.ifPresent(Departures::start);
         parts.pool().start();
+        lifetimes = new Lifetimes(parts, this::deleteNow, this::beginSleep).start();
+        if (parts.access().runtime().isPresent()) {
+            sampling = history.start();
+        }
     }
 
     /** Stops watching computers (they keep running, and the next start adopts them) and empties the warm pool. */
     public void close() {
         supervisor.ifPresent(ComputerSupervisor::stop);
+        for (var loop : new Thread[] {lifetimes, sampling}) {
+            if (loop != null) {
+                loop.interrupt();
+            }
+        }
         departures.ifPresent(Departures::stop);
         parts.pool().stop();
     }
@@ -148,7 +163,9 @@ public final class ComputerService {
         var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false), ports, resources,
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
-                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE));
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE),
+                Labels.of(request.labels()), lifetime(request.expiresAt(), request.onExpire(), Lifetime.NONE,
+                        Boolean.TRUE.equals(request.protectedFlag())));
         node.placeComputer(resources.memoryMb());
         var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CLAIM,
                 () -> parts.pool().claim(workspace.id(), name, settings));
@@ -175,8 +192,8 @@ public final class ComputerService {
 
     // ---- read
 
-    public Page<ComputerView> list(Workspace workspace, PageRequest page) {
-        var rows = parts.records().jdbi().withHandle(h -> parts.records().store().page(h, workspace.id(), page));
+    public Page<ComputerView> list(Workspace workspace, PageRequest page, ComputerFilter filter) {
+        var rows = parts.records().jdbi().withHandle(h -> parts.records().store().page(h, workspace.id(), page, filter));
         return Page.of(rows, page.limit(), Computer::id).map(c -> view(c, workspace));
     }
 
@@ -191,6 +208,11 @@ public final class ComputerService {
 
     public ComputerMetrics metrics(Workspace workspace, String ref) {
         return usage.of(live(workspace, ref));
+    }
+
+    /** The samples of the last hour (every 5 s while it was awake) between {@code since} and {@code until}. */
+    public List<MetricsHistory.Sample> metricsHistory(Workspace workspace, String ref, Instant since, Instant until) {
+        return history.of(live(workspace, ref).id(), since, until);
     }
 
     // ---- update and delete
@@ -212,17 +234,24 @@ public final class ComputerService {
         }
         var ports = request.ports() == null ? set.ports() : ComputerInput.ports(request.ports());
         HostLabels.require(request.name() == null ? "ports" : "name", name, ports, workspace.name());
+        boolean protect = request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag();
         var settings = new Computer.Settings(set.image(), env, ports,
-                ComputerInput.patched(request.resources(), set.resources()), request.protectedFlag() == null ? set.protectedFlag() : request.protectedFlag(),
+                ComputerInput.patched(request.resources(), set.resources()), protect,
                 ComputerInput.autoSleep(request.autoSleepSeconds(), set.autoSleepSeconds()),
                 NetworkInput.parse(request.network(), set.network(), parts.networking().settings()),
-                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), set.launch()));
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), set.launch()),
+                Labels.patched(request.labels(), set.labels()),
+                lifetime(request.expiresAt(), request.onExpire(), set.lifetime(), protect));
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
         if (!settings.network().equals(set.network())) {
             // Applied at once, running or asleep: the rules are the veth's, not the sandbox's.
             parts.networking().attach(updated);
         }
         return view(updated, workspace);
+    }
+
+    private Lifetime lifetime(JsonNode expiresAt, String onExpire, Lifetime current, boolean protect) {
+        return Lifetime.parse(expiresAt, onExpire, current, protect, parts.records().now());
     }
 
     /** Stops the sandbox and removes its network, overlay and /data. Refused while protected. */
@@ -235,13 +264,17 @@ public final class ComputerService {
             throw new ApiException(ErrorCode.PROTECTED, "computer " + computer.name()
                     + " is protected; PATCH {\"protected\": false} first");
         }
+        return view(deleteNow(computer), workspace);
+    }
+
+    private Computer deleteNow(Computer computer) {
         var deleted = parts.lifecycle().lockedEndingExecs(computer.id(), () -> {
             var latest = parts.records().current(computer.id());
             return remove(parts.records().save(latest.withStatus(latest.state(), Pending.DELETING, latest.error(),
                     parts.records().now())));
         });
         parts.images().collectGarbageLater();
-        return view(deleted, workspace);
+        return deleted;
     }
 
     private void pullUnlessUnderWay(Computer creating) {
@@ -254,6 +287,7 @@ public final class ComputerService {
     private Computer remove(Computer deleting) {
         parts.access().ifPresent(r -> {
             r.delete(deleting.sandboxId());
+            parts.lifecycle().removed(deleting.sandboxId());
             parts.networking().detach(deleting);
             r.removeNetwork(deleting.slot());
             r.removeDisk(parts.dirs().computer(deleting.id()), parts.dirs().disk(deleting.id()));
@@ -281,10 +315,7 @@ public final class ComputerService {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state() + "; only a ready "
                     + "computer can sleep");
         }
-        var latest = parts.records().current(computer.id());
-        parts.records().save(latest.withStatus(ComputerState.READY, Pending.SLEEPING, computer.error(),
-                parts.records().now()));
-        var op = operations.begin(SLEEP_KIND, workspace.id(), computer.id(), Json.mapper().createObjectNode());
+        var op = beginSleep(computer);
         var done = operations.await(op.id(), SLEEP_WAIT);
         var after = parts.records().current(computer.id());
         return switch (done.state()) {
@@ -293,6 +324,13 @@ public final class ComputerService {
             case FAILED -> throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + computer.name()
                     + " could not sleep: " + done.error().message());
         };
+    }
+
+    private Operation beginSleep(Computer computer) {
+        var latest = parts.records().current(computer.id());
+        parts.records().save(latest.withStatus(ComputerState.READY, Pending.SLEEPING, computer.error(),
+                parts.records().now()));
+        return operations.begin(SLEEP_KIND, computer.workspace(), computer.id(), Json.mapper().createObjectNode());
     }
 
     public ComputerView wake(Workspace workspace, String ref) {

@@ -4,6 +4,7 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.hearth.api.WireName;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
@@ -16,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -44,10 +46,12 @@ public final class ComputerStore {
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
                     pids, disk_mb, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
-                    updated_at, network, launch, node)
+                    updated_at, network, launch, node, labels, expires_at, on_expire)
                 VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep,
-                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch, :node)""")
-                .bind("node", node)
+                    :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch, :node, :labels,
+                    :expiresAt, :onExpire)""")
+                .bind("node", node).bind("labels", labels(set)).bind("expiresAt", millis(set.lifetime().expiresAt()))
+                .bind("onExpire", set.lifetime().onExpire().wire())
                 .bind("id", c.id()).bind("ws", c.workspace()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
@@ -58,6 +62,21 @@ public final class ComputerStore {
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
                 .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt()))
                 .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set)).execute();
+        storeLabels(h, c.id(), set.labels());
+    }
+
+    /** The labels a list filters by, beside the computer's row (which the computer is read from). */
+    private static void storeLabels(Handle h, String computer, Map<String, String> labels) {
+        h.createUpdate("DELETE FROM computer_labels WHERE computer = :c").bind("c", computer).execute();
+        var insert = h.prepareBatch("INSERT INTO computer_labels (computer, name, value) VALUES (:c, :n, :v)");
+        labels.forEach((name, value) -> insert.bind("c", computer).bind("n", name).bind("v", value).add());
+        if (!labels.isEmpty()) {
+            insert.execute();
+        }
+    }
+
+    private static String labels(Computer.Settings set) {
+        return set.labels().isEmpty() ? null : StoredJson.text(set.labels());
     }
 
     public Optional<Computer> find(Handle h, String id) {
@@ -76,6 +95,39 @@ public final class ComputerStore {
 
     public List<Computer> page(Handle h, String workspace, PageRequest page) {
         return rows.page(h, workspace, page);
+    }
+
+    /** A page of the workspace's live computers that pass the filter, in id order (one more than the page holds). */
+    public List<Computer> page(Handle h, String workspace, PageRequest page, ComputerFilter filter) {
+        var sql = new StringBuilder("SELECT * FROM computers WHERE workspace = :w AND deleted_at IS NULL AND id > :after");
+        var states = List.copyOf(filter.states());
+        if (!states.isEmpty()) {
+            sql.append(" AND state IN (");
+            for (int i = 0; i < states.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append(":s").append(i);
+            }
+            sql.append(")");
+        }
+        var labels = List.copyOf(filter.labels().entrySet());
+        for (int i = 0; i < labels.size(); i++) {
+            sql.append(" AND EXISTS (SELECT 1 FROM computer_labels l WHERE l.computer = computers.id AND l.name = :n")
+                    .append(i).append(" AND l.value = :v").append(i).append(")");
+        }
+        var query = h.createQuery(sql.append(" ORDER BY id LIMIT :lim").toString()).bind("w", workspace)
+                .bind("after", page.after().orElse("")).bind("lim", page.limit() + 1);
+        for (int i = 0; i < states.size(); i++) {
+            query.bind("s" + i, states.get(i).wire());
+        }
+        for (int i = 0; i < labels.size(); i++) {
+            query.bind("n" + i, labels.get(i).getKey()).bind("v" + i, labels.get(i).getValue());
+        }
+        return query.map(ComputerStore::computer).list();
+    }
+
+    /** This node's live computers whose lifetime ended by {@code now}. */
+    public List<Computer> expired(Handle h, Instant now) {
+        return h.createQuery("SELECT * FROM computers WHERE deleted_at IS NULL AND node = :node AND expires_at <= :now "
+                + "ORDER BY expires_at").bind("node", node).bind("now", millis(now)).map(ComputerStore::computer).list();
     }
 
     /** Every live computer of this node, for reconciling with what runs. */
@@ -107,8 +159,11 @@ public final class ComputerStore {
                     env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
                     launch = :launch, generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted,
-                    sleep_mode = :sleepMode, slept_at = :sleptAt
+                    sleep_mode = :sleepMode, slept_at = :sleptAt, labels = :labels, expires_at = :expiresAt,
+                    on_expire = :onExpire
                 WHERE id = :id""")
+                .bind("labels", labels(set)).bind("expiresAt", millis(set.lifetime().expiresAt()))
+                .bind("onExpire", set.lifetime().onExpire().wire())
                 .bind("id", c.id()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("pending", c.pending() == null ? null : c.pending().wire())
                 .bind("digest", c.imageDigest()).bind("autoSleep", set.autoSleepSeconds())
@@ -123,6 +178,7 @@ public final class ComputerStore {
                 .bind("active", millis(times.lastActiveAt())).bind("deleted", millis(times.deletedAt()))
                 .bind("sleepMode", c.sleep() == null ? null : c.sleep().mode().wire())
                 .bind("sleptAt", c.sleep() == null ? null : millis(c.sleep().since())).execute();
+        storeLabels(h, c.id(), c.deleted() ? Map.of() : set.labels());
     }
 
     /**
@@ -180,6 +236,18 @@ public final class ComputerStore {
                 view.denyOut().stream().map(Cidr::of).toList());
     }
 
+    private static Map<String, String> labels(ResultSet rs) throws SQLException {
+        var labels = StoredJson.read(rs, "labels", new TypeReference<Map<String, String>>() { });
+        return labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    private static Lifetime lifetime(ResultSet rs) throws SQLException {
+        Instant at = instant(rs, "expires_at");
+        String how = rs.getString("on_expire");
+        return at == null ? Lifetime.NONE : new Lifetime(at, how == null ? Lifetime.OnExpire.DELETE
+                : WireName.parse(Lifetime.OnExpire.class, how));
+    }
+
     private static Computer.Sleep sleep(ResultSet rs, ComputerState state) throws SQLException {
         if (state != ComputerState.SLEEPING) {
             return null;
@@ -193,7 +261,7 @@ public final class ComputerStore {
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
-                rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs));
+                rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs), labels(rs), lifetime(rs));
         var state = ComputerState.of(rs.getString("state"));
         var status = new Computer.Status(state, Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",

@@ -5,6 +5,7 @@ import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** The Computer of the wire. */
 public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, SleepMode sleepMode,
@@ -13,7 +14,8 @@ public record ComputerView(String id, String workspace, String name, ComputerSta
                            List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
                            NetworkPolicy.View network, List<String> entrypoint, List<String> command,
-                           Launch.Restart restart, MainExitView mainExit, String parent, String fromCheckpoint,
+                           Launch.Restart restart, MainExitView mainExit, Map<String, String> labels,
+                           Instant expiresAt, Lifetime.OnExpire onExpire, String parent, String fromCheckpoint,
                            String node, Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 

@@ -40,7 +40,9 @@ final class ComputerViews {
                 set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
                 set.launch().restart(), c.mainExit().map(e -> new ComputerView.MainExitView(e.exitCode(), e.endedAt()))
-                        .orElse(null), c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(), times.createdAt(),
+                        .orElse(null), set.labels(), set.lifetime().expiresAt(),
+                set.lifetime().onExpire(),
+                c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

@@ -9,6 +9,7 @@ import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.ErrorEnvelope;
+import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Peer;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -35,8 +36,11 @@ public final class ComputersApi {
                         {"name": "box", "image": "hearth/busybox", "env": {"GREETING": "hi", "TOKEN": {"secret": "api-token"}},
                          "ports": [{"target": 8080}], "resources": {"cpus": 1, "memory_mb": 512}}""").answers(Contract.one("computer", ComputerView.class));
         routes.add("GET", "/workspaces/{ws}/computers", Scope.workspace(COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page()))))
-                .summary("The workspace's computers").paged().answers(Contract.page("computers", ComputerView.class));
+                ex -> Reply.ok(Reply.page("computers", service.list(ex.workspace(), ex.page(), filter(ex)))))
+                .summary("The workspace's computers").paged()
+                .query("label", "string", "NAME=VALUE (repeatable): only computers with every label given")
+                .query("state", "string", "comma-separated states (e.g. ready,sleeping): only computers in one of them")
+                .answers(Contract.page("computers", ComputerView.class));
         routes.add("GET", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
                 ex -> Reply.ok(Reply.one("computer", service.get(ex.workspace(), ex.param("cmp")))))
                 .summary("A computer, by id or name").answers(Contract.one("computer", ComputerView.class));
@@ -44,6 +48,13 @@ public final class ComputersApi {
                 ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("cmp")))))
                 .summary("CPU, memory and disk the computer uses now")
                 .answers(Contract.one("metrics", ComputerMetrics.class));
+        routes.add("GET", "/computers/{cmp}/metrics/history", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
+                ex -> Reply.ok(java.util.Map.of("samples", service.metricsHistory(ex.workspace(), ex.param("cmp"),
+                        time(ex, "since"), time(ex, "until")))))
+                .summary("The last hour of CPU, memory and disk, a sample every 5 s while awake")
+                .query("since", "string", "a timestamp: only samples from then on")
+                .query("until", "string", "a timestamp: only samples until then")
+                .answers(Contract.all("samples", MetricsHistory.Sample.class));
         routes.add("PATCH", "/computers/{cmp}", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
                 ex -> Reply.ok(Reply.one("computer", service.update(ex.workspace(), ex.param("cmp"),
                         ex.body(UpdateComputer.class)))))
@@ -83,6 +94,28 @@ public final class ComputersApi {
                 .takes(ExecApi.Request.class)
                 .example("{\"command\": [\"sh\", \"-c\", \"echo $GREETING\"], \"timeout_seconds\": 30}")
                 .answers(new Contract.Answer.JsonOrLines(Contract.of(ExecApi.Result.class), OutputLines.SHAPE));
+    }
+
+    private static java.time.Instant time(Exchange ex, String name) {
+        return ex.query(name).map(text -> {
+            try {
+                return java.time.Instant.parse(text);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw ApiException.invalidField(name, "must be a timestamp (ISO 8601, e.g. 2026-11-21T06:01:19Z)");
+            }
+        }).orElse(null);
+    }
+
+    private static ComputerFilter filter(Exchange ex) {
+        var states = new java.util.TreeSet<ComputerState>();
+        ex.queries("state").forEach(list -> {
+            for (String word : list.split(",")) {
+                states.add(java.util.Arrays.stream(ComputerState.values()).filter(s -> s.wire().equals(word.strip()))
+                        .findFirst().orElseThrow(() -> ApiException.invalidField("state", "must be states among "
+                                + java.util.Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList())));
+            }
+        });
+        return new ComputerFilter(Labels.filter(ex.queries("label")), states);
     }
 
     /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */

@@ -10,10 +10,11 @@ public final class ExecApi {
 
     /**
      * {@code POST /computers/{cmp}/exec}. {@code encoding}: "utf-8" (the default) or "base64", which
-     * takes stdin and gives stdout and stderr base64-encoded, for bytes that are not text.
+     * takes stdin and gives stdout and stderr base64-encoded, for bytes that are not text. {@code user}:
+     * a user of the image (name, uid or uid:gid) to run as; its home is the default {@code cwd}.
      */
     public record Request(List<String> command, Map<String, String> env, String cwd, String stdin,
-                          Integer timeoutSeconds, String encoding) {
+                          Integer timeoutSeconds, String encoding, String user) {
     }
 
     /** The JSON answer. Output beyond the cap is dropped and {@code truncated} set. */

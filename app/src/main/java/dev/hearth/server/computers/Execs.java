@@ -133,11 +133,25 @@ final class Execs {
         }
         environments.requireVariables(computer);
         var image = SandboxAccess.answering(() -> images.unpacked(computer));
-        String dir = cwd != null ? cwd : Boots.workingDir(image);
+        String user = user(request.user());
+        // As a user, the agent starts in that user's home unless told otherwise (as su - does).
+        String dir = cwd != null ? cwd : user != null ? null : Boots.workingDir(image);
         var encoding = OutputEncoding.of(request.encoding());
         byte[] stdin = encoding.bytes("stdin", request.stdin());
         return new PreparedExec(read, new Exec.Request(command,
-                environments.of(computer, image, extra), dir, stdin, Duration.ofSeconds(timeout)), encoding);
+                environments.of(computer, image, extra), dir, stdin, Duration.ofSeconds(timeout), user), encoding);
+    }
+
+    private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile(
+            "[A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|[0-9]{1,10}(:[0-9]{1,10})?");
+
+    /** A user of the image to run as: a name, a uid or uid:gid (null: root, the agent's own). */
+    static String user(String given) {
+        if (given != null && !USER.matcher(given).matches()) {
+            throw ApiException.invalidField("user", "a user of the computer's image: a name (e.g. user), a uid "
+                    + "or uid:gid");
+        }
+        return given;
     }
 
     /**

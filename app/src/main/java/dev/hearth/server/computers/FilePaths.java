@@ -2,6 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /** Paths and modes of the files API, checked before any computer is woken for them. */
@@ -39,4 +40,28 @@ final class FilePaths {
         }
         return mode;
     }
+
+    /**
+     * A file's metadata, sent as {@code X-Metadata-KEY: VALUE} headers (E2B's envd's form): keys are
+     * HTTP token characters (lower-cased; at most 128), values printable ASCII of at most 4096.
+     */
+    static Map<String, String> metadata(Map<String, String> given) {
+        if (given.size() > 64) {
+            throw ApiException.invalidField("metadata", "at most 64 X-Metadata-* headers");
+        }
+        for (var entry : given.entrySet()) {
+            if (!METADATA_KEY.matcher(entry.getKey()).matches()) {
+                throw ApiException.invalidField("X-Metadata-" + entry.getKey(), "a key is 1 to 128 letters, digits "
+                        + "and !#$%&'*+-.^_`|~");
+            }
+            if (!METADATA_VALUE.matcher(entry.getValue()).matches()) {
+                throw ApiException.invalidField("X-Metadata-" + entry.getKey(), "a value is at most 4096 printable "
+                        + "ASCII characters");
+            }
+        }
+        return Map.copyOf(given);
+    }
+
+    private static final Pattern METADATA_KEY = Pattern.compile("[a-z0-9!#$%&'*+.^_`|~-]{1,128}");
+    private static final Pattern METADATA_VALUE = Pattern.compile("[\\x20-\\x7e]{0,4096}");
 }

@@ -13,6 +13,7 @@ import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -20,6 +21,8 @@ import java.util.function.Function;
 public final class FilesApi {
     // Past it the connection is closed instead, as Jetty does with a body left unread.
     private static final long DRAIN_LIMIT = 1L << 30;
+    /** A file's metadata comes as {@code X-Metadata-KEY: VALUE} headers, as E2B's envd takes it. */
+    private static final String METADATA = "X-Metadata-";
     private FilesApi() {
     }
 
@@ -27,8 +30,8 @@ public final class FilesApi {
     record MoveRequest(String from, String to) {
     }
 
-    /** {@code POST .../files/mkdir}. */
-    record MkdirRequest(String path) {
+    /** {@code POST .../files/mkdir}: {@code owner}, a user of the image who owns what is made (default root). */
+    record MkdirRequest(String path, String owner) {
     }
 
     public static void register(RouteTable routes, ComputerFiles files, ComputerStore store) {
@@ -42,9 +45,12 @@ public final class FilesApi {
         }).summary("A file's bytes").query("path", "string", "absolute path in the computer")
                 .answers(new Contract.Answer.Bytes("application/octet-stream"));
         routes.streaming("PUT", base, write, ex -> file(drainedIfRefused(ex.bodyStream(), body -> files.write(
-                ex.workspace(), ex.param("cmp"), path(ex), ex.query("mode").orElse(null), body))))
+                ex.workspace(), ex.param("cmp"), path(ex), ex.query("mode").orElse(null),
+                ex.query("owner").orElse(null), ex.headersStartingWith(METADATA), body))))
                 .summary("Write a file (any size, streamed)").query("path", "string", "absolute path in the computer")
-                .query("mode", "string", "octal permissions, e.g. 0755").takesBytes("application/octet-stream")
+                .query("mode", "string", "octal permissions, e.g. 0755")
+                .query("owner", "string", "a user of the image who owns the file and the parents made (default root)")
+                .takesBytes("application/octet-stream")
                 .answers(Contract.one("file", FileInfo.class));
         routes.add("DELETE", base, write, ex -> file(files.delete(ex.workspace(), ex.param("cmp"), path(ex),
                 ex.query("recursive").map(FilesApi::flag).orElse(false))))
@@ -60,9 +66,19 @@ public final class FilesApi {
             var move = ex.body(MoveRequest.class);
             return file(files.move(ex.workspace(), ex.param("cmp"), move.from(), move.to()));
         }).summary("Move or rename").takes(MoveRequest.class).answers(Contract.one("file", FileInfo.class));
-        routes.add("POST", base + "/mkdir", write,
-                ex -> file(files.mkdir(ex.workspace(), ex.param("cmp"), ex.body(MkdirRequest.class).path())))
+        routes.add("POST", base + "/mkdir", write, ex -> {
+            var mkdir = ex.body(MkdirRequest.class);
+            return file(files.mkdir(ex.workspace(), ex.param("cmp"), mkdir.path(), mkdir.owner()));
+        })
                 .summary("Make a directory and its parents").takes(MkdirRequest.class).answers(Contract.one("file", FileInfo.class));
+        routes.add("GET", base + "/watch", read, ex -> {
+            var events = files.watch(ex.workspace(), ex.param("cmp"), path(ex),
+                    ex.query("recursive").map(FilesApi::flag).orElse(false));
+            return Reply.stream("application/x-ndjson", events::transferTo);
+        }).summary("What happens in a directory, as it happens: NDJSON lines until the client hangs up")
+                .query("path", "string", "absolute path of a directory")
+                .query("recursive", "boolean", "its subdirectories too, those made meanwhile included")
+                .answers(new Contract.Answer.Lines(WATCH_LINES));
         routes.add("GET", base + "/archive", read,
                 ex -> raw("application/x-tar", files.archive(ex.workspace(), ex.param("cmp"), path(ex))))
                 .summary("A directory as a tar").query("path", "string", "absolute path of a directory")
@@ -73,6 +89,12 @@ public final class FilesApi {
                 .summary("Unpack a tar into a directory (made if missing)")
                 .query("path", "string", "absolute path of a directory").takesBytes("application/x-tar").answers(Contract.one("file", FileInfo.class));
     }
+
+    /** The lines of a watch: first {@code {watching}}, then one an event. */
+    private static final Contract.Shape WATCH_LINES = new Contract.Shape.OneOf(List.of(
+            Contract.fields("watching", Contract.of(String.class)),
+            Contract.fields("name", Contract.of(String.class), "type", Contract.of(String.class),
+                    "dir", Contract.of(Boolean.class)), new Contract.Shape.Error()));
 
     private static String path(Exchange ex) {
         return ex.query("path").orElseThrow(() -> ApiException.invalidField("path", "required (a query parameter)"));

@@ -65,7 +65,10 @@ final class Forks {
                 request.autoSleepSeconds() == null ? from.autoSleepSeconds()
                         : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), from.network(), parts.networking().settings()),
-                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()));
+                LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()),
+                request.labels() == null ? from.labels() : Labels.of(request.labels()),
+                Lifetime.parse(request.expiresAt(), request.onExpire(), Lifetime.NONE,
+                        Boolean.TRUE.equals(request.protectedFlag()), parts.records().now()));
         return parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
                 checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now())).id();
     }

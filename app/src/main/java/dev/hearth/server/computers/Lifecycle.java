@@ -105,6 +105,14 @@ final class Lifecycle {
     }
 
     /**
+     * The sandbox was removed: requests in flight to its agent (followers of output, watches) end now.
+     * A dead sandbox's netstack neither answers nor resets, and followers do not hold the gate.
+     */
+    void removed(String sandboxId) {
+        agents.abandon(sandboxId);
+    }
+
+    /**
      * The supervisor saw the computer's sandbox stopped or gone: if runsc says so too, requests in
      * flight to its agent end at once. Outside the gate, which an exec in flight may hold.
      */

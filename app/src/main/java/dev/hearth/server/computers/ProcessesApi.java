@@ -53,16 +53,31 @@ public final class ProcessesApi {
                         flag(ex, "close")))))
                 .summary("Write to a process's stdin").query("close", "boolean", "close stdin after these bytes")
                 .takesBytes("application/octet-stream").answers(Contract.one("process", ProcessInfo.class));
+        routes.add("POST", base + "/{pid}/resize", exec, ex -> Reply.ok(Reply.one("process",
+                processes.resize(ex.workspace(), ex.param("cmp"), ex.param("pid"),
+                        ex.body(ComputerProcesses.Window.class)))))
+                .summary("Resize the terminal of a process started on one").takes(ComputerProcesses.Window.class)
+                .answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base + "/{pid}/output", read, ex -> ndjson(ex,
-                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"))))
+                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"),
+                        fromNow(ex))))
                 .summary("A process's output kept, then (with follow) as it comes").query("follow", "boolean",
                         "keep the answer open for new output until the process ends")
+                .query("from", "string", "start (default): the output kept first; now: only what comes")
                 .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
         routes.add("GET", "/computers/{cmp}/logs", read,
                 ex -> ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow"))))
                 .summary("The main process's output").query("follow", "boolean",
                         "keep the answer open for new output until the process ends")
                 .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
+    }
+
+    private static boolean fromNow(Exchange ex) {
+        return ex.query("from").map(value -> switch (value) {
+            case "start" -> false;
+            case "now" -> true;
+            default -> throw ApiException.invalidField("from", "start or now");
+        }).orElse(false);
     }
 
     private static boolean flag(Exchange ex, String name) {

@@ -17,11 +17,13 @@ public final class RouteTargets {
     private final ComputerRecords records;
     private final Activity activity;
     private final Sleeps sleeps;
+    private final Agents agents;
 
-    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps) {
+    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps, Agents agents) {
         this.records = records;
         this.activity = activity;
         this.sleeps = sleeps;
+        this.agents = agents;
     }
 
     /** Where a router request goes: the computer and the port it publishes. */
@@ -50,6 +52,44 @@ public final class RouteTargets {
         return live(workspace, numbered.group(1)).flatMap(c -> c.settings().ports().stream()
                 .filter(p -> p.published() == published).findFirst().map(p -> new RouteTarget(c, p)));
     }
+
+    /**
+     * Any port of a live computer, by its id, as a public one: for front ends that name computers by
+     * id and port (E2B's {@code {port}-{id}.{domain}}), which decide themselves who may reach it.
+     */
+    public Optional<RouteTarget> byId(String computerId, int port) {
+        return records.jdbi().withHandle(h -> records.store().find(h, computerId)).filter(c -> !c.deleted())
+                .map(c -> new RouteTarget(c, new Port(port, port, "http1", false)));
+    }
+
+    /**
+     * Makes a server that listens on the port only on 127.0.0.1 inside the computer reachable at its
+     * address too, as E2B's envd does (its agent forwards it; gVisor would hold a connection to the
+     * computer's address unanswered). Asked of the agent once per sandbox and port while nothing
+     * listens there yet, then never again for that sandbox: a server listening on every address
+     * needs nothing, and the agent's forwarder lives as long as the sandbox.
+     */
+    public void forwardLocal(RouteTarget target) {
+        if (forwarded.contains(target.computer().sandboxId() + ":" + target.port().target())) {
+            return;
+        }
+        var c = records.here(target.computer()); // awake now: a wake may have given it another sandbox
+        String key = c.sandboxId() + ":" + target.port().target();
+        var agent = agents.of(c);
+        try {
+            if (agent.isPresent() && agents.files().forward(agent.get(), target.port().target(),
+                    c.slot().sandboxAddress())) {
+                if (forwarded.size() > 100_000) {
+                    forwarded.clear();
+                }
+                forwarded.add(key);
+            }
+        } catch (RuntimeException e) {
+            // the proxy's own attempt says what is wrong
+        }
+    }
+
+    private final java.util.Set<String> forwarded = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * A router request begins: the computer is woken if asleep, counts as busy until {@link #leaveRoute}

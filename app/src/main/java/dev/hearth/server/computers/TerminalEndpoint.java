@@ -71,7 +71,7 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
         Map<String, String> env = m.has("env") ? Json.mapper().convertValue(m.path("env"),
                 Json.mapper().getTypeFactory().constructMapType(Map.class, String.class, String.class)) : null;
         var request = new ExecApi.Request(command, env, m.path("cwd").isTextual() ? m.path("cwd").asText() : null,
-                null, 3600, null);
+                null, 3600, null, m.path("user").isTextual() ? m.path("user").asText() : null);
         int cols = m.path("cols").asInt(80);
         int rows = m.path("rows").asInt(24);
         terminal = service.prepareExec(workspace, computer, request).terminal(cols, rows);

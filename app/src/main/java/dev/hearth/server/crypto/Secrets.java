@@ -20,6 +20,13 @@ public final class Secrets {
         return prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
+    /** 32 random bytes in lowercase hex after {@code prefix}. */
+    public static String hexToken(String prefix) {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return prefix + HexFormat.of().formatHex(bytes);
+    }
+
     public static String digits(int n) {
         var s = new StringBuilder();
         for (int i = 0; i < n; i++) {

@@ -66,7 +66,7 @@ public final class DatabaseCheckpoints {
         String name = Checkpoint.name(request == null ? null : request.name(), now);
         return kinds.begin(db.id(), "database " + db.name(), name, parent -> new Checkpoint(Ids.next(), workspace.id(),
                 SourceType.DATABASE, db.id(), name, CheckpointState.CREATING, db.lineage().generation(), null,
-                0, parent, null, now, null));
+                0, parent, null, now, null, false));
     }
 
     public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {

@@ -83,8 +83,25 @@ public final class Exchange {
         return authorized.role();
     }
 
+    /** The workspace and the caller's role there, as the route's scope authorized them. */
+    public Membership membership() {
+        return authorized;
+    }
+
     public Optional<String> header(String name) {
         return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The headers whose names start with {@code prefix} (any case), by the rest of their name, lower-cased. */
+    public Map<String, String> headersStartingWith(String prefix) {
+        String lower = prefix.toLowerCase(Locale.ROOT);
+        var found = new java.util.TreeMap<String, String>();
+        headers.forEach((name, value) -> {
+            if (name.startsWith(lower) && name.length() > lower.length()) {
+                found.put(name.substring(lower.length()), value);
+            }
+        });
+        return found;
     }
 
     /** Every query parameter, in the order given. */
@@ -94,6 +111,11 @@ public final class Exchange {
 
     public Optional<String> query(String name) {
         return single(query, name);
+    }
+
+    /** Every value of a query parameter that may be given more than once, in order. */
+    public List<String> queries(String name) {
+        return query.getOrDefault(name, List.of());
     }
 
     /** A query parameter given at most once; twice is an error naming it. */

@@ -122,6 +122,9 @@ public final class InvitationService {
      * does not exist. A principal who already holds a role keeps the stronger of the two.
      */
     public Invitation.View accept(Caller caller, String id) {
+        if (caller.boundTo().isPresent()) {
+            throw new ApiException(ErrorCode.FORBIDDEN, "an API key cannot accept invitations; sign in by email");
+        }
         Instant now = now();
         jdbi.useTransaction(h -> {
             var invitation = store.find(h, id).filter(i -> invitee(caller, i))

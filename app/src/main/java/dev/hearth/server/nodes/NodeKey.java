@@ -65,11 +65,24 @@ public final class NodeKey {
     }
 
     private String mac(long seconds, String method, String target, String caller) {
+        String signed = seconds + "\n" + method + "\n" + target + "\n" + caller;
+        return HexFormat.of().formatHex(hmac(signed));
+    }
+
+    /**
+     * A secret for {@code subject}, the same on every node and for ever, and another for every other
+     * purpose or subject (E2B's per-sandbox access tokens): base64url, 43 characters.
+     */
+    public String derive(String purpose, String subject) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(hmac("derive\n" + purpose + "\n"
+                + subject));
+    }
+
+    private byte[] hmac(String text) {
         try {
             var mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            String signed = seconds + "\n" + method + "\n" + target + "\n" + caller;
-            return HexFormat.of().formatHex(mac.doFinal(signed.getBytes(StandardCharsets.UTF_8)));
+            return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }

@@ -73,9 +73,10 @@ final class Errors {
         return switch (feature) {
             case "auth" -> EnumSet.of(INVALID_GRANT, UNSUPPORTED_GRANT_TYPE, INVALID_CODE, MAIL_UNAVAILABLE,
                     UNAUTHENTICATED);
-            case "workspaces" -> route.method().equals("DELETE") ? EnumSet.of(NOT_EMPTY) : EnumSet.of(CONFLICT);
+            // An API key acts in its own workspace only: it may not make workspaces (403).
+            case "workspaces" -> route.method().equals("DELETE") ? EnumSet.of(NOT_EMPTY) : EnumSet.of(CONFLICT, FORBIDDEN);
             case "access" -> EnumSet.of(CONFLICT, LAST_ADMIN);
-            case "invitations" -> EnumSet.of(CONFLICT, MAIL_UNAVAILABLE, NOT_FOUND);
+            case "invitations" -> EnumSet.of(CONFLICT, MAIL_UNAVAILABLE, NOT_FOUND, FORBIDDEN);
             case "variables" -> EnumSet.of(CONFLICT);
             // Work on another node's computer or database, or on one whose node is down or draining.
             case "computers" -> EnumSet.of(CONFLICT, PROTECTED, VARIABLE_MISSING, RUNTIME_UNAVAILABLE,

@@ -45,6 +45,11 @@ public final class ComputerProxy extends ProxyHandler {
     private static final String PRIVATE = "hearth.proxy.private";
     private static final String RETRIED = "hearth.proxy.retried";
     private static final String RELAYED = "hearth.proxy.relayed";
+    /**
+     * A front end in front of this proxy (E2B's host names) that found the computer and port itself
+     * sets this request attribute to the {@link RouteTarget}: it is used as it is, no host name read.
+     */
+    public static final String RESOLVED = "hearth.proxy.resolved";
     private static final Set<String> NOT_RELAYED = Set.of("host", "upgrade", "connection", "sec-websocket-key",
             "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length");
 
@@ -83,10 +88,12 @@ public final class ComputerProxy extends ProxyHandler {
         boolean webSocket = "websocket".equalsIgnoreCase(request.getHeaders().get(HttpHeader.UPGRADE));
         try {
             boolean fromNode = fromOtherNode(request);
-            target = resolve(request, fromNode);
+            target = request.getAttribute(RESOLVED) instanceof RouteTarget resolved ? resolved
+                    : resolve(request, fromNode);
             request.setAttribute(PRIVATE, target.port().privateAccess());
             try {
                 address = computers.enterRoute(target);
+                computers.forwardLocal(target);
             } catch (ApiException e) {
                 if (fromNode || !ErrorCode.WRONG_NODE.code().equals(e.code())) {
                     throw e;
@@ -237,6 +244,7 @@ public final class ComputerProxy extends ProxyHandler {
             super.handle(request, response, callback);
             return;
         }
+
         if (response.isCommitted()) {
             callback.failed(failure);
             return;

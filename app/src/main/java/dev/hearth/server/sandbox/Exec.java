@@ -10,8 +10,15 @@ public final class Exec {
     private Exec() {
     }
 
-    /** A command: argv, extra environment, working directory, stdin bytes and a time limit. */
-    public record Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout) {
+    /**
+     * A command: argv, extra environment, working directory, stdin bytes, a time limit, and the user it
+     * runs as (a name or uid of the image; null: root).
+     */
+    public record Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout,
+                          String user) {
+        public Request(List<String> command, Map<String, String> env, String cwd, byte[] stdin, Duration timeout) {
+            this(command, env, cwd, stdin, timeout, null);
+        }
     }
 
     /** Receives output as it arrives, bytes as written; throwing IOException means nobody listens any more. */

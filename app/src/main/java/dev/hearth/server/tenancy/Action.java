@@ -16,6 +16,8 @@ public enum Action {
     /** Reading a secret's value (variables' values, connection passwords). */
     SECRET_READ(Role.EDITOR),
     INVITATION_MANAGE(Role.ADMIN),
+    /** API keys: anyone may make and revoke their own (at most their role); admins revoke anyone's. */
+    API_KEYS(Role.VIEWER),
     OPERATION_READ(Role.VIEWER),
     COMPUTER_READ(Role.VIEWER),
     COMPUTER_WRITE(Role.EDITOR),

@@ -15,6 +15,15 @@ public record Caller(Principal principal, Credential credential) {
     public record SessionCredential(String sessionId) implements Credential {
     }
 
+    /** An API key: it acts in {@code workspace} only, with at most {@code role}. */
+    public record ApiKeyCredential(String keyId, String workspace, Role role) implements Credential {
+    }
+
+    /** The one workspace the caller may act in, when its credential is bound to one (an API key). */
+    public java.util.Optional<ApiKeyCredential> boundTo() {
+        return credential instanceof ApiKeyCredential k ? java.util.Optional.of(k) : java.util.Optional.empty();
+    }
+
     public String id() {
         return principal.id();
     }

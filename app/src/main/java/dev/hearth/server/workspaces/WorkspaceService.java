@@ -43,6 +43,10 @@ public final class WorkspaceService {
     }
 
     public Workspace create(Caller caller, CreateWorkspace request) {
+        if (caller.boundTo().isPresent()) {
+            throw new ApiException(ErrorCode.FORBIDDEN, "an API key acts in its own workspace only; "
+                    + "create workspaces with an access token");
+        }
         String name = Validate.dnsLabel("name", request.name());
         Instant now = now();
         var workspace = new Workspace(Ids.next(), name, Workspace.State.ACTIVE, now, now, null);
@@ -55,14 +59,21 @@ public final class WorkspaceService {
     }
 
     public Page<Workspace> list(Caller caller, PageRequest page) {
-        var rows = jdbi.withHandle(h -> workspaces.memberships(h, caller.id(), page));
+        var rows = jdbi.withHandle(h -> workspaces.memberships(h, caller.id(), page)).stream()
+                .filter(m -> visible(caller, m)).toList();
         return Page.of(rows, page.limit(), m -> m.workspace().id()).map(Membership::workspace);
     }
 
-    /** Every live workspace of the principal with its role, for /me. */
-    public List<Membership> memberships(String principal) {
-        return jdbi.withHandle(h -> workspaces.memberships(h, principal, new PageRequest(Integer.MAX_VALUE - 1,
-                Optional.empty())));
+    /** Every live workspace of the caller with its role, for /me: an API key's own, with the key's role. */
+    public List<Membership> memberships(Caller caller) {
+        return jdbi.withHandle(h -> workspaces.memberships(h, caller.id(), new PageRequest(Integer.MAX_VALUE - 1,
+                Optional.empty()))).stream().filter(m -> visible(caller, m))
+                .map(m -> caller.boundTo().filter(k -> !k.role().atLeast(m.role()))
+                        .map(k -> new Membership(m.workspace(), k.role())).orElse(m)).toList();
+    }
+
+    private static boolean visible(Caller caller, Membership m) {
+        return caller.boundTo().map(k -> k.workspace().equals(m.workspace().id())).orElse(true);
     }
 
     public Workspace rename(Workspace workspace, UpdateWorkspace request) {

@@ -22,7 +22,7 @@ public final class WorkspacesApi {
     public static void register(RouteTable routes, WorkspaceService service) {
         routes.create("/workspaces", Scope.signedIn(), ex -> Reply.status(201,
                 Reply.one("workspace", service.create(ex.caller(), ex.body(CreateWorkspace.class)))))
-                .recalls((ex, id) -> Reply.status(201, Reply.one("workspace", service.memberships(ex.caller().id())
+                .recalls((ex, id) -> Reply.status(201, Reply.one("workspace", service.memberships(ex.caller())
                         .stream().map(Membership::workspace).filter(w -> w.id().equals(id)).findFirst()
                         .orElseThrow(() -> ApiException.notFound("workspace " + id)))))
                 .summary("Create a workspace; the caller becomes its admin")

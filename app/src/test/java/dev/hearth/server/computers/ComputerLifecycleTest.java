@@ -42,7 +42,7 @@ class ComputerLifecycleTest {
 
     private ComputerView create(String name, Map<String, Object> env) {
         var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(env), null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         return rig.service.create(rig.workspace, request).computer();
     }
 
@@ -91,7 +91,7 @@ class ComputerLifecycleTest {
         var c = create("lazy", Map.of());
         rig.service.sleep(rig.workspace, c.id());
         var result = rig.service.prepareExec(rig.workspace, c.id(),
-                new ExecApi.Request(List.of("echo", "hi"), null, null, null, null, null)).run(() -> true);
+                new ExecApi.Request(List.of("echo", "hi"), null, null, null, null, null, null)).run(() -> true);
         assertEquals(0, result.exitCode());
         assertEquals("echo hi", result.stdout());
         assertEquals(ComputerState.READY, stored(c.id()).state());
@@ -118,7 +118,7 @@ class ComputerLifecycleTest {
         assertEquals("conflict", assertThrows(ApiException.class,
                 () -> rig.service.sleep(rig.workspace, c.id())).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.prepareExec(rig.workspace,
-                c.id(), new ExecApi.Request(List.of("true"), null, null, null, null, null))).code());
+                c.id(), new ExecApi.Request(List.of("true"), null, null, null, null, null, null))).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.checkpoints()
                 .create(rig.workspace, c.id(), new CreateCheckpoint("k"))).code());
     }
@@ -143,7 +143,7 @@ class ComputerLifecycleTest {
         Files.writeString(dataOf(source.id()).resolve("file"), "shared");
         String checkpoint = checkpoint(source.id(), "k1");
         var fork = rig.service.create(rig.workspace, new CreateComputer("copy", null, null, null, null, null, null,
-                checkpoint, null, null, null, null)).computer();
+                checkpoint, null, null, null, null, null, null, null)).computer();
         assertEquals(ComputerState.READY, fork.state());
         assertEquals(source.id(), fork.parent());
         assertEquals(checkpoint, fork.fromCheckpoint());
@@ -155,11 +155,11 @@ class ComputerLifecycleTest {
     @Test
     void aProtectedComputerRefusesDeleteAndADeleteLeavesNoSandboxOrNetwork() {
         var c = create("keep", Map.of());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null, null, null, null, null, null, null));
         assertEquals("protected", assertThrows(ApiException.class,
                 () -> rig.service.delete(rig.workspace, c.id())).code());
         var computer = stored(c.id());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null, null, null, null, null, null, null));
         var deleted = rig.service.delete(rig.workspace, c.id());
         assertTrue(deleted.deletedAt() != null);
         assertTrue(rig.runtime.sandboxes().isEmpty());

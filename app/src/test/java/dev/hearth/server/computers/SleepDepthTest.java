@@ -18,7 +18,8 @@ class SleepDepthTest {
 
     private static Computer warm(String id, Duration asleepFor) {
         var settings = new Computer.Settings("hearth/busybox", Map.of(), List.of(),
-                new Computer.Resources(1, 512, 256, 0), false, null, NetworkPolicy.DEFAULT, Launch.IMAGE);
+                new Computer.Resources(1, 512, 256, 0), false, null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(),
+                Lifetime.NONE);
         return Computer.draft(id, "ws", id, settings, null, new Computer.Lineage(null, null), NOW)
                 .asleep(SleepMode.WARM, NOW.minus(asleepFor), NOW);
     }

@@ -47,7 +47,7 @@ class WarmPoolTest {
 
     private Computer create(String name, ResourcesRequest resources) {
         var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(Map.of("FOO", "bar")), null,
-                null, resources, null, null, null, null, null, null);
+                null, resources, null, null, null, null, null, null, null, null, null);
         var id = rig.service.create(rig.workspace, request).computer().id();
         return rig.store.jdbi().withHandle(h -> rig.computers.find(h, id)).orElseThrow();
     }

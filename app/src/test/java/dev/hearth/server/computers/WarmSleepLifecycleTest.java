@@ -34,7 +34,7 @@ class WarmSleepLifecycleTest {
 
     private String create(String name) {
         var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(Map.of()), null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         return rig.service.create(rig.workspace, request).computer().id();
     }
 
@@ -64,7 +64,7 @@ class WarmSleepLifecycleTest {
     void aComputerWhoseResourcesChangedSleepsColdSoThatItsWakeAppliesThem() {
         String id = create("resized");
         rig.service.update(rig.workspace, id, new UpdateComputer(null, null, null, null, null, null,
-                new ResourcesRequest(null, 1024, null, null), null, null, null));
+                new ResourcesRequest(null, 1024, null, null), null, null, null, null, null, null));
         assertEquals(SleepMode.COLD, rig.service.sleep(rig.workspace, id).computer().sleepMode());
         rig.service.wake(rig.workspace, id);
         assertEquals(1024L << 20, rig.runtime.spec(stored(id).sandboxId()).memoryBytes(), "the wake applied it");

@@ -1,0 +1,56 @@
+package dev.hearth.server.access;
+
+import static dev.hearth.server.tenancy.Action.API_KEYS;
+
+import dev.hearth.server.access.ApiKeys.CreateApiKey;
+import dev.hearth.server.access.ApiKeys.Created;
+import dev.hearth.server.http.Contract;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.RouteTable;
+import dev.hearth.server.http.Scope;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** HTTP routes of API keys: translation only. */
+public final class ApiKeysApi {
+    private ApiKeysApi() {
+    }
+
+    public static void register(RouteTable routes, ApiKeys keys) {
+        String one = "/workspaces/{ws}/api_keys/{apikey}";
+        routes.create("/workspaces/{ws}/api_keys", Scope.workspace(API_KEYS), ex -> created(keys.create(ex.caller(),
+                        ex.membership(), ex.body(CreateApiKey.class))))
+                .recalls((ex, id) -> created(new Created(keys.get(ex.membership(), id), null)))
+                .summary("Make an API key for yourself in this workspace (the secret is shown once)")
+                .takes(CreateApiKey.class).example("{\"name\": \"ci\", \"role\": \"editor\", \"expires_in_days\": 90}")
+                .answers(CREATED);
+        routes.add("GET", "/workspaces/{ws}/api_keys", Scope.workspace(API_KEYS),
+                ex -> Reply.ok(Reply.page("api_keys", keys.list(ex.membership(), ex.page()))))
+                .summary("The workspace's API keys (never their secrets)").paged()
+                .answers(Contract.page("api_keys", ApiKey.View.class));
+        routes.add("GET", one, Scope.workspace(API_KEYS),
+                ex -> Reply.ok(Reply.one("api_key", keys.get(ex.membership(), ex.param("apikey")))))
+                .summary("One API key").answers(Contract.one("api_key", ApiKey.View.class));
+        routes.add("DELETE", one, Scope.workspace(API_KEYS),
+                ex -> Reply.ok(Reply.one("api_key", keys.revoke(ex.caller(), ex.membership(), ex.param("apikey")))))
+                .summary("Revoke an API key (yours, or anyone's as an admin): refused at once from then on")
+                .answers(Contract.one("api_key", ApiKey.View.class));
+    }
+
+    private static final Contract.Shape CREATED = Contract.fields("api_key", Contract.of(ApiKey.View.class),
+            "secret", Contract.nullable(String.class), "operations", Contract.arrayOf(String.class));
+
+    /** The replay of a create keeps no secret. */
+    private static Reply created(Created created) {
+        return Reply.withReplay(201, body(created), body(created.redacted()));
+    }
+
+    private static Map<String, Object> body(Created created) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("api_key", created.apiKey());
+        body.put("secret", created.secret());
+        body.put("operations", List.of());
+        return body;
+    }
+}
