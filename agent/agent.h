@@ -291,6 +291,7 @@ int parse_init(int argc, char **argv, struct init_opts *o);
 int run_init(struct init_opts *o);
 extern atomic_int active;
 extern pthread_t main_thread;
+extern atomic_bool main_known; /* run_init has started the main process, or knows there is none */
 
 /* ---- pool.c ---- */
 struct claim;

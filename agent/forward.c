@@ -106,14 +106,14 @@ static void *accepting(void *arg)
         }
         int out = dial_local(l->port, l->v6);
         struct pair *p = out >= 0 ? malloc(sizeof *p) : NULL;
+        if (p) /* before the thread starts: it reads the pair at once */
+            *p = (struct pair){in, out};
         if (!p || thread_start(relay, p, 64 * 1024) < 0) {
             close(in);
             if (out >= 0)
                 close(out);
             free(p);
-            continue;
         }
-        *p = (struct pair){in, out};
     }
     close(l->fd);
     free(l);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 pthread_t main_thread;
+atomic_bool main_known;
 static sigset_t waited;
 static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH};
 
@@ -117,6 +118,7 @@ int run_init(struct init_opts *o)
         }
     }
     if ((renewed && (!main || proc_ended(main))) || (!renewed && !o->command[0])) {
+        atomic_store(&main_known, 1);
         if (pending)
             claim_report(pending, 0, NULL);
         return idle();
@@ -124,6 +126,7 @@ int run_init(struct init_opts *o)
     if (!renewed) {
         char msg[PATH_MAX + 64];
         int err = start_main(o->command, &main, msg, sizeof msg);
+        atomic_store(&main_known, 1);
         if (pending)
             claim_report(pending, 0, err ? msg : NULL);
         if (err) {
@@ -144,6 +147,7 @@ int run_init(struct init_opts *o)
             return 127;
         }
     }
+    atomic_store(&main_known, 1);
     int stopping = 0;
     for (;;) {
         int sig = next_signal();

@@ -412,6 +412,13 @@ void h_processes(struct conn *c, const char *rest)
     }
     char *selector = strndup(sel, n);
     struct proc *p = selector ? table_find(selector) : NULL;
+    /* The agent serves before it starts the main process: a watch asked for at once is not refused. */
+    for (int64_t until = now_ms() + 10000; !p && selector && !strcmp(selector, MAIN_TAG) && !atomic_load(&main_known)
+                                           && now_ms() < until;) {
+        struct timespec t = {0, 5000000};
+        nanosleep(&t, NULL);
+        p = table_find(selector);
+    }
     if (!p) {
         size_t mn = n + 64;
         char *msg = malloc(mn);
