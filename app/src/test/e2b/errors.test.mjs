@@ -72,5 +72,11 @@ test('what Hearth does not offer (template builds, volumes) says so in E2B shape
     assert.match(body.message, /Hearth does not offer/)
   }
   await assert.rejects(Volume.create('v'), (e) => /Hearth does not offer/.test(e.message))
+  for (const opts of [{ mcp: { exa: { apiKey: 'x' } } }, { network: { denyOut: ['0.0.0.0/0'] } }]) {
+    await assert.rejects(Sandbox.create('base', opts), (e) => /Hearth does not offer/.test(e.message),
+      JSON.stringify(opts))
+  }
+  await assert.rejects(Sandbox.create('base', { lifecycle: { onTimeout: { action: 'pause', keepMemory: false } } }),
+    (e) => /keepMemory: false is not offered/.test(e.message))
   await assert.rejects(Template.build(Template().fromBaseImage(), 'mine'), (e) => /Hearth does not offer/.test(e.message))
 })

@@ -2,6 +2,7 @@ package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
+import dev.hearth.client.Trust;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,11 +24,13 @@ final class ServedHearth implements AutoCloseable {
     private final Process process;
     private final String baseUrl;
     private final Path dataDir;
+    private final int routerPort;
 
-    private ServedHearth(Process process, String baseUrl, Path dataDir) {
+    private ServedHearth(Process process, String baseUrl, Path dataDir, int routerPort) {
         this.process = process;
         this.baseUrl = baseUrl;
         this.dataDir = dataDir;
+        this.routerPort = routerPort;
     }
 
     /** Starts the server on free loopback ports and waits until it answers /health. */
@@ -38,9 +42,10 @@ final class ServedHearth implements AutoCloseable {
     static ServedHearth start(Path dataDir, int api, String... extraArgs) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String jar = Path.of("app/target/hearth.jar").toAbsolutePath().toString();
+        int router = freePort();
         var command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve",
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + api,
-                "--router-listen", "127.0.0.1:" + freePort()));
+                "--router-listen", "127.0.0.1:" + router));
         // No warm pool unless the bench asks: its sandboxes would take CPU and memory from what is measured.
         if (!List.of(extraArgs).contains("--warm-pool")) {
             command.addAll(List.of("--warm-pool", "0"));
@@ -48,14 +53,29 @@ final class ServedHearth implements AutoCloseable {
         command.addAll(List.of(extraArgs));
         var process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log(dataDir).toFile()).start();
-        var served = new ServedHearth(process, "http://127.0.0.1:" + api + "/v1", dataDir);
+        String scheme = List.of(extraArgs).contains("--tls-self-signed") ? "https" : "http";
+        var served = new ServedHearth(process, scheme + "://127.0.0.1:" + api + "/v1", dataDir, router);
         served.awaitHealthy();
         return served;
     }
 
-    /** The admin's client (the JDK's HttpClient) with the admin key file. */
+    /** The admin's client (the JDK's HttpClient) with the admin key file (trusting a self-signed CA of the server's). */
     HearthClient admin() throws IOException {
-        return new HearthClient(baseUrl, KeyFileTokens.read(dataDir.resolve("admin-key.json")));
+        var ca = dataDir.resolve("tls/ca.pem");
+        return new HearthClient(baseUrl, KeyFileTokens.read(dataDir.resolve("admin-key.json")),
+                baseUrl.startsWith("https:") ? Optional.of(Trust.of(ca)) : Optional.empty());
+    }
+
+    String baseUrl() {
+        return baseUrl;
+    }
+
+    int routerPort() {
+        return routerPort;
+    }
+
+    Path dataDir() {
+        return dataDir;
     }
 
     /** The admin's access token and a curl-like client sending it (the token lives 15 minutes or more). */
@@ -66,13 +86,14 @@ final class ServedHearth implements AutoCloseable {
     }
 
     private void awaitHealthy() throws Exception {
-        var probe = HttpClient.newHttpClient();
+        HttpClient probe = null;
         var request = HttpRequest.newBuilder(URI.create(baseUrl + "/health")).build();
         for (int i = 0; i < 600; i++) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("hearth serve exited:\n" + Files.readString(log()));
             }
             try {
+                probe = probe != null ? probe : prober();
                 if (probe.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200
                         && Files.exists(dataDir.resolve("admin-key.json"))) {
                     return;
@@ -83,6 +104,18 @@ final class ServedHearth implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException("hearth serve did not answer /health within 60 s");
+    }
+
+    /** A client of /health; over HTTPS, once the server has written its self-signed CA. */
+    private HttpClient prober() throws IOException {
+        if (!baseUrl.startsWith("https:")) {
+            return HttpClient.newHttpClient();
+        }
+        Path ca = dataDir.resolve("tls/ca.pem");
+        if (!Files.exists(ca)) {
+            throw new IOException("no CA yet");
+        }
+        return HttpClient.newBuilder().sslContext(Trust.of(ca)).build();
     }
 
     private Path log() {

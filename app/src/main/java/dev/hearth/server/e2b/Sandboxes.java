@@ -55,10 +55,12 @@ final class Sandboxes {
         return ID.matcher(id).matches() ? jdbi.withHandle(h -> store.find(h, id)) : Optional.empty();
     }
 
-    /** The sandbox's computer as {@code /v1} shows it; 404 once deleted. */
+    /** The sandbox's computer as {@code /v1} shows it; 404 once deleted or being deleted. */
     JsonNode computer(String authorization, String id) {
         var answer = v1.get("/computers/" + id, authorization);
-        if (answer.status() == 404 || answer.ok() && !answer.body().path("computer").path("deleted_at").isNull()) {
+        var computer = answer.ok() ? answer.body().path("computer") : null;
+        if (answer.status() == 404 || computer != null && (!computer.path("deleted_at").isNull()
+                || computer.path("pending").asText().equals("deleting"))) {
             throw E2bException.notFound("sandbox " + id);
         }
         return answer.orThrow().path("computer");
@@ -77,6 +79,7 @@ final class Sandboxes {
     }
 
     private JsonNode create(E2bAuth.Key caller, JsonNode request, Map.Entry<String, String> from, String template) {
+        refuseUnoffered(request);
         int timeout = timeout(request.path("timeout"));
         var body = new LinkedHashMap<String, Object>();
         body.put("name", "e2b-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12));
@@ -102,6 +105,30 @@ final class Sandboxes {
         jdbi.useTransaction(h -> store.insert(h, new E2bStore.Sandbox(id, caller.workspace(), caller.keyId(),
                 template, autoResume), clock.instant()));
         return sandbox(id, template);
+    }
+
+    /** What E2B's create may ask that Hearth does not do: said, never silently left out. */
+    private static void refuseUnoffered(JsonNode request) {
+        for (var unoffered : Map.of("mcp", "MCP gateways", "iam", "workload identity (iam)", "volumeMounts",
+                "volumes").entrySet()) {
+            if (asked(request.path(unoffered.getKey()))) {
+                throw E2bException.notOffered(unoffered.getValue());
+            }
+        }
+        // allowPublicTraffic: true is what every sandbox has (its ports are public, as Hearth's are).
+        request.path("network").properties().forEach(rule -> {
+            if (asked(rule.getValue()) && !(rule.getKey().equals("allowPublicTraffic") && rule.getValue().asBoolean())) {
+                throw E2bException.notOffered("E2B's network rules (network." + rule.getKey() + "; Hearth's own: "
+                        + "allow_internet_access, or PATCH /v1/computers/{id} with network)");
+            }
+        });
+        if (request.path("autoPauseMemory").isBoolean() && !request.path("autoPauseMemory").asBoolean()) {
+            throw new E2bException(400, "Hearth pauses with the memory kept; keepMemory: false is not offered");
+        }
+    }
+
+    private static boolean asked(JsonNode value) {
+        return value.isContainerNode() ? !value.isEmpty() : !value.isMissingNode() && !value.isNull();
     }
 
     private Map.Entry<String, String> from(E2bAuth.Key caller, String template) {
