@@ -91,8 +91,14 @@ public final class CheckpointKinds {
             throw ApiException.conflict("checkpoint " + checkpoint.name() + " is still being made; delete it when "
                     + "its checkpoint.create operation has finished");
         }
-        var deleting = checkpoint.deleting();
-        jdbi.useTransaction(h -> store.update(h, deleting));
+        var deleting = checkpoint.is(CheckpointState.DELETING) ? checkpoint : checkpoint.deleting();
+        if (!jdbi.inTransaction(h -> store.markDeleting(h, checkpoint.id()))) {
+            // A delete already under way (a retry, or two clients at once) is answered, not begun again.
+            var running = operations.running(checkpoint.id(), DELETE);
+            if (running.isPresent()) {
+                return new Accepted(deleting, running.get());
+            }
+        }
         var op = operations.begin(DELETE, checkpoint.workspace(), checkpoint.id(), Json.mapper().createObjectNode());
         return new Accepted(deleting, op);
     }

@@ -106,6 +106,12 @@ public final class CheckpointStore {
                 .execute();
     }
 
+    /** Moves a checkpoint not yet deleted to {@code deleting}; false if it was already (or is gone). */
+    public boolean markDeleting(Handle h, String id) {
+        return h.createUpdate("UPDATE checkpoints SET state = 'deleting' WHERE id = :id AND state <> 'deleting' "
+                + "AND deleted_at IS NULL").bind("id", id).execute() == 1;
+    }
+
     /** Image digests that checkpoints still need unpacked (to restore or fork from). */
     public Set<String> digestsInUse(Handle h) {
         return new TreeSet<>(h.createQuery("SELECT DISTINCT image_digest FROM checkpoints WHERE deleted_at IS NULL "

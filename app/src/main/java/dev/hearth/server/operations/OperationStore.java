@@ -72,6 +72,12 @@ public final class OperationStore {
                 .bind("r", resource).mapTo(Integer.class).one() > 0;
     }
 
+    /** The running operation of that kind on the resource, if any. */
+    public Optional<Operation> running(Handle h, String resource, String kind) {
+        return h.createQuery("SELECT * FROM operations WHERE resource = :r AND kind = :k AND state = 'RUNNING' "
+                + "ORDER BY created_at LIMIT 1").bind("r", resource).bind("k", kind).map(OperationStore::operation).findOne();
+    }
+
     /** This node's running operations whose lease has lapsed (or every one not ours, when {@code all}). */
     public List<Operation> orphans(Handle h, String owner, Instant now, boolean all) {
         return h.createQuery("SELECT * FROM operations WHERE state = 'RUNNING' AND node = :node AND "

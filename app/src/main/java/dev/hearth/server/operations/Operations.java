@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -79,6 +80,11 @@ public final class Operations implements AutoCloseable {
     /** Whether an operation on this resource is running, here or left by a stopped process to resume. */
     public boolean runningFor(String resource) {
         return jdbi.withHandle(h -> store.runningFor(h, resource));
+    }
+
+    /** The running operation of {@code kind} on the resource, if one runs. */
+    public Optional<Operation> running(String resource, String kind) {
+        return jdbi.withHandle(h -> store.running(h, resource, kind));
     }
 
     public Operation get(String id) {
