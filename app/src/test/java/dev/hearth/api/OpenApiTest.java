@@ -36,7 +36,7 @@ class OpenApiTest {
             }
         }
         assertEquals(new ArrayList<String>(), missing, "routes the document lacks or does not describe");
-        var computer = doc.path("components").path("schemas").path("ComputerView");
+        var computer = doc.path("components").path("schemas").path("Computer");
         assertTrue(computer.path("properties").has("auto_sleep_seconds"), computer.toString());
         assertTrue(computer.path("properties").has("protected"), "@JsonProperty names are used");
         var create = doc.path("paths").path("/workspaces/{ws}/computers").path("post");
@@ -47,6 +47,44 @@ class OpenApiTest {
         assertTrue(create.path("responses").path("404").path("$ref").asText().contains("not_found"));
         assertEquals(0, doc.path("paths").path("/health").path("get").path("security").size(),
                 "public routes need no token");
+    }
+
+    /** What a client generated from the document gets: every field typed, the required ones required, plain names. */
+    @Test
+    void everyFieldIsTypedAndRequiredOnesAreRequired() {
+        JsonNode doc = server.anonymous().get("/openapi.json");
+        var untyped = new ArrayList<String>();
+        untyped(doc, "", untyped);
+        assertEquals(List.of(), untyped, "schemas that say nothing of their values");
+        var schemas = doc.path("components").path("schemas");
+        var javaNames = new ArrayList<String>();
+        schemas.fieldNames().forEachRemaining(name -> {
+            if (name.matches(".*(Api(?!Key)|View|Service).*")) {
+                javaNames.add(name);
+            }
+        });
+        assertEquals(List.of(), javaNames, "component names that are Java's, not the API's");
+        assertEquals("[\"command\"]", schemas.path("Exec").path("required").toString());
+        assertEquals("[\"name\"]", schemas.path("CreateComputer").path("required").toString());
+        assertEquals("[\"name\",\"value\"]", schemas.path("CreateVariable").path("required").toString());
+        var env = schemas.path("CreateComputer").path("properties").path("env").toString();
+        assertTrue(env.contains("SecretRef") && env.contains("additionalProperties"), env);
+        var unnamed = server.admin().send("POST", "/workspaces", Map.of(), Map.of("Idempotency-Key", "k" + System.nanoTime()));
+        assertEquals(400, unnamed.status(), unnamed.body().toString());
+        assertEquals("required", unnamed.body().path("error").path("details").path("fields").path("name").asText(),
+                unnamed.body().toString());
+    }
+
+    private static void untyped(JsonNode node, String at, List<String> found) {
+        if (node.isObject() && node.isEmpty() && !at.endsWith("/example")) {
+            found.add(at);
+        }
+        if (node.isObject() && !at.endsWith("/example")) {
+            node.properties().forEach(e -> untyped(e.getValue(), at + "/" + e.getKey(), found));
+        }
+        for (int i = 0; node.isArray() && i < node.size(); i++) {
+            untyped(node.get(i), at + "/" + i, found);
+        }
     }
 
     @Test

@@ -189,7 +189,8 @@ class CheckpointTest {
         var held = admin.send("DELETE", "/workspaces/" + ws, null, Map.of());
         assertEquals(409, held.status(), held.body()::toString);
         assertTrue(held.body().toString().contains("kept checkpoints"), held.body()::toString);
-        admin.delete("/workspaces/" + ws + "/checkpoints/" + chk);
+        String deleting = admin.delete("/workspaces/" + ws + "/checkpoints/" + chk).path("operations").get(0).asText();
+        assertEquals("succeeded", admin.get("/operations/" + deleting + "?wait=60").path("operation").path("state").asText());
         assertEquals(List.of(), idsOf(admin.get("/workspaces/" + ws + "/checkpoints").path("checkpoints")));
         var noMore = admin.send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "too-late",
                 "from_checkpoint", chk), key());

@@ -19,8 +19,9 @@ import java.util.function.Supplier;
 
 /**
  * Checks every JSON answer a test server gives against the OpenAPI document's schema for its route
- * and status, with a JSON Schema validator (networknt, draft 2020-12). What does not fit is kept and
- * fails the test class when its server closes.
+ * and status, and every JSON request it accepted against the schema of the route's body, with a JSON
+ * Schema validator (networknt, draft 2020-12). What does not fit is kept and fails the test class
+ * when its server closes.
  */
 public final class ContractCheck implements RequestObserver {
     private static volatile JsonNode document;
@@ -60,6 +61,38 @@ public final class ContractCheck implements RequestObserver {
         if (problem != null) {
             synchronized (violations) {
                 violations.add(method + " " + route + " " + status + ": " + problem);
+            }
+        }
+    }
+
+    /** A request the server accepted must fit the document's schema of its body too. */
+    @Override
+    public void accepted(String method, String route, byte[] json) {
+        if (routes == null) {
+            return;
+        }
+        String problem;
+        try {
+            var doc = document(routes.get());
+            var schemaNode = doc.path("paths").path(route).path(method.toLowerCase()).path("requestBody")
+                    .path("content").path("application/json").path("schema");
+            var body = Json.mapper().readTree(json);
+            if (schemaNode.isMissingNode() && body.isObject() && body.isEmpty()) {
+                problem = null; // routes without a body take {} as none
+            } else if (schemaNode.isMissingNode()) {
+                problem = "the document takes no JSON body here; the server accepted " + abbreviated(body);
+            } else {
+                var errors = SCHEMAS.computeIfAbsent(method + " " + route + " request", k -> schema(doc, schemaNode))
+                        .validate(body);
+                problem = errors.isEmpty() ? null : errors.stream().limit(3).map(Object::toString).toList() + " in "
+                        + abbreviated(body);
+            }
+        } catch (IOException | RuntimeException e) {
+            problem = "cannot check: " + e;
+        }
+        if (problem != null) {
+            synchronized (violations) {
+                violations.add(method + " " + route + " request: " + problem);
             }
         }
     }

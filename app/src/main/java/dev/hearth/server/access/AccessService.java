@@ -1,5 +1,7 @@
 package dev.hearth.server.access;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
@@ -27,13 +29,16 @@ import org.jdbi.v3.core.Jdbi;
  * A workspace always keeps at least one admin.
  */
 public final class AccessService {
-    public record GrantRequest(String email, String role, String name, String description, String publicKey,
+    @SchemaName("GrantAccess")
+    public record GrantRequest(String email, @Required String role, String name, String description, String publicKey,
                                Integer expiresInDays) {
     }
 
+    @SchemaName("UpdateAccess")
     public record UpdateRequest(String role, String name, String description) {
     }
 
+    @SchemaName("RotateKey")
     public record KeyRequest(String publicKey, Integer expiresInDays) {
     }
 

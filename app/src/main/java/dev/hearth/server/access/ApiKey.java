@@ -1,5 +1,6 @@
 package dev.hearth.server.access;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.WireName;
 import dev.hearth.server.tenancy.Role;
 import java.time.Instant;
@@ -38,8 +39,8 @@ public record ApiKey(String id, String workspace, String principal, String name,
     public enum State implements WireName { ACTIVE, REVOKED, EXPIRED }
 
     /** The API key object of the wire (never the secret). */
-    public record View(String id, String workspace, String principal, String name, Role role, String prefix,
-                       State state, Instant createdAt, Instant expiresAt, Instant lastUsedAt, Instant revokedAt) {
+    public record View(@Required String id, @Required String workspace, String principal, @Required String name, @Required Role role, @Required String prefix,
+                       @Required State state, @Required Instant createdAt, Instant expiresAt, Instant lastUsedAt, Instant revokedAt) {
     }
 
     public State state(Instant now) {

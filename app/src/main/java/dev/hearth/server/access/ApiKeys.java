@@ -1,5 +1,6 @@
 package dev.hearth.server.access;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
@@ -23,7 +24,7 @@ import org.jdbi.v3.core.Jdbi;
  * so a revoked or expired key, or one whose principal lost its role, is refused at once.
  */
 public final class ApiKeys {
-    public record CreateApiKey(String name, String role, Integer expiresInDays) {
+    public record CreateApiKey(@Required String name, String role, Integer expiresInDays) {
     }
 
     /** A new key: the secret is in this answer only. */

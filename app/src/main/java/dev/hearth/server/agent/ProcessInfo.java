@@ -1,5 +1,6 @@
 package dev.hearth.server.agent;
 
+import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Instant;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.List;
  * takes input. Times are read from the agent's RFC 3339 text into instants, so that the API writes
  * them as it writes every other time (the agent trims trailing zeros of the fraction; Java does not).
  */
-public record ProcessInfo(int pid, String tag, List<String> command, State state, Integer exitCode,
+public record ProcessInfo(int pid, String tag, List<String> command, @Required State state, Integer exitCode,
                           Instant startedAt, Instant endedAt, boolean stdin, boolean pty) {
 
     /** Whether it still runs. */

@@ -1,5 +1,7 @@
 package dev.hearth.server.auth;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
@@ -14,16 +16,17 @@ import java.util.Map;
 
 /** HTTP routes of sign-in (no token needed): the token grant, email login, refresh, logout, JWKS. */
 public final class AuthApi {
-    record TokenRequest(String grantType, String assertion) {
+    record TokenRequest(@Required String grantType, @Required String assertion) {
     }
 
-    record EmailStart(String email) {
+    record EmailStart(@Required String email) {
     }
 
-    record EmailVerify(String email, String code) {
+    record EmailVerify(@Required String email, @Required String code) {
     }
 
-    record RefreshRequest(String refreshToken) {
+    @SchemaName("RefreshToken")
+    record RefreshRequest(@Required String refreshToken) {
     }
 
     private AuthApi() {

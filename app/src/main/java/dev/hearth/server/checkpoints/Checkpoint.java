@@ -1,5 +1,8 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.WireSchemas;
+import dev.hearth.api.WireSchema;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.hearth.api.Validate;
@@ -15,9 +18,9 @@ import java.time.format.DateTimeFormatter;
  */
 @JsonPropertyOrder({"id", "workspace", "source_type", "source", "name", "consistency", "state", "generation",
         "image_digest", "size_bytes", "parent", "kept", "error", "created_at", "deleted_at"})
-public record Checkpoint(String id, String workspace, SourceType sourceType, String source, String name,
-                         CheckpointState state, int generation, String imageDigest, long sizeBytes,
-                         String parent, Operation.Error error, Instant createdAt, Instant deletedAt, boolean kept) {
+public record Checkpoint(@Required String id, @Required String workspace, @Required SourceType sourceType, @Required String source, @Required String name,
+                         @Required CheckpointState state, int generation, String imageDigest, long sizeBytes,
+                         String parent, Operation.Error error, @Required Instant createdAt, Instant deletedAt, boolean kept) {
 
     private static final DateTimeFormatter DEFAULT_NAME =
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS").withZone(ZoneOffset.UTC);
@@ -29,6 +32,7 @@ public record Checkpoint(String id, String workspace, SourceType sourceType, Str
 
     /** How consistent the checkpoint is, from what it was taken of. */
     @JsonProperty("consistency")
+    @WireSchema(WireSchemas.CONSISTENCY)
     public String consistency() {
         return sourceType.consistency();
     }

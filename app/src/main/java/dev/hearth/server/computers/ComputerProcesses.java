@@ -1,5 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
@@ -43,7 +45,8 @@ public final class ComputerProcesses {
      * {@code user} runs it as a user of the image; {@code pty} starts it on a terminal of that size (its
      * input is then the terminal's, always open, and its output the terminal's, as stdout).
      */
-    public record StartRequest(List<String> command, Map<String, String> env, String cwd, String tag,
+    @SchemaName("StartProcess")
+    public record StartRequest(@Required List<String> command, Map<String, String> env, String cwd, String tag,
                                Boolean stdin, String user, Window pty) {
     }
 

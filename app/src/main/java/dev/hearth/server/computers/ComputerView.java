@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
@@ -8,15 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /** The Computer of the wire. */
-public record ComputerView(String id, String workspace, String name, ComputerState state, Pending pending, SleepMode sleepMode,
-                           String image,
+public record ComputerView(@Required String id, @Required String workspace, @Required String name, @Required ComputerState state, Pending pending, SleepMode sleepMode,
+                           @Required String image,
                            String imageDigest, List<PortView> ports, String url, List<String> envKeys,
                            List<EnvVar> envVars, Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
                            NetworkPolicy.View network, List<String> entrypoint, List<String> command,
                            Launch.Restart restart, MainExitView mainExit, Map<String, String> labels,
                            Instant expiresAt, Lifetime.OnExpire onExpire, String parent, String fromCheckpoint,
-                           String node, Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastStartedAt,
+                           String node, Operation.Error error, @Required Instant createdAt, Instant updatedAt, Instant lastStartedAt,
                            Instant lastActiveAt, Instant deletedAt) {
 
     public record PortView(int published, int target, String protocol,

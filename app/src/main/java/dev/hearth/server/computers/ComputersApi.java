@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
@@ -119,6 +120,7 @@ public final class ComputersApi {
     }
 
     /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */
+    @SchemaName("SleepComputer")
     record SleepRequest(Boolean force) {
     }
 

@@ -1,5 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
@@ -27,11 +29,13 @@ public final class FilesApi {
     }
 
     /** {@code POST .../files/move}. */
-    record MoveRequest(String from, String to) {
+    @SchemaName("MoveFile")
+    record MoveRequest(@Required String from, @Required String to) {
     }
 
     /** {@code POST .../files/mkdir}: {@code owner}, a user of the image who owns what is made (default root). */
-    record MkdirRequest(String path, String owner) {
+    @SchemaName("MakeDirectory")
+    record MkdirRequest(@Required String path, String owner) {
     }
 
     public static void register(RouteTable routes, ComputerFiles files, ComputerStore store) {

@@ -1,5 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 
@@ -24,7 +26,8 @@ public final class ProcessesApi {
     }
 
     /** {@code POST .../processes/{pid}/signal}. */
-    record SignalRequest(String signal) {
+    @SchemaName("SignalProcess")
+    record SignalRequest(@Required String signal) {
     }
 
     public static void register(RouteTable routes, ComputerProcesses processes, ComputerStore store) {

@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
@@ -52,7 +53,7 @@ public final class DatabaseService implements AutoCloseable {
     private static final Duration POOL_PAUSE_LIMIT = Duration.ofSeconds(5);
 
     /** The body of {@code POST /workspaces/{ws}/databases}. */
-    public record CreateDatabase(String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
+    public record CreateDatabase(@Required String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
                                  @JsonProperty("protected") Boolean protectedFlag, Integer diskMb) {
     }
 

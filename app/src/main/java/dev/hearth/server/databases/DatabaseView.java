@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.hearth.server.operations.Operation;
@@ -12,10 +13,10 @@ import java.time.Instant;
 @JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
         "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error", "created_at", "updated_at",
         "last_active_at", "deleted_at"})
-public record DatabaseView(String id, String workspace, String name, DatabaseState state, String version, String host,
+public record DatabaseView(@Required String id, @Required String workspace, @Required String name, @Required DatabaseState state, @Required String version, String host,
                            int port, String parent, String fromCheckpoint, int generation,
                            @JsonProperty("protected") boolean protectedFlag, int autoSleepSeconds, int diskMb,
-                           String node, Operation.Error error, Instant createdAt, Instant updatedAt, Instant lastActiveAt,
+                           String node, Operation.Error error, @Required Instant createdAt, Instant updatedAt, Instant lastActiveAt,
                            Instant deletedAt) {
     static DatabaseView of(Database d) {
         var place = d.placement();

@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.DATABASE_READ;
 import static dev.hearth.server.tenancy.Action.DATABASE_WRITE;
 
@@ -88,6 +89,7 @@ public final class DatabasesApi {
 
 
     /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
+    @SchemaName("SleepDatabase")
     record SleepRequest(Boolean force) {
     }
 

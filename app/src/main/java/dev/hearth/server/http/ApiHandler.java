@@ -1,6 +1,5 @@
 package dev.hearth.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -45,6 +45,7 @@ public final class ApiHandler extends Handler.Abstract {
     private static final String HEALTH = PREFIX + "/health";
     private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
     private static final String ROUTE = "hearth.route";
+    private static final String JSON_BODY = "hearth.json-body";
     private static final Pattern PATH_PARAM = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
     private final RouteTable routes;
@@ -104,6 +105,9 @@ public final class ApiHandler extends Handler.Abstract {
             Object route = request.getAttribute(ROUTE);
             observer.answered(request.getMethod(), route == null ? null : route.toString(), reply.status(), json);
         }
+        if (reply.status() / 100 == 2 && request.getAttribute(JSON_BODY) instanceof byte[] accepted) {
+            observer.accepted(request.getMethod(), request.getAttribute(ROUTE).toString(), accepted);
+        }
         observe(request, reply.status(), start);
         return true;
     }
@@ -138,6 +142,10 @@ public final class ApiHandler extends Handler.Abstract {
         var route = match.route();
         request.setAttribute(ROUTE, route.template());
         byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
+        if (body.length > 0 && request.getHeaders().get(HttpHeader.CONTENT_TYPE) instanceof String type
+                && type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            request.setAttribute(JSON_BODY, body);
+        }
         var headers = headers(request);
         String target = request.getHttpURI().getPathQuery();
         var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
@@ -185,7 +193,7 @@ public final class ApiHandler extends Handler.Abstract {
                     return reply;
                 }
             } catch (ApiException e) {
-                if (attempt == PLACEMENTS || !full(e.code(), e.details())) {
+                if (attempt == PLACEMENTS || !full(ErrorEnvelope.reply(e, requestId))) {
                     throw e;
                 }
             }
@@ -194,16 +202,10 @@ public final class ApiHandler extends Handler.Abstract {
 
     private static final int PLACEMENTS = 5;
 
-    private boolean full(Reply reply) {
-        if (reply.status() != ErrorCode.NODE_UNAVAILABLE.status() || !(reply.body() instanceof JsonNode json)) {
-            return false;
-        }
-        var error = json.path("error");
-        return full(error.path("code").asText(), Json.mapper().convertValue(error.path("details"), Map.class));
-    }
-
-    private boolean full(String code, Map<String, Object> details) {
-        return details != null && relay.placedOnAFullNode(code, details);
+    /** Whether the answer (this node's or a relayed one's) says the node placement chose was full. */
+    private static boolean full(Reply reply) {
+        return reply.headers().entrySet().stream()
+                .anyMatch(h -> h.getKey().equalsIgnoreCase(Relay.PLACEMENT) && h.getValue().equals(Relay.FULL));
     }
 
     private Reply dispatch(Route route, String method, Exchange exchange) {

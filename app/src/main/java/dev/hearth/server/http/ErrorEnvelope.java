@@ -33,6 +33,9 @@ public final class ErrorEnvelope {
         if (e.is(ErrorCode.UNAUTHENTICATED)) {
             reply = reply.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
         }
+        if (e.is(ErrorCode.NODE_UNAVAILABLE) && e.details() != null && Boolean.TRUE.equals(e.details().get(Relay.FULL))) {
+            reply = reply.header(Relay.PLACEMENT, Relay.FULL);
+        }
         if (e.details() != null && e.details().get(RETRY_AFTER) instanceof Number seconds) {
             reply = reply.header("Retry-After", Long.toString(Math.max(1, seconds.longValue())));
         }

@@ -171,6 +171,7 @@ public final class Exchange {
             if (value == null) {
                 throw new ApiException(ErrorCode.INVALID_REQUEST, "a JSON object body is required");
             }
+            RequiredFields.check(value);
             return value;
         } catch (UnrecognizedPropertyException e) {
             throw ApiException.invalidField(fieldPath(e), "unknown field");

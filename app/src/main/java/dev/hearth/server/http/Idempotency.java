@@ -177,7 +177,7 @@ public final class Idempotency {
     /** 421 is not: the request is relayed to its node, which answers it under the same key. */
     private static boolean isFinal(ApiException e) {
         return e.status() >= 400 && e.status() < 500 && e.status() != 409 && e.status() != 429
-                && !e.code().equals(ErrorCode.WRONG_NODE.code());
+                && !e.is(ErrorCode.WRONG_NODE);
     }
 
     private void keep(Scope scope, int status, String body) {

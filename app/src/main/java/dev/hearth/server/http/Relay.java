@@ -29,8 +29,12 @@ public interface Relay {
     /** Serves a relayed request: what it creates was placed on this node by the node that relayed it. */
     <R> R placedHere(Supplier<R> work);
 
-    /** Whether an error is a node found full by a create placed on it, which is then placed again. */
-    boolean placedOnAFullNode(String code, Map<String, Object> details);
+    /**
+     * In an error's details, and as the value of {@link #PLACEMENT} on its answer: a create placed on a
+     * node that racing creates filled meanwhile, which placement then tries again.
+     */
+    String FULL = "full";
+    String PLACEMENT = "Hearth-Placement";
 
     /** A request as it arrived here: {@code target} is the raw path and query; one of body and stream is used. */
     record Relayed(String method, String target, Map<String, String> headers, Caller caller, byte[] body,
@@ -57,11 +61,6 @@ public interface Relay {
         @Override
         public <R> R placedHere(Supplier<R> work) {
             return work.get();
-        }
-
-        @Override
-        public boolean placedOnAFullNode(String code, Map<String, Object> details) {
-            return false;
         }
     };
 }

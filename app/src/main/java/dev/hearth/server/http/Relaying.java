@@ -36,7 +36,7 @@ final class Relaying {
             try {
                 return dispatch.get();
             } catch (ApiException e) {
-                if (!e.code().equals(ErrorCode.WRONG_NODE.code())) {
+                if (!e.is(ErrorCode.WRONG_NODE)) {
                     throw e;
                 }
                 String address = String.valueOf(e.details().get("address"));
@@ -75,7 +75,7 @@ final class Relaying {
             }
         } catch (ApiException e) {
             // Not answering there (it never got the request): it may be back elsewhere.
-            if (!e.code().equals(ErrorCode.NODE_UNAVAILABLE.code())) {
+            if (!e.is(ErrorCode.NODE_UNAVAILABLE)) {
                 throw e;
             }
         }

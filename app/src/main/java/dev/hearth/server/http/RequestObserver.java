@@ -11,6 +11,10 @@ public interface RequestObserver {
     default void answered(String method, String route, int status, byte[] json) {
     }
 
+    /** A JSON request body the route accepted (answered 2xx); {@code route} as for {@link #answered}. */
+    default void accepted(String method, String route, byte[] json) {
+    }
+
     /** Both told, this one first. */
     default RequestObserver and(RequestObserver other) {
         var first = this;
@@ -25,6 +29,12 @@ public interface RequestObserver {
             public void answered(String method, String route, int status, byte[] json) {
                 first.answered(method, route, status, json);
                 other.answered(method, route, status, json);
+            }
+
+            @Override
+            public void accepted(String method, String route, byte[] json) {
+                first.accepted(method, route, json);
+                other.accepted(method, route, json);
             }
         };
     }

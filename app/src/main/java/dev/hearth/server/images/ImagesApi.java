@@ -1,5 +1,7 @@
 package dev.hearth.server.images;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
@@ -11,7 +13,8 @@ import java.util.List;
 
 /** HTTP routes of a workspace's images: translation only. */
 public final class ImagesApi {
-    public record PullRequest(String reference) {
+    @SchemaName("PullImage")
+    public record PullRequest(@Required String reference) {
     }
 
     private ImagesApi() {

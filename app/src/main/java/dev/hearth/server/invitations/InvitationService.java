@@ -1,5 +1,6 @@
 package dev.hearth.server.invitations;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
@@ -28,7 +29,7 @@ import org.jdbi.v3.core.Jdbi;
  * address accepts and holds the role at once. One pending invitation per address and workspace.
  */
 public final class InvitationService {
-    public record CreateInvitation(String email, String role) {
+    public record CreateInvitation(@Required String email, @Required String role) {
     }
 
     private final Jdbi jdbi;

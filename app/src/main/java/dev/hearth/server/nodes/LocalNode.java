@@ -101,14 +101,6 @@ public final class LocalNode {
         Placement.requireRoom(h, name, (long) memoryMb << 20);
     }
 
-    /**
-     * Whether {@code details} are those of a node that turned out full when a create came to it: other
-     * creates filled it after placement chose it, so placing again may find room elsewhere.
-     */
-    public static boolean wasFull(Map<String, Object> details) {
-        return Boolean.TRUE.equals(details.get(Placement.FULL));
-    }
-
     /** Runs {@code work}, a request another node relayed here, with what it creates placed on this node. */
     public static <R> R placedHere(Supplier<R> work) {
         return Placement.placedHere(work);

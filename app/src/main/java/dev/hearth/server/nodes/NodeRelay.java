@@ -16,6 +16,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -46,7 +47,7 @@ public final class NodeRelay implements Relay, AutoCloseable {
     private static final Set<String> NOT_SENT = Set.of("authorization", "connection", "content-length", "expect",
             "host", "upgrade", "keep-alive", "te", "trailer", "transfer-encoding", "proxy-authorization", HEADER);
     private static final Set<String> RETURNED = Set.of("content-type", "content-disposition", "retry-after",
-            "location", "x-request-id");
+            "location", "x-request-id", Relay.PLACEMENT.toLowerCase(Locale.ROOT));
 
     private final NodeKey key;
     private final Function<String, Caller> vouchedCaller;
@@ -151,11 +152,6 @@ public final class NodeRelay implements Relay, AutoCloseable {
     @Override
     public <R> R placedHere(Supplier<R> work) {
         return LocalNode.placedHere(work);
-    }
-
-    @Override
-    public boolean placedOnAFullNode(String code, Map<String, Object> details) {
-        return ErrorCode.NODE_UNAVAILABLE.code().equals(code) && LocalNode.wasFull(details);
     }
 
     private static Optional<Request.Content> body(Relayed request) {

@@ -2,6 +2,7 @@ package dev.hearth.server.nodes;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.server.http.Relay;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ import org.jdbi.v3.core.Handle;
  */
 final class Placement {
     /** In the details of a refusal for want of room on a node that placement chose: place again. */
-    static final String FULL = "full";
+    static final String FULL = Relay.FULL;
     // Bound while a node serves a request another node relayed to it after placing it here.
     private static final ScopedValue<Boolean> PLACED = ScopedValue.newInstance();
 

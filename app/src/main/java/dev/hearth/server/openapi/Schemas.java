@@ -4,12 +4,18 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
+import dev.hearth.api.Required;
+import dev.hearth.api.SchemaName;
+import dev.hearth.api.WireSchema;
 import dev.hearth.server.http.Contract.Shape;
+import java.io.IOException;
+import java.lang.annotation.Annotation;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -41,13 +47,20 @@ final class Schemas {
     private final Map<Class<?>, String> names = new HashMap<>();
     private boolean input;
 
+    Schemas() {
+        // What an env value that names a variable looks like (WireSchemas.ENV refers to it).
+        var secret = NODES.objectNode();
+        secret.set("secret", type("string"));
+        components.put("SecretRef", closedObject(secret, NODES.arrayNode().add("secret")));
+    }
+
     Map<String, JsonNode> components() {
         return components;
     }
 
     /**
-     * A request body's schema: every field may be left out (the service says which it needs, with the
-     * field's name), where an answer's fields are all there.
+     * A request body's schema: only its {@link Required} fields must be there, where an answer's fields
+     * are all there.
      */
     ObjectNode input(Shape shape) {
         input = true;
@@ -130,6 +143,11 @@ final class Schemas {
         if (raw.isEnum()) {
             return enumeration(raw);
         }
+        var valueAccessor = names.containsKey(raw) ? null
+                : mapper.getSerializationConfig().introspect(type).findJsonValueAccessor();
+        if (valueAccessor != null) {
+            return of(valueAccessor.getType()); // written as its value: no component of its own
+        }
         return ref(component(type));
     }
 
@@ -177,11 +195,6 @@ final class Schemas {
         names.put(raw, name);
         components.put(name, NODES.objectNode());
         var description = mapper.getSerializationConfig().introspect(type);
-        var valueAccessor = description.findJsonValueAccessor();
-        if (valueAccessor != null) {
-            components.put(name, of(valueAccessor.getType()));
-            return name;
-        }
         var properties = NODES.objectNode();
         var required = NODES.arrayNode();
         for (BeanPropertyDefinition property : description.findProperties()) {
@@ -191,9 +204,12 @@ final class Schemas {
             JavaType propertyType = property.getPrimaryType();
             var inclusion = property.findInclusion();
             boolean omitsNull = inclusion != null && OMITS_NULL.contains(inclusion.getValueInclusion());
-            var schema = of(propertyType);
-            properties.set(property.getName(), propertyType.isPrimitive() || omitsNull ? schema : orNull(schema));
-            if (!omitsNull && !input) {
+            boolean mustBeGiven = annotation(property, Required.class) != null;
+            var given = annotation(property, WireSchema.class);
+            var schema = given != null ? given(given.value()) : of(propertyType);
+            properties.set(property.getName(), propertyType.isPrimitive() || omitsNull || mustBeGiven ? schema
+                    : orNull(schema));
+            if (mustBeGiven || !omitsNull && !input) {
                 required.add(property.getName());
             }
         }
@@ -201,12 +217,42 @@ final class Schemas {
         return name;
     }
 
+    private static <A extends Annotation> A annotation(BeanPropertyDefinition property, Class<A> type) {
+        for (AnnotatedMember member : new AnnotatedMember[] {property.getField(), property.getGetter(),
+                property.getConstructorParameter()}) {
+            if (member != null && member.hasAnnotation(type)) {
+                return member.getAnnotation(type);
+            }
+        }
+        return null;
+    }
+
+    private ObjectNode given(String schema) {
+        try {
+            return (ObjectNode) mapper.readTree(schema);
+        } catch (IOException e) {
+            throw new IllegalStateException("a @WireSchema that is not JSON: " + schema, e);
+        }
+    }
+
+    /** {@code @SchemaName}, else the simple name without a {@code View} suffix ({@code ComputerView}: {@code Computer}). */
     private String name(Class<?> raw) {
+        var named = raw.getAnnotation(SchemaName.class);
+        if (named != null) {
+            return unique(named.value(), raw);
+        }
         String name = raw.getSimpleName();
         Class<?> outer = raw.getEnclosingClass();
         if (outer != null && (VAGUE_NAMES.contains(name) || components.containsKey(name))) {
             name = outer.getSimpleName() + name;
         }
+        if (name.endsWith("View") && name.length() > 4) { // how an object is shown is the object to a client
+            name = name.substring(0, name.length() - 4);
+        }
+        return unique(name, raw);
+    }
+
+    private String unique(String name, Class<?> raw) {
         if (components.containsKey(name) || name.equals("Error")) {
             throw new IllegalStateException("two wire types named " + name + ": " + raw.getName());
         }

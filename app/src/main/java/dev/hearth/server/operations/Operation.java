@@ -1,5 +1,8 @@
 package dev.hearth.server.operations;
 
+import dev.hearth.api.Required;
+import dev.hearth.api.WireSchemas;
+import dev.hearth.api.WireSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.Locale;
@@ -22,8 +25,8 @@ public record Operation(String id, String kind, State state, String workspace, S
     }
 
     /** The Operation of the wire. */
-    public record View(String id, String kind, String state, String workspace, String resource, String progress,
-                       Error error, Instant createdAt, Instant updatedAt, Instant completedAt) {
+    public record View(@Required String id, @Required String kind, @Required @WireSchema(WireSchemas.OPERATION_STATE) String state, String workspace, String resource, String progress,
+                       Error error, @Required Instant createdAt, Instant updatedAt, Instant completedAt) {
     }
 
     public View view() {

@@ -95,7 +95,7 @@ public final class ComputerProxy extends ProxyHandler {
                 address = computers.enterRoute(target);
                 computers.forwardLocal(target);
             } catch (ApiException e) {
-                if (fromNode || !ErrorCode.WRONG_NODE.code().equals(e.code())) {
+                if (fromNode || !e.is(ErrorCode.WRONG_NODE)) {
                     throw e;
                 }
                 String node = String.valueOf(e.details().get("node"));

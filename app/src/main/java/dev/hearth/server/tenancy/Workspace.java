@@ -1,10 +1,11 @@
 package dev.hearth.server.tenancy;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.WireName;
 import java.time.Instant;
 
 /** A workspace: the unit of ownership and access. Its name is unique among live workspaces. */
-public record Workspace(String id, String name, State state, Instant createdAt, Instant updatedAt, Instant deletedAt) {
+public record Workspace(@Required String id, @Required String name, @Required State state, @Required Instant createdAt, Instant updatedAt, Instant deletedAt) {
 
     /** A workspace is active from its creation; deleting one marks it deleted rather than changing its state. */
     public enum State implements WireName {

@@ -1,5 +1,6 @@
 package dev.hearth.server.variables;
 
+import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.hearth.server.crypto.Keyring.Sealed;
 import java.time.Instant;
@@ -9,8 +10,8 @@ public record Variable(String id, String workspace, String name, Sealed sealed, 
                        Instant createdAt, Instant updatedAt, Instant deletedAt) {
 
     /** The Variable of the wire. {@code value} is left out for callers who may not read it (viewers). */
-    public record View(String id, String workspace, String name, String createdBy, String updatedBy,
-                       Instant createdAt, Instant updatedAt, Instant deletedAt,
+    public record View(@Required String id, @Required String workspace, @Required String name, String createdBy, String updatedBy,
+                       @Required Instant createdAt, Instant updatedAt, Instant deletedAt,
                        @JsonInclude(JsonInclude.Include.NON_NULL) String value) {
         /** The same without the value: what an idempotent replay keeps. */
         public View redacted() {

@@ -1,5 +1,6 @@
 package dev.hearth.server.variables;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
 import dev.hearth.server.crypto.Keyring;
@@ -29,7 +30,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class VariableService {
     public static final int MAX_VALUE_BYTES = 64 * 1024;
 
-    public record CreateVariable(String name, String value) {
+    public record CreateVariable(@Required String name, @Required String value) {
     }
 
     public record UpdateVariable(String name, String value) {

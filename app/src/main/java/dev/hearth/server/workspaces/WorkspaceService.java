@@ -1,5 +1,6 @@
 package dev.hearth.server.workspaces;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
@@ -21,10 +22,10 @@ import org.jdbi.v3.core.Jdbi;
 
 /** The rules of workspaces: any signed-in principal creates one and becomes its admin (see {@link Founding}). */
 public final class WorkspaceService {
-    public record CreateWorkspace(String name) {
+    public record CreateWorkspace(@Required String name) {
     }
 
-    public record UpdateWorkspace(String name) {
+    public record UpdateWorkspace(@Required String name) {
     }
 
     private final Jdbi jdbi;

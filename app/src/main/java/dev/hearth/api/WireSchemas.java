@@ -1,0 +1,40 @@
+package dev.hearth.api;
+
+/**
+ * The JSON Schemas of the fields a {@link WireSchema} names: each says what its parser in the service
+ * accepts (a field's {@code null}, where it means something, is added by the document for every
+ * field that may be null).
+ */
+public final class WireSchemas {
+    /** {@code NAME: "value"} or {@code NAME: {"secret": "variable"}}. */
+    public static final String ENV = """
+            {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"$ref": "#/components/schemas/SecretRef"}]}}""";
+    /** As {@link #ENV}; a {@code null} value removes the variable (PATCH). */
+    public static final String ENV_PATCH = """
+            {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"$ref": "#/components/schemas/SecretRef"}, {"type": "null"}]}}""";
+    /** An argument vector; {@code null} is the image's. */
+    public static final String ARGV = """
+            {"type": "array", "items": {"type": "string"}, "maxItems": 4096}""";
+    public static final String RESTART = """
+            {"type": "string", "enum": ["always", "on-failure", "never"]}""";
+    /** Whole seconds; {@code null} is never. */
+    public static final String SECONDS = """
+            {"type": "integer"}""";
+    /** A PATCH's labels: a {@code null} value removes the label. */
+    public static final String LABELS_PATCH = """
+            {"type": "object", "additionalProperties": {"type": ["string", "null"]}}""";
+    public static final String INSTANT = """
+            {"type": "string", "format": "date-time"}""";
+    /** A computer's network policy as requests give it; an absent part keeps its value. */
+    public static final String NETWORK = """
+            {"type": "object", "properties": {"internet": {"type": "boolean"}, "allow_out": {"type": "array", "items": {"type": "string"}}, "deny_out": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}""";
+
+    public static final String OPERATION_STATE = """
+            {"type": "string", "enum": ["running", "succeeded", "failed"]}""";
+    /** A checkpoint's: {@code consistent} (a database's) or {@code crash} (a computer's, taken of it paused). */
+    public static final String CONSISTENCY = """
+            {"type": "string", "enum": ["crash", "consistent"]}""";
+
+    private WireSchemas() {
+    }
+}
