@@ -77,12 +77,12 @@ extern int sig_wake, sig_caps;
 /* ---- spec.c: what a request asks the agent to run (exec, terminal, processes) ---- */
 struct run_spec {
     struct strv command, env;
-    char *cwd, *user, *tag;
+    char *cwd, *user, *tag, *restart, *hostname;
     long long timeout_ms, cols, rows;
     int stdin_pipe, pty;
 };
 enum { SF_COMMAND = 1, SF_ENV = 2, SF_CWD = 4, SF_USER = 8, SF_TAG = 16, SF_TIMEOUT = 32, SF_COLS = 64,
-       SF_ROWS = 128, SF_STDIN = 256, SF_PTY = 512 };
+       SF_ROWS = 128, SF_STDIN = 256, SF_PTY = 512, SF_RESTART = 1024, SF_HOSTNAME = 2048 };
 int spec_decode(const char *json, size_t len, unsigned taken, struct run_spec *s); /* 0, or -1 */
 void spec_free(struct run_spec *s);
 

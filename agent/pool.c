@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 struct claim {
-    struct strv command, env;
-    char *restart, *hostname;
+    struct run_spec spec; /* command, env, restart and hostname */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int done, refused;
@@ -24,49 +23,18 @@ static int valid_restart(const char *r)
     return r && (!strcmp(r, "always") || !strcmp(r, "on-failure") || !strcmp(r, "never"));
 }
 
-static int valid_hostname(const char *h, size_t n)
+static int valid_hostname(const char *h)
 {
-    return h && n && n <= 64 && strlen(h) == n && !strpbrk(h, "/ ");
-}
-
-static int decode(const char *body, size_t len, struct claim *c, size_t *host_len)
-{
-    struct jcur j = JCUR(body, len);
-    char key[16];
-    int r = jc_object(&j);
-    if (r != 1)
-        return -1;
-    while ((r = jc_key(&j, key, sizeof key)) == 1) {
-        int ok;
-        if (!strcmp(key, "command"))
-            ok = jc_strings(&j, &c->command) >= 0;
-        else if (!strcmp(key, "env"))
-            ok = jc_strings(&j, &c->env) >= 0;
-        else if (!strcmp(key, "restart") || !strcmp(key, "hostname")) {
-            char **to = key[0] == 'r' ? &c->restart : &c->hostname, *v = NULL;
-            size_t n = 0;
-            ok = jc_string(&j, &v, &n) >= 0;
-            if (v) {
-                free(*to);
-                *to = v;
-                if (to == &c->hostname)
-                    *host_len = n;
-            }
-        } else
-            ok = jc_skip(&j) == 0;
-        if (!ok)
-            return -1;
-    }
-    return r;
+    return h && *h && strlen(h) <= 64 && !strpbrk(h, "/ ");
 }
 
 void h_claim(struct conn *c)
 {
     struct claim cl = {0};
-    size_t len, host_len = 0;
+    size_t len;
     char *body = body_all(c, 4 << 20, &len);
-    if (!body || decode(body, len, &cl, &host_len) < 0 || !valid_restart(cl.restart) ||
-        !valid_hostname(cl.hostname, host_len)) {
+    if (!body || spec_decode(body, len, SF_COMMAND | SF_ENV | SF_RESTART | SF_HOSTNAME, &cl.spec) < 0
+        || !valid_restart(cl.spec.restart) || !valid_hostname(cl.spec.hostname)) {
         fail(c, 400, "invalid", "a claim has a command, env, a restart policy and a hostname");
         goto out;
     }
@@ -97,10 +65,7 @@ void h_claim(struct conn *c)
     pthread_cond_destroy(&cl.cv);
 out:
     free(cl.message);
-    strv_free(&cl.command);
-    strv_free(&cl.env);
-    free(cl.restart);
-    free(cl.hostname);
+    spec_free(&cl.spec);
     free(body);
 }
 
@@ -128,19 +93,19 @@ void claim_report(struct claim *c, int refused, const char *message)
  * keeps is copied: the claim itself goes with its request. */
 int claim_apply(struct claim *c, struct init_opts *o)
 {
-    if (sethostname(c->hostname, strlen(c->hostname)) < 0)
+    if (sethostname(c->spec.hostname, strlen(c->spec.hostname)) < 0)
         return errno;
     int err = drop_sys_admin();
     if (err)
         return err;
     char *secret = env_get(SECRET_ENV);
     env_clear();
-    for (size_t i = 0; i < c->env.n; i++) {
-        char *eq = strchr(c->env.v[i], '=');
-        if (!eq || eq == c->env.v[i])
+    for (size_t i = 0; i < c->spec.env.n; i++) {
+        char *eq = strchr(c->spec.env.v[i], '=');
+        if (!eq || eq == c->spec.env.v[i])
             continue;
         *eq = 0;
-        env_set(c->env.v[i], eq + 1);
+        env_set(c->spec.env.v[i], eq + 1);
         *eq = '=';
     }
     if (secret)
@@ -149,10 +114,10 @@ int claim_apply(struct claim *c, struct init_opts *o)
     static struct strv line;
     strv_free(&line);
     if (strv_pushz(&line, reexec_args[0]) < 0 || strv_pushz(&line, "init") < 0 || strv_pushz(&line, "--restart") < 0 ||
-        strv_pushz(&line, c->restart) < 0 || strv_pushz(&line, "--") < 0)
+        strv_pushz(&line, c->spec.restart) < 0 || strv_pushz(&line, "--") < 0)
         return ENOMEM;
-    for (size_t i = 0; i < c->command.n; i++)
-        if (strv_pushz(&line, c->command.v[i]) < 0)
+    for (size_t i = 0; i < c->spec.command.n; i++)
+        if (strv_pushz(&line, c->spec.command.v[i]) < 0)
             return ENOMEM;
     set_reexec_args(line.v);
     o->restart = line.v[3];

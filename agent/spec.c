@@ -1,5 +1,5 @@
 /* spec.c: what a request asks the agent to run, decoded in one place from the JSON heads of exec,
- * terminal and processes. One table lists every field, its type and where it goes; a route names
+ * terminal, processes and a pooled agent's claim. One table lists every field, its type and where it goes; a route names
  * the fields it takes. Unknown fields are skipped (a newer Hearth may send more), a field of the
  * wrong type refuses the head, and so does anything after the object. A string field given null
  * is unset; given twice, the last counts. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_STRINGS, K_STRING, K_INT, K_BOOL };
+enum kind { K_STRINGS, K_STRING, K_NAME, K_INT, K_BOOL }; /* K_NAME: a string without NUL */
 
 static const struct field {
     const char *name;
@@ -25,6 +25,8 @@ static const struct field {
     {"rows", SF_ROWS, K_INT, offsetof(struct run_spec, rows)},
     {"stdin", SF_STDIN, K_BOOL, offsetof(struct run_spec, stdin_pipe)},
     {"pty", SF_PTY, K_BOOL, offsetof(struct run_spec, pty)},
+    {"restart", SF_RESTART, K_NAME, offsetof(struct run_spec, restart)},
+    {"hostname", SF_HOSTNAME, K_NAME, offsetof(struct run_spec, hostname)},
 };
 
 static int decode_field(struct jcur *j, const struct field *f, struct run_spec *s)
@@ -33,10 +35,16 @@ static int decode_field(struct jcur *j, const struct field *f, struct run_spec *
     switch (f->kind) {
     case K_STRINGS:
         return jc_strings(j, (struct strv *)at) >= 0 ? 0 : -1;
-    case K_STRING: {
+    case K_STRING:
+    case K_NAME: {
         char **field = (char **)at, *v = NULL;
-        if (jc_string(j, &v, NULL) < 0)
+        size_t n = 0;
+        if (jc_string(j, &v, &n) < 0)
             return -1;
+        if (f->kind == K_NAME && v && strlen(v) != n) {
+            free(v);
+            return -1;
+        }
         free(*field);
         *field = v;
         return 0;
@@ -74,5 +82,7 @@ void spec_free(struct run_spec *s)
     free(s->cwd);
     free(s->user);
     free(s->tag);
+    free(s->restart);
+    free(s->hostname);
     memset(s, 0, sizeof *s);
 }

@@ -1,12 +1,15 @@
 /* tar_in.c: PUT /files/archive, a tar unpacked into a directory (made if missing): USTAR, PAX and
  * GNU long names. Entries that would land outside the directory are refused, not skipped: the
- * caller learns the tar was not what it meant. Blocks go through a fixed buffer; special headers
+ * caller learns the tar was not what it meant. That is a `..` part, and a symbolic link on the
+ * way (one the tar made a moment before, `l -> /etc` then `l/passwd`, or one that was there): an
+ * entry is never written through a link, and a link in its own place is replaced, not followed. Blocks go through a fixed buffer; special headers
  * are bounded at 1 MiB, as in Go. */
 #include "agent.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SPECIAL_LIMIT (1 << 20)
@@ -164,6 +167,23 @@ static void pax_apply(const char *recs, char **path, char **link, long long *siz
     }
 }
 
+/* Whether a directory between dir and target (both clean) is a symbolic link. */
+static int through_link(const char *dir, const char *target)
+{
+    char *p = strdup(target);
+    if (!p)
+        return 1;
+    int found = 0;
+    for (char *s = p + strlen(dir); !found && *s && (s = strchr(s + 1, '/'));) {
+        struct stat st;
+        *s = 0;
+        found = lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+        *s = '/';
+    }
+    free(p);
+    return found;
+}
+
 static int unpack(struct in *in, char type, const char *target, long long mode, long long size)
 {
     char *parent = dir_name(target);
@@ -174,7 +194,10 @@ static int unpack(struct in *in, char type, const char *target, long long mode, 
         err = mkdir_all(target, (mode & 0777) | 0700);
     } else if (type == '0' || type == '7') {
         mkdir_all(parent, 0755);
-        int fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 0777);
+        struct stat st;
+        if (lstat(target, &st) == 0 && S_ISLNK(st.st_mode))
+            unlink(target);
+        int fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode & 0777);
         if (fd < 0)
             err = errno;
         for (long long left = size; !err && left > 0;) {
@@ -289,6 +312,8 @@ void h_archive_in(struct conn *c, const char *dir)
             err = ENOMEM;
         else if (outside)
             err = -2;
+        else if (through_link(dir, target))
+            err = -3;
         else if (type == '2') {
             char *parent = dir_name(target);
             if (parent)
@@ -309,6 +334,9 @@ void h_archive_in(struct conn *c, const char *dir)
             char *m = malloc(n);
             if (err == -2 && m) {
                 snprintf(m, n, "%s: a .. part would leave the directory", shown ? shown : entry);
+                fail(c, 400, "failed", m);
+            } else if (err == -3 && m) {
+                snprintf(m, n, "%s: a symbolic link on its way could leave the directory", shown ? shown : entry);
                 fail(c, 400, "failed", m);
             } else {
                 fail_file(c, shown ? shown : entry, err == -1 ? 0 : err);

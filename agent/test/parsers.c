@@ -1,11 +1,12 @@
 /* Tests of what the Java suites cannot reach: the JSON cursor and writer, the HTTP head and body
- * parsers over a socket pair, and paths, with edge cases and then random and mutated input (which
+ * parsers over a socket pair, paths, a tar whose entries try to leave their directory, with edge cases and then random and mutated input (which
  * must be refused or read, never crash or overrun). scripts/build-agent runs it before building. */
 #include "../agent.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int failures;
@@ -17,7 +18,7 @@ void route(struct conn *c) { (void)c; }
 
 /* The decoder the routes use (spec.c), with every field it knows. */
 static const unsigned ALL = SF_COMMAND | SF_ENV | SF_CWD | SF_USER | SF_TAG | SF_TIMEOUT | SF_COLS | SF_ROWS | SF_STDIN
-                            | SF_PTY;
+                            | SF_PTY | SF_RESTART | SF_HOSTNAME;
 
 static int decodes(const char *s, struct run_spec *o)
 {
@@ -81,6 +82,14 @@ static void json_cases(void)
     CHECK(decodes("{\"user\":5}", &o) < 0 && decodes("{\"pty\":\"yes\"}", &o) < 0, "a field of the wrong type");
     spec_free(&o);
     CHECK(decodes("{\"user\":\"a\",\"user\":null}", &o) == 0 && !o.user, "null unsets a string");
+    spec_free(&o);
+    const char *claim = "{\"command\":[\"sh\"],\"env\":[\"A=1\"],\"restart\":\"never\",\"hostname\":\"web\"}";
+    memset(&o, 0, sizeof o);
+    CHECK(spec_decode(claim, strlen(claim), SF_COMMAND | SF_ENV | SF_RESTART | SF_HOSTNAME, &o) == 0
+          && o.command.n == 1 && o.env.n == 1 && !strcmp(o.restart, "never") && !strcmp(o.hostname, "web"),
+          "a pooled agent's claim");
+    spec_free(&o);
+    CHECK(decodes("{\"hostname\":\"a\\u0000b\"}", &o) < 0, "a hostname with a NUL is refused, not cut");
     spec_free(&o);
 
     struct jbuf b = {0};
@@ -196,6 +205,121 @@ static void http_cases(void)
     CHECK(parse(big, sizeof big, &conn, body, sizeof body, &len) == -1, "a head larger than the buffer is refused");
 }
 
+/* ---- PUT /files/archive: a tar whose entries try to leave their directory */
+
+/* Appends a USTAR header for `name` (type '0' with `data`, '2' a link to `data`, '5' a directory). */
+static size_t tar_entry(char *tar, size_t at, const char *name, char type, const char *data)
+{
+    char *h = tar + at;
+    size_t size = type == '0' ? strlen(data) : 0;
+    memset(h, 0, 512);
+    snprintf(h, 100, "%s", name);
+    snprintf(h + 100, 8, "%07o", type == '5' ? 0755 : 0644);
+    snprintf(h + 108, 8, "%07o", 0);
+    snprintf(h + 116, 8, "%07o", 0);
+    snprintf(h + 124, 12, "%011zo", size);
+    snprintf(h + 136, 12, "%011o", 0);
+    h[156] = type;
+    if (type == '2')
+        snprintf(h + 157, 100, "%s", data);
+    memcpy(h + 257, "ustar\0" "00", 8);
+    memset(h + 148, ' ', 8);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++)
+        sum += (unsigned char)h[i];
+    snprintf(h + 148, 8, "%06o", sum);
+    at += 512;
+    if (size) {
+        memset(tar + at, 0, (size + 511) / 512 * 512);
+        memcpy(tar + at, data, size);
+        at += (size + 511) / 512 * 512;
+    }
+    return at;
+}
+
+/* Unpacks `tar` into `dir` as the route does, over a socket pair: the answer's status. */
+static int unpack_into(const char *dir, char *tar, size_t n)
+{
+    memset(tar + n, 0, 1024);
+    n += 1024;
+    char head[256];
+    int hn = snprintf(head, sizeof head, "PUT /files/archive HTTP/1.1\r\nHost: a\r\nContent-Length: %zu\r\n\r\n", n);
+    int sv[2], status = -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return -1;
+    static struct conn c;
+    memset(&c, 0, sizeof c);
+    if (write_all(sv[1], head, hn) == 0 && write_all(sv[1], tar, n) == 0) {
+        shutdown(sv[1], SHUT_WR);
+        c.fd = sv[0];
+        if (http_read_head(&c, 1000) == 1) {
+            h_archive_in(&c, dir);
+            resp_end(&c);
+            char answer[512] = {0};
+            if (read(sv[1], answer, sizeof answer - 1) > 0)
+                sscanf(answer, "HTTP/1.1 %d", &status);
+        }
+    }
+    close(sv[0]);
+    close(sv[1]);
+    return status;
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char p[512];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return lstat(p, &st) == 0;
+}
+
+static void tar_cases(void)
+{
+    char root[] = "/tmp/hearth-agent-tar-XXXXXX", dir[600], outside[600], link[700];
+    static char tar[64 * 1024];
+    if (!mkdtemp(root)) {
+        CHECK(0, "cannot make a directory under /tmp");
+        return;
+    }
+    snprintf(dir, sizeof dir, "%s/into", root);
+    snprintf(outside, sizeof outside, "%s/outside", root);
+    mkdir(outside, 0755);
+    size_t n = tar_entry(tar, 0, "a/b.txt", '0', "hello");
+    CHECK(unpack_into(dir, tar, n) == 200 && exists(dir, "a/b.txt"), "a plain tar is unpacked");
+    n = tar_entry(tar, 0, "../escaped", '0', "x");
+    CHECK(unpack_into(dir, tar, n) == 400 && !exists(root, "escaped"), "a .. entry is refused");
+    n = tar_entry(tar, 0, "l", '2', outside);
+    n = tar_entry(tar, n, "l/planted", '0', "x");
+    CHECK(unpack_into(dir, tar, n) == 400 && !exists(outside, "planted"), "no entry is written through a link it made");
+    n = tar_entry(tar, 0, "up", '2', "..");
+    n = tar_entry(tar, n, "up/planted", '0', "x");
+    CHECK(unpack_into(dir, tar, n) == 400 && !exists(root, "planted"), "nor through a relative one");
+    snprintf(link, sizeof link, "%s/victim", dir);
+    char target[700];
+    snprintf(target, sizeof target, "%s/kept", outside);
+    FILE *f = fopen(target, "w");
+    if (f) {
+        fputs("kept", f);
+        fclose(f);
+    }
+    CHECK(symlink(target, link) == 0, "a link that was there");
+    n = tar_entry(tar, 0, "victim", '0', "overwritten");
+    int status = unpack_into(dir, tar, n);
+    char got[16] = {0};
+    f = fopen(target, "r");
+    if (f) {
+        if (!fgets(got, sizeof got, f))
+            got[0] = 0;
+        fclose(f);
+    }
+    struct stat st;
+    CHECK(status == 200 && !strcmp(got, "kept") && lstat(link, &st) == 0 && S_ISREG(st.st_mode),
+          "a file in a link's place replaces the link; what it pointed to is untouched (%d, %s)", status, got);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0, "cleaned up");
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint64_t next(void)
 {
@@ -255,6 +379,7 @@ int main(int argc, char **argv)
     json_cases();
     misc_cases();
     http_cases();
+    tar_cases();
     fuzz(argc > 1 ? atoi(argv[1]) : 20000);
     if (failures) {
         fprintf(stderr, "%d failed\n", failures);
