@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._common import Model, _drop_none, _id_of, _pages, _seg
 
@@ -18,6 +18,18 @@ class ApiKey(Model):
 
     _fields = ("id", "workspace", "principal", "name", "role", "prefix", "state", "created_at", "expires_at",
                "last_used_at", "revoked_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    workspace: str
+    principal: str | None
+    name: str
+    role: Literal["viewer", "editor", "admin"]
+    prefix: str
+    state: Literal["active", "revoked", "expired"]
+    created_at: str
+    expires_at: str | None
+    last_used_at: str | None
+    revoked_at: str | None
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any], secret: str | None = None):
         super().__init__(client, raw)

@@ -88,12 +88,15 @@ class KeyFileTokens(TokenSource):
         }
         signing_input = (_b64url(json.dumps(header, separators=(",", ":")).encode()) + "."
                          + _b64url(json.dumps(claims, separators=(",", ":")).encode())).encode("ascii")
-        if is_ec:
-            der = self._key.sign(signing_input, ec.ECDSA(hashes.SHA256()))
+        key = self._key
+        if isinstance(key, ec.EllipticCurvePrivateKey):
+            der = key.sign(signing_input, ec.ECDSA(hashes.SHA256()))
             r, s = decode_dss_signature(der)  # JWS wants r || s, 32 bytes each, not DER
             signature = r.to_bytes(32, "big") + s.to_bytes(32, "big")
-        else:
-            signature = self._key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
+        elif isinstance(key, rsa.RSAPrivateKey):
+            signature = key.sign(signing_input, padding.PKCS1v15(), hashes.SHA256())
+        else:  # refused when the key file was read
+            raise ValueError("the key file's private_key must be an EC P-256 or RSA key")
         return signing_input.decode("ascii") + "." + _b64url(signature)
 
     def token(self, transport: "Transport") -> str | None:

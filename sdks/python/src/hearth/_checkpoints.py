@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Literal
 
 from ._common import DEFAULT_WAIT_TIMEOUT, Model, _drop_none, _follow, _id_of, _pages, _seg
 
@@ -18,6 +18,22 @@ class Checkpoint(Model):
 
     _fields = ("id", "workspace", "source_type", "source", "name", "consistency", "state", "generation",
                "image_digest", "size_bytes", "parent", "kept", "error", "created_at", "deleted_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    workspace: str
+    source_type: Literal["computer", "database"]
+    source: str
+    name: str
+    consistency: Literal["crash", "consistent"] | None
+    state: Literal["creating", "ready", "failed", "deleting"]
+    generation: int
+    image_digest: str | None
+    size_bytes: int
+    parent: str | None
+    kept: bool
+    error: dict[str, Any] | None
+    created_at: str
+    deleted_at: str | None
 
     @property
     def _path(self) -> str:

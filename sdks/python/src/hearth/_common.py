@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import time
 import urllib.parse
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from .errors import OperationFailed, OperationTimeout
 
@@ -81,7 +81,7 @@ class Model:
         return dict(self.raw)
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if type(other) is not type(self) or not isinstance(other, Model):
             return NotImplemented
         key = self.raw.get("id")
         return key is not None and key == other.raw.get("id")
@@ -102,6 +102,17 @@ class Operation(Model):
 
     _fields = ("id", "kind", "state", "workspace", "resource", "progress", "error", "created_at",
                "updated_at", "completed_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    kind: str
+    state: Literal["running", "succeeded", "failed"]
+    workspace: str | None
+    resource: str | None
+    progress: str | None
+    error: dict[str, Any] | None
+    created_at: str
+    updated_at: str | None
+    completed_at: str | None
 
     def refresh(self) -> "Operation":
         self._set(self._client._get(f"/operations/{_seg(self.id)}")["operation"])

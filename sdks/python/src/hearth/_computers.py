@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping, Sequence
 
 from ._checkpoints import Checkpoint, Checkpoints
 from ._common import DEFAULT_WAIT_TIMEOUT, Model, _drop_none, _follow, _id_of, _pages, _seg, _timestamp
@@ -24,6 +24,40 @@ class Computer(Model):
                "network", "entrypoint", "command", "restart", "labels", "expires_at", "on_expire", "main_exit",
                "parent", "from_checkpoint",
                "node", "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    workspace: str
+    name: str
+    state: Literal["creating", "ready", "sleeping", "failed"]
+    pending: Literal["sleeping", "restoring", "deleting"] | None
+    sleep_mode: Literal["warm", "cold"] | None
+    image: str
+    image_digest: str | None
+    ports: list[dict[str, Any]] | None
+    url: str | None
+    env_keys: list[str] | None
+    env_vars: list[dict[str, Any]] | None
+    resources: dict[str, Any] | None
+    generation: int
+    protected: bool
+    auto_sleep_seconds: int | None
+    network: dict[str, Any] | None
+    entrypoint: list[str] | None
+    command: list[str] | None
+    restart: Literal["always", "on-failure", "never"] | None
+    labels: dict[str, str] | None
+    expires_at: str | None
+    on_expire: Literal["delete", "sleep"] | None
+    main_exit: dict[str, Any] | None
+    parent: str | None
+    from_checkpoint: str | None
+    node: str | None
+    error: dict[str, Any] | None
+    created_at: str
+    updated_at: str | None
+    last_started_at: str | None
+    last_active_at: str | None
+    deleted_at: str | None
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
         super().__init__(client, raw)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._checkpoints import Checkpoint, Checkpoints
 from ._common import Model, _drop_none, _id_of, _pages, _seg
@@ -18,6 +18,22 @@ class Connection(Model):
     _fields = ("host", "port", "database", "user", "password", "password_status", "reset_pending", "uri",
                "pooler_uri", "ssl_mode", "server_ca", "pooler_port", "internal_host", "internal_uri",
                "internal_pooler_uri")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    host: str | None
+    port: int
+    database: str | None
+    user: str | None
+    password: str | None
+    password_status: str | None
+    reset_pending: bool
+    uri: str | None
+    pooler_uri: str | None
+    ssl_mode: str | None
+    server_ca: str | None
+    pooler_port: int
+    internal_host: str | None
+    internal_uri: str | None
+    internal_pooler_uri: str | None
 
     def __repr__(self) -> str:
         return (f"Connection(host={self.host!r}, port={self.port!r}, database={self.database!r}, "
@@ -28,6 +44,28 @@ class Database(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
                "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error",
                "created_at", "updated_at", "last_active_at", "deleted_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    workspace: str
+    name: str
+    state: Literal["ready", "sleeping"]
+    pending: str | None
+    engine: str | None
+    version: str
+    host: str | None
+    port: int
+    parent: str | None
+    from_checkpoint: str | None
+    generation: int
+    protected: bool
+    auto_sleep_seconds: int
+    disk_mb: int
+    node: str | None
+    error: dict[str, Any] | None
+    created_at: str
+    updated_at: str | None
+    last_active_at: str | None
+    deleted_at: str | None
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
         super().__init__(client, raw)

@@ -21,7 +21,21 @@ class FileInfo(Model):
     /etc/passwd and /etc/group (the number when it has none); ``symlink_target`` a link's target."""
 
     _fields = ("path", "name", "type", "size", "mode", "permissions", "uid", "gid", "owner", "group",
-               "modified_at", "symlink_target")
+               "modified_at", "symlink_target", "metadata")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    path: str
+    name: str
+    type: str
+    size: int
+    mode: str | None
+    permissions: str | None
+    uid: int
+    gid: int
+    owner: str | None
+    group: str | None
+    modified_at: str | None
+    symlink_target: str | None
+    metadata: dict[str, str] | None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FileInfo) and other.raw == self.raw

@@ -13,7 +13,7 @@ import stat
 import time
 import urllib.parse
 import uuid
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping, overload
 
 from . import __version__
 from ._auth import JWT_BEARER, TokenSource
@@ -126,11 +126,13 @@ class Transport:
     # -- connection -------------------------------------------------------------------------
 
     def _connection(self, url: urllib.parse.SplitResult, timeout: float) -> http.client.HTTPConnection:
-        port = url.port
+        port, host = url.port, url.hostname
+        if not host:
+            raise ValueError(f"no host in {url.geturl()}")
         if url.scheme == "https":
             ctx = self._ssl or ssl.create_default_context()
-            return http.client.HTTPSConnection(url.hostname, port, timeout=timeout, context=ctx)
-        return http.client.HTTPConnection(url.hostname, port, timeout=timeout)
+            return http.client.HTTPSConnection(host, port, timeout=timeout, context=ctx)
+        return http.client.HTTPConnection(host, port, timeout=timeout)
 
     def url_for(self, path: str, query: Mapping[str, Any] | None = None) -> str:
         if path.startswith(("http://", "https://")):
@@ -154,6 +156,18 @@ class Transport:
         return min(0.5 * (2 ** attempt), 8.0) * (0.75 + random.random() / 2)
 
     # -- requests ---------------------------------------------------------------------------
+
+    @overload
+    def request(self, method: str, path: str, *, query: Mapping[str, Any] | None = ..., json_body: Any = ...,
+                data: Any = ..., content_type: str | None = ..., headers: Mapping[str, str] | None = ...,
+                idempotency_key: str | None = ..., timeout: float | None = ..., stream: Literal[False] = ...,
+                auth: bool = ..., retries: int | None = ...) -> Response: ...
+
+    @overload
+    def request(self, method: str, path: str, *, query: Mapping[str, Any] | None = ..., json_body: Any = ...,
+                data: Any = ..., content_type: str | None = ..., headers: Mapping[str, str] | None = ...,
+                idempotency_key: str | None = ..., timeout: float | None = ..., stream: Literal[True],
+                auth: bool = ..., retries: int | None = ...) -> StreamResponse: ...
 
     def request(self, method: str, path: str, *, query: Mapping[str, Any] | None = None,
                 json_body: Any = _UNSET, data: Any = None, content_type: str | None = None,

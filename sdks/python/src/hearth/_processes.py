@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping, Sequence
 
 from ._common import Model, _drop_none
 from ._exec import ExecEvent, _stream_events
@@ -16,6 +16,16 @@ class Process(Model):
     """``pty``: it runs on a terminal of its own (``resize`` changes its window)."""
 
     _fields = ("pid", "tag", "command", "state", "exit_code", "started_at", "ended_at", "stdin", "pty")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    pid: int
+    tag: str | None
+    command: list[str] | None
+    state: Literal["running", "exited"]
+    exit_code: int | None
+    started_at: str | None
+    ended_at: str | None
+    stdin: bool
+    pty: bool
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any], computer: Computer):
         self._computer = computer
@@ -58,8 +68,9 @@ class Process(Model):
         return _stream_events(self._client, "GET", f"{self._path}/output", None, query, binary,
                               None if not follow else 24 * 3600)
 
-    def wait(self) -> int:
-        """Follows its output to the end; answers its exit code."""
+    def wait(self) -> int | None:
+        """Follows its output to the end; answers its exit code (None for one the server never
+        learnt, as for a process of a computer deleted meanwhile)."""
         code = None
         for event in self.output(follow=True):
             if event.exit_code is not None:

@@ -16,6 +16,16 @@ class Variable(Model):
 
     _fields = ("id", "workspace", "name", "created_by", "updated_by", "created_at", "updated_at", "deleted_at",
                "value")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    workspace: str
+    name: str
+    created_by: str | None
+    updated_by: str | None
+    created_at: str
+    updated_at: str | None
+    deleted_at: str | None
+    value: str
 
     @property
     def _path(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._api_keys import ApiKeys
 from ._checkpoints import WorkspaceCheckpoints
@@ -17,6 +17,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Workspace(Model):
     _fields = ("id", "name", "state", "created_at", "updated_at", "deleted_at")
+    # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
+    id: str
+    name: str
+    state: Literal["active"]
+    created_at: str
+    updated_at: str | None
+    deleted_at: str | None
 
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
         super().__init__(client, raw)

@@ -35,7 +35,7 @@ class Hearth:
         tokens: TokenSource | None
         # An API key is a bearer secret like an access token, only long-lived: sent as it is.
         if token is not None or api_key is not None:
-            tokens = StaticToken(token if token is not None else api_key)
+            tokens = StaticToken(token if token is not None else str(api_key))
         elif key_file is not None:
             tokens = KeyFileTokens(key_file) if isinstance(key_file, Mapping) else KeyFileTokens.read(key_file)
         elif env.get("HEARTH_TOKEN") or env.get("HEARTH_API_KEY"):

@@ -248,7 +248,7 @@ class OperationTimeout(HearthError, TimeoutError):
 
 
 ERROR_CLASSES: dict[str, type[HearthError]] = {
-    cls.code: cls for cls in (
+    str(cls.code): cls for cls in (
         HttpsRequired, ValidationError, IdempotencyKeyRequired, InvalidGrant, UnsupportedGrantType,
         InvalidCode, Unauthorized, Forbidden, NotFound, MethodNotAllowed, Conflict, IdempotencyKeyInUse,
         LastAdmin, NotEmpty, Protected, VariableMissing, PayloadTooLarge, UriTooLong, UnsupportedMediaType,
