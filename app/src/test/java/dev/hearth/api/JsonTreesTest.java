@@ -12,9 +12,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The client's JSON without an ObjectMapper reads and writes exactly what the full mapping does. */
+@Tag("unit")
 class JsonTreesTest {
     private static final String DOCUMENT = """
             {"s":"caf\\u00e9 \\"quoted\\"\\n\\t/","i":42,"l":12345678901,"big":123456789012345678901234567890,

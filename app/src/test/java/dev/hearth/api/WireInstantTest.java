@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Timestamps on the wire carry exactly milliseconds, as docs/api.md says, whatever precision they came with. */
+@Tag("unit")
 class WireInstantTest {
     private static String written(String instant) throws Exception {
         return Json.mapper().writeValueAsString(Map.of("at", Instant.parse(instant)));

@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.TestInstance;
  * other in a loop, the error model and the HTTP layer sit below the features, and nothing but the
  * composition root and the CLI reaches the root package.
  */
+@Tag("unit")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PackagesTest {
     private JavaClasses classes;

@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,11 +124,9 @@ class AgentTest {
         var kill = new ProcessBuilder("runsc", "--root", server.dataDir.resolve("runsc").toString(), "kill", sandbox, "KILL")
                 .inheritIO().start();
         assertEquals(0, kill.waitFor());
-        String error = "";
-        for (int i = 0; i < 150 && error.isEmpty(); i++) {
-            Thread.sleep(200);
-            error = admin.get("/computers/" + id).path("computer").path("error").path("message").asText("");
-        }
+        String error = eventually(Duration.ofSeconds(30),
+                () -> admin.get("/computers/" + id).path("computer").path("error").path("message").asText(""),
+                message -> !message.isEmpty());
         assertTrue(error.contains("restart"), error);
         awaitReady(id);
         assertEquals("up", TestComputers.run(admin, id, "echo up"), "the restarted computer runs commands");

@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,11 +83,9 @@ class ComputerMetricsTest {
         var started = admin.create("/computers/" + id + "/processes", Map.of("command",
                 List.of("bash", "-c", "sleep 300 & sleep 300 & wait"))).path("process");
         int expected = after.path("processes").asInt() + 3;
-        int counted = metrics(id).path("processes").asInt();
-        for (int i = 0; i < 50 && counted != expected; i++) {   // bash forks its children after it is started
-            Thread.sleep(100);
-            counted = metrics(id).path("processes").asInt();
-        }
+        // bash forks its children after it is started
+        int counted = eventually(Duration.ofSeconds(5), () -> metrics(id).path("processes").asInt(),
+                n -> n == expected);
         assertEquals(expected, counted, "bash and its two children count: " + after);
         admin.post("/computers/" + id + "/processes/" + started.path("pid").asText() + "/signal", Map.of("signal", "KILL"));
         admin.delete("/computers/" + id);

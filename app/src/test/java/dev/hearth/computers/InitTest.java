@@ -3,12 +3,14 @@ package dev.hearth.computers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hearth.support.Eventually;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -100,13 +102,10 @@ class InitTest {
         admin.patch("/computers/" + id, Map.of("command", List.of("sh", "-c", "echo second > /data/ran; exec sleep 1000"),
                 "restart", "on-failure"));
         TestComputers.run(admin, id, "kill -TERM 1");
-        String ran = "";
-        for (int i = 0; i < 100 && !ran.equals("second"); i++) {
-            Thread.sleep(100);
-            var r = admin.send("POST", "/computers/" + id + "/exec",
-                    Map.of("command", List.of("cat", "/data/ran")), Map.of());
-            ran = r.status() == 200 ? r.body().path("stdout").asText().strip() : "";
-        }
+        String ran = Eventually.eventually(Duration.ofSeconds(10), () -> {
+            var r = admin.send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("cat", "/data/ran")), Map.of());
+            return r.status() == 200 ? r.body().path("stdout").asText().strip() : "";
+        }, "second"::equals);
         assertEquals("second", ran);
         assertTrue(TestComputers.run(admin, id, "ps").contains("sleep 1000"));
         admin.delete("/computers/" + id);

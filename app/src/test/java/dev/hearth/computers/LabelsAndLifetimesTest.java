@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +13,7 @@ import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -114,12 +116,9 @@ class LabelsAndLifetimesTest {
     void theLastHourOfMetricsIsKeptInSamples() throws Exception {
         var computer = TestComputers.create(admin, ws, "history", IMAGE, Map.of());
         String path = "/computers/" + computer.path("id").asText() + "/metrics/history";
-        JsonNode samples = null;
-        for (int i = 0; i < 150 && (samples == null || samples.isEmpty()); i++) {
-            samples = admin.get(path).path("samples");
-            Thread.sleep(100);
-        }
-        assertTrue(samples != null && !samples.isEmpty(), "a sample within 15 s");
+        JsonNode samples = eventually(Duration.ofSeconds(15), () -> admin.get(path).path("samples"),
+                s -> !s.isEmpty());
+        assertTrue(!samples.isEmpty(), "a sample within 15 s");
         var last = samples.get(samples.size() - 1);
         assertTrue(last.path("memory_bytes").asLong() > 0 && last.path("memory_limit_bytes").asLong() == 512L << 20,
                 last.toString());

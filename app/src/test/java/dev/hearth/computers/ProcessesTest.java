@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +15,7 @@ import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import dev.hearth.support.TestTerminal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -154,9 +156,7 @@ class ProcessesTest {
         String debian = TestComputers.create(admin, ws, TestServer.uniqueName("bookworm"), image, Map.of())
                 .path("id").asText();
         int pid = start(debian, Map.of("command", List.of("bash", "-c", COUNTER), "tag", "counter")).path("pid").asInt();
-        for (int i = 0; i < 50 && ticks(debian, pid) < 3; i++) {
-            Thread.sleep(100);
-        }
+        eventually(Duration.ofSeconds(5), () -> ticks(debian, pid), n -> n >= 3);
         String replay = stdout(lines(output(debian, pid)));
         assertTrue(replay.startsWith("tick 1\ntick 2\ntick 3\n"), "replayed from the start: " + replay);
         assertEquals("running", find(admin.get("/computers/" + debian + "/processes").path("processes"), pid)
@@ -194,11 +194,8 @@ class ProcessesTest {
     void theLogIsTheMainProcessOutputAndKeepsItsExit() throws Exception {
         String box = computer("logged", Map.of("command", List.of("sh", "-c", "echo starting; echo warming >&2; exit 3"),
                 "restart", "never"));
-        List<JsonNode> log = List.of();
-        for (int i = 0; i < 100 && (log.isEmpty() || !log.getLast().has("exit_code")); i++) {
-            Thread.sleep(100);
-            log = lines("/computers/" + box + "/logs");
-        }
+        List<JsonNode> log = eventually(Duration.ofSeconds(10), () -> lines("/computers/" + box + "/logs"),
+                l -> !l.isEmpty() && l.getLast().has("exit_code"));
         assertEquals("starting\n", stdout(log));
         assertTrue(log.stream().anyMatch(l -> l.path("stderr").asText().equals("warming\n")), log.toString());
         assertEquals(3, log.getLast().path("exit_code").asInt());
@@ -236,12 +233,9 @@ class ProcessesTest {
     // ---- helpers
 
     /** The computer's main_exit, once hearth serve has heard of it from the agent. */
-    private JsonNode mainExit(String computer) throws InterruptedException {
-        JsonNode exit = null;
-        for (int i = 0; i < 100 && (exit == null || exit.isNull()); i++) {
-            exit = admin.get("/computers/" + computer).path("computer").path("main_exit");
-            Thread.sleep(exit.isNull() ? 100 : 0);
-        }
+    private JsonNode mainExit(String computer) {
+        JsonNode exit = eventually(Duration.ofSeconds(10),
+                () -> admin.get("/computers/" + computer).path("computer").path("main_exit"), e -> !e.isNull());
         assertFalse(exit.isNull(), "main_exit is told");
         return exit;
     }

@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,11 +170,8 @@ class RouterTest {
         }
         assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText(),
                 "requests every 0.5 s keep it awake");
-        String state = "";
-        for (int i = 0; i < 100 && !state.equals("sleeping"); i++) {
-            Thread.sleep(100);
-            state = admin.get("/computers/" + id).path("computer").path("state").asText();
-        }
+        String state = eventually(Duration.ofSeconds(10),
+                () -> admin.get("/computers/" + id).path("computer").path("state").asText(), "sleeping"::equals);
         assertEquals("sleeping", state, "idle, it sleeps");
     }
 

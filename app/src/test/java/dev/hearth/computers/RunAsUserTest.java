@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +13,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -68,10 +70,7 @@ class RunAsUserTest {
 
         var started = admin.post("/computers/" + id + "/processes", Map.of("command",
                 List.of("sh", "-c", "id -un > /tmp/who; sleep 30"), "user", "user")).path("process");
-        for (int i = 0; i < 50 && read("/tmp/who").isEmpty(); i++) {
-            Thread.sleep(100);
-        }
-        assertEquals("user\n", read("/tmp/who"));
+        assertEquals("user\n", eventually(Duration.ofSeconds(5), () -> read("/tmp/who"), who -> !who.isEmpty()));
         admin.post("/computers/" + id + "/processes/" + started.path("pid").asInt() + "/signal", Map.of("signal", "KILL"));
     }
 

@@ -1,5 +1,6 @@
 package dev.hearth.computers;
 
+import static dev.hearth.support.Eventually.eventually;
 import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,6 +13,7 @@ import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,11 +146,8 @@ class SleepTest {
         String id = create("dozy", Map.of("auto_sleep_seconds", 2)).path("id").asText();
         assertEquals(2, admin.get("/computers/" + id).path("computer").path("auto_sleep_seconds").asInt());
         run(id, "echo hello > /note");
-        String state = "";
-        for (int i = 0; i < 100 && !state.equals("sleeping"); i++) {
-            Thread.sleep(100);
-            state = admin.get("/computers/" + id).path("computer").path("state").asText();
-        }
+        String state = eventually(Duration.ofSeconds(10),
+                () -> admin.get("/computers/" + id).path("computer").path("state").asText(), "sleeping"::equals);
         assertEquals("sleeping", state);
         assertEquals("hello", run(id, "cat /note"));
         // An exec running for longer than the window counts as activity: no sleep under it.

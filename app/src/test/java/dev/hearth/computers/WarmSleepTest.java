@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
 import dev.hearth.server.computers.SleepSettings;
@@ -171,11 +172,8 @@ class WarmSleepTest {
             String id = create("dozer");
             String pid = run(id, TestImages.COUNTER_PID);
             assertEquals("warm", sleep(id).path("sleep_mode").asText());
-            String mode = "warm";
-            for (int i = 0; i < 300 && mode.equals("warm"); i++) {
-                Thread.sleep(100);
-                mode = computer(id).path("sleep_mode").asText();
-            }
+            String mode = Eventually.eventually(Duration.ofSeconds(30),
+                    () -> computer(id).path("sleep_mode").asText(), m -> !m.equals("warm"));
             assertEquals("cold", mode);
             assertEquals("sleeping", computer(id).path("state").asText());
             var left = TestComputers.sandboxes(server.dataDir.resolve("runsc")).keySet();

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,11 +50,7 @@ class DatabaseMetricsTest {
                     "20 MB of rows show: " + asleep + " -> " + awake);
         }
         // A session's backend exits just after its client closes.
-        int left = 2;
-        for (int i = 0; i < 100 && left > 0; i++) {
-            Thread.sleep(100);
-            left = metrics(id).path("connections").asInt();
-        }
+        int left = Eventually.eventually(Duration.ofSeconds(10), () -> metrics(id).path("connections").asInt(), n -> n == 0);
         assertEquals(0, left, "both sessions ended");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
@@ -86,11 +87,8 @@ class DatabaseWireTest {
             assertEquals("ready", state(db), "an open connection keeps the database awake");
             assertTrue(held.isValid(5));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!state(db).equals("sleeping")) {
-            assertTrue(System.nanoTime() < deadline, "the database did not fall asleep once it was left");
-            Thread.sleep(200);
-        }
+        assertEquals("sleeping", Eventually.eventually(Duration.ofSeconds(20), () -> state(db), "sleeping"::equals),
+                "the database falls asleep once it is left");
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.api.Json;
 import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
@@ -223,11 +224,8 @@ class DatabasesTest {
             assertEquals("ready", state(id), "an open connection keeps the database awake");
             assertTrue(held.isValid(5));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!state(id).equals("sleeping")) {
-            assertTrue(System.nanoTime() < deadline, "the database did not fall asleep");
-            Thread.sleep(200);
-        }
+        assertEquals("sleeping", Eventually.eventually(Duration.ofSeconds(20), () -> state(id), "sleeping"::equals),
+                "the database falls asleep");
         assertFalse(admin.get("/databases/" + id).path("database").path("last_active_at").isNull());
         assertEquals("1", query(jdbc(c, password), "SELECT 1"));
     }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.client.HearthClient;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -160,13 +162,9 @@ class ComputerLimitsTest {
         Path image = server.dataDir.resolve("disks").resolve(id + ".img");
         assertTrue(Files.size(image) <= 256L << 20, "the host holds no more than the disk");
         // gVisor hands the root file system's freed blocks back to the disk a moment after rm.
-        String again = "";
-        for (int i = 0; i < 50 && !again.equals("ok"); i++) {
-            Thread.sleep(i == 0 ? 0 : 100);
-            var r = admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c",
-                    "echo hi > /data/after && cat /data/after >/dev/null && echo ok")));
-            again = r.path("stdout").asText().strip();
-        }
+        String again = Eventually.eventually(Duration.ofSeconds(5), () -> admin.post("/computers/" + id + "/exec",
+                Map.of("command", List.of("sh", "-c", "echo hi > /data/after && cat /data/after >/dev/null && echo ok")))
+                .path("stdout").asText().strip(), "ok"::equals);
         assertEquals("ok", again, "and writes again once freed");
         var grown = patch(id, Map.of("disk_mb", 512));
         assertEquals(512, grown.path("resources").path("disk_mb").asInt());
@@ -178,10 +176,7 @@ class ComputerLimitsTest {
         assertError(admin.send("PATCH", "/computers/" + id, Map.of("resources", Map.of("disk_mb", 300)), Map.of()),
                 400, "invalid_request");
         admin.delete("/computers/" + id);
-        for (int i = 0; i < 300 && Files.exists(image); i++) {
-            Thread.sleep(100);
-        }
-        assertTrue(Files.notExists(image), "its disk goes with it");
+        assertTrue(Eventually.eventually(Duration.ofSeconds(30), () -> Files.notExists(image)), "its disk goes with it");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hearth.support.Eventually;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
@@ -15,6 +16,7 @@ import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestServer;
 import dev.hearth.support.TestMetrics;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -170,11 +172,8 @@ class NodesTest {
 
         assertEquals(0, nodes.cli("admin", "nodes", "drain", "b", "--store", nodes.store).code());
         try {
-            String node = "b";
-            for (int i = 0; i < 600 && node.equals("b"); i++) {
-                Thread.sleep(200);
-                node = admin.get("/computers/" + id).path("computer").path("node").asText();
-            }
+            String node = Eventually.eventually(Duration.ofMinutes(2),
+                    () -> admin.get("/computers/" + id).path("computer").path("node").asText(), n -> !n.equals("b"));
             assertEquals("a", node, "moved off the draining node");
         } finally {
             assertEquals(0, nodes.cli("admin", "nodes", "undrain", "b", "--store", nodes.store).code());

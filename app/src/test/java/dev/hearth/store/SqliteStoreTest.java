@@ -1,5 +1,6 @@
 package dev.hearth.store;
 
+import org.junit.jupiter.api.Tag;
 import dev.hearth.server.Config;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -7,6 +8,7 @@ import java.sql.DriverManager;
 import java.util.function.UnaryOperator;
 
 /** The store suite on the embedded default: SQLite in the data directory. */
+@Tag("unit")
 class SqliteStoreTest extends StoreContract {
     @Override
     protected UnaryOperator<Config> store() {

@@ -3,6 +3,7 @@ package dev.hearth.support;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.KeyFileTokens;
+import java.time.Duration;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -55,10 +56,8 @@ public final class TestTerminal {
     }
 
     /** Waits up to 10 s for {@code expected} in what the terminal has shown. */
-    public void await(String expected) throws InterruptedException {
-        for (int i = 0; i < 100 && !output.toString().contains(expected); i++) {
-            Thread.sleep(100);
-        }
+    public void await(String expected) {
+        Eventually.eventually(Duration.ofSeconds(10), () -> output.toString().contains(expected));
         assertTrue(output.toString().contains(expected), "terminal said: " + output);
     }
 

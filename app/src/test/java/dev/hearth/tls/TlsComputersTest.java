@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
 import dev.hearth.client.KeyFileTokens;
@@ -20,6 +21,7 @@ import dev.hearth.support.TestComputers;
 import dev.hearth.support.TestImages;
 import dev.hearth.support.TestServer;
 import dev.hearth.support.TypedInput;
+import java.time.Duration;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -93,11 +95,8 @@ class TlsComputersTest {
     void theRouterServesComputersOverHttpsAndRedirectsPlainHttp() throws Exception {
         String url = web.path("url").asText();
         assertTrue(url.startsWith("https://web--" + wsName + "." + DOMAIN + ":"), url);
-        String page = "";
-        for (int i = 0; i < 100 && !page.endsWith("200"); i++) {
-            page = curl("--cacert", ca.caFile.toString(), url + "/");
-            Thread.sleep(i == 0 ? 0 : 50);
-        }
+        String page = Eventually.eventually(Duration.ofSeconds(10), () -> curl("--cacert", ca.caFile.toString(), url + "/"),
+                p -> p.endsWith("200"));
         assertEquals("hello from the computer\n\n200", page);
         String echo = curl("--cacert", ca.caFile.toString(), url + "/cgi-bin/echo");
         assertTrue(echo.contains("xfproto=https"), echo);

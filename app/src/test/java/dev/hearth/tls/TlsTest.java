@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.support.Eventually;
 import dev.hearth.api.Json;
 import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
@@ -17,6 +18,7 @@ import dev.hearth.server.tls.TlsSettings;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestServer;
+import java.time.Duration;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -203,10 +205,7 @@ class TlsTest {
         assertEquals(renewed, ca.served(port(), "localhost"), "a mismatched pair is refused");
         assertEquals(200, client.send("GET", "/me", null, Map.of()).status());
         Files.copy(next.key(), files.key(), StandardCopyOption.REPLACE_EXISTING);
-        for (int i = 0; i < 200 && !seen.equals(third); i++) {
-            Thread.sleep(100);
-            seen = ca.served(port(), "localhost");
-        }
+        seen = Eventually.eventually(Duration.ofSeconds(20), () -> ca.served(port(), "localhost"), third::equals);
         assertEquals(third, seen, "the completed pair is served");
     }
 

@@ -14,9 +14,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Output frames reach the caller as the agent sends them, not when the next one comes. */
+@Tag("unit")
 class FramesTest {
     @Test
     void eachFrameIsDeliveredBeforeTheNextIsSent() throws Exception {

@@ -22,11 +22,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Computers' lifecycle rules on a real store over a fake runtime: what each move leaves behind. */
+@Tag("unit")
 class ComputerLifecycleTest {
     private ComputerRig rig;
 

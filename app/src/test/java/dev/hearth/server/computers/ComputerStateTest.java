@@ -10,9 +10,11 @@ import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.computers.ComputerState.Move;
 import java.util.EnumSet;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The tables of which move each state allows, and the wire form of states. */
+@Tag("unit")
 class ComputerStateTest {
 
     private static Set<Move> allowed(ComputerState s) {

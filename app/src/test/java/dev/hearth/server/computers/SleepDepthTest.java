@@ -8,9 +8,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which warm sleepers go cold: the warm period's end, and memory pressure oldest first, one at a time. */
+@Tag("unit")
 class SleepDepthTest {
     private static final Instant NOW = Instant.parse("2026-11-24T12:00:00Z");
     private final AtomicLong available = new AtomicLong(8L << 30);

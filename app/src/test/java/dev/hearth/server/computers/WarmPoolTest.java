@@ -22,11 +22,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The warm pool's rules on a real store over a fake runtime: filled at start, claimed once, refilled, left cold when it does not fit. */
+@Tag("unit")
 class WarmPoolTest {
     private ComputerRig rig;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hearth.support.Eventually;
 import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
@@ -14,11 +15,13 @@ import dev.hearth.support.ComputerRig;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Warm sleep's rules on a real store over a fake runtime: frozen, thawed, cold in time, and settled at start. */
+@Tag("unit")
 class WarmSleepLifecycleTest {
     private ComputerRig rig;
 
@@ -78,9 +81,7 @@ class WarmSleepLifecycleTest {
         rig.service.sleep(rig.workspace, id);
         var since = stored(id).sleep().since();
         rig.clock.advance(Duration.ofMinutes(6));
-        for (int i = 0; i < 100 && stored(id).sleepsWarm(); i++) {
-            Thread.sleep(50);
-        }
+        Eventually.eventually(Duration.ofSeconds(5), () -> !stored(id).sleepsWarm());
         var cold = stored(id);
         assertEquals(SleepMode.COLD, cold.sleep().mode());
         assertEquals(since, cold.sleep().since(), "asleep since it fell asleep, not since it went cold");

@@ -6,9 +6,11 @@ import dev.hearth.api.Json;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The API's JSON of a database, byte for byte: every field but the login, in the order of docs/api.md. */
+@Tag("unit")
 class DatabaseJsonTest {
     private static final Instant AT = Instant.parse("2026-01-02T03:04:05.678Z");
 

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.hearth.api.Json;
 import dev.hearth.server.databases.DatabaseState.Move;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The table of database moves, and the text the states are stored and shown as. */
+@Tag("unit")
 class DatabaseStateTest {
     @Test
     void wakingStartsASleepingClusterOnly() {

@@ -12,9 +12,11 @@ import dev.hearth.server.sandbox.Slot;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Networks and policies as requests give them, and the nft text a policy becomes. */
+@Tag("unit")
 class NetworkPolicyTest {
     private static final NetworkSettings OPERATOR = new NetworkSettings(List.of(Cidr.of("10.20.0.0/16")),
             List.of(Cidr.of("192.168.50.0/24")), Optional.empty());

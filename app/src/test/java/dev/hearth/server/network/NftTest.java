@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.hearth.server.process.Commands;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Batches through libnftables change the host's real rules, and a bad batch fails with nft's own words. */
+@Tag("unit")
 class NftTest {
     private static final String TABLE = "hearth_nfttest_" + ProcessHandle.current().pid();
 

@@ -7,10 +7,12 @@ import dev.hearth.server.store.Store;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A vouch is good for its own request, for a minute, from a node of this store only. */
+@Tag("unit")
 class NodeKeyTest {
     private static final Instant NOW = Instant.parse("2026-11-24T12:00:00Z");
 

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Commands Hearth runs: their output and exit code, and a time limit that holds. */
+@Tag("unit")
 class CommandsTest {
     @Test
     void aCommandAnswersItsOutputAndExitCode() {

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The SQLite store under many writers on virtual threads: the one holding the write lock may be unscheduled
  * mid-transaction (here it sleeps), and the others must neither fail with SQLITE_BUSY nor starve it of a carrier.
  */
+@Tag("unit")
 class SerialWritesTest {
     @TempDir
     Path dir;
