@@ -29,37 +29,68 @@ public final class AuthApi {
     record RefreshRequest(@Required String refreshToken) {
     }
 
-    private AuthApi() {
+    private final TokenGrant grant;
+    private final EmailLogin login;
+    private final SigningKeys keys;
+    private final RateLimits rates;
+
+    private AuthApi(TokenGrant grant, EmailLogin login, SigningKeys keys, RateLimits rates) {
+        this.grant = grant;
+        this.login = login;
+        this.keys = keys;
+        this.rates = rates;
     }
 
     public static void register(RouteTable routes, TokenGrant grant, EmailLogin login, SigningKeys keys,
                                 RateLimits rates) {
-        routes.add("POST", "/auth/token", Scope.anyone(), ex -> {
-            var request = tokenRequest(ex);
-            return Reply.ok(rates.signIn(ex.peer().address(),
-                    () -> grant.exchange(request.grantType(), request.assertion())));
-        }).summary("Trade a key principal's signed assertion for an access token (RFC 7523)")
+        new AuthApi(grant, login, keys, rates).routes(routes);
+    }
+
+    private void routes(RouteTable routes) {
+        routes.add("POST", "/auth/token", Scope.anyone(), this::token)
+                .summary("Trade a key principal's signed assertion for an access token (RFC 7523)")
                 .takesJsonOrForm(TokenRequest.class).answers(Contract.of(TokenGrant.TokenResponse.class));
-        routes.add("POST", "/auth/email/start", Scope.anyone(),
-                ex -> Reply.ok(login.start(ex.body(EmailStart.class).email())))
+        routes.add("POST", "/auth/email/start", Scope.anyone(), this::startEmail)
                 .summary("Mail a sign-in code").takes(EmailStart.class).answers(Contract.of(EmailLogin.Started.class));
-        routes.add("POST", "/auth/email/verify", Scope.anyone(), ex -> {
-            var request = ex.body(EmailVerify.class);
-            return Reply.ok(rates.signIn(ex.peer().address(), () -> login.verify(request.email(), request.code())));
-        }).summary("Trade a mailed code for session tokens").takes(EmailVerify.class)
+        routes.add("POST", "/auth/email/verify", Scope.anyone(), this::verifyEmail)
+                .summary("Trade a mailed code for session tokens").takes(EmailVerify.class)
                 .answers(Contract.of(EmailLogin.Tokens.class));
-        routes.add("POST", "/auth/refresh", Scope.anyone(),
-                ex -> Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken())))
+        routes.add("POST", "/auth/refresh", Scope.anyone(), this::refresh)
                 .summary("New session tokens for a refresh token").takes(RefreshRequest.class)
                 .answers(Contract.of(EmailLogin.Tokens.class));
-        routes.add("POST", "/auth/logout", Scope.anyone(), ex -> {
-            login.logout(ex.body(RefreshRequest.class).refreshToken());
-            return Reply.ok(Map.of("logged_out", true));
-        }).summary("End a session").takes(RefreshRequest.class)
+        routes.add("POST", "/auth/logout", Scope.anyone(), this::logout)
+                .summary("End a session").takes(RefreshRequest.class)
                 .answers(Contract.fields("logged_out", Contract.of(boolean.class)));
-        routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), ex -> Reply.ok(keys.publicKeys().toJSONObject()))
+        routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), this::jwks)
                 .summary("The public keys that verify access tokens (a JWK set)")
                 .answers(Contract.fields("keys", new Contract.Shape.ArrayOf(new Contract.Shape.Any())));
+    }
+
+    private Reply token(Exchange ex) {
+        var request = tokenRequest(ex);
+        return Reply.ok(rates.signIn(ex.peer().address(), () -> grant.exchange(request.grantType(), request.assertion())));
+    }
+
+    private Reply startEmail(Exchange ex) {
+        return Reply.ok(login.start(ex.body(EmailStart.class).email()));
+    }
+
+    private Reply verifyEmail(Exchange ex) {
+        var request = ex.body(EmailVerify.class);
+        return Reply.ok(rates.signIn(ex.peer().address(), () -> login.verify(request.email(), request.code())));
+    }
+
+    private Reply refresh(Exchange ex) {
+        return Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken()));
+    }
+
+    private Reply logout(Exchange ex) {
+        login.logout(ex.body(RefreshRequest.class).refreshToken());
+        return Reply.ok(Map.of("logged_out", true));
+    }
+
+    private Reply jwks(Exchange ex) {
+        return Reply.ok(keys.publicKeys().toJSONObject());
     }
 
     /** RFC 7523 clients usually send a form; JSON is accepted too. */

@@ -7,57 +7,91 @@ import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.http.Contract;
+import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.util.List;
 import java.util.Map;
 
-/** HTTP routes of a computer's checkpoints, and restoring the computer from one: translation only. */
+/** HTTP routes of a computer's checkpoints, and restoring the computer from one: translation only, one named handler a route. */
 public final class CheckpointsApi {
-    private CheckpointsApi() {
+    private final ComputerService service;
+    private final ComputerCheckpoints checkpoints;
+
+    private CheckpointsApi(ComputerService service) {
+        this.service = service;
+        this.checkpoints = service.checkpoints();
     }
 
     public static void register(RouteTable routes, ComputerService service, ComputerStore store) {
-        Scope.Locator locator = store::workspaceOf;
-        var checkpoints = service.checkpoints();
-        routes.create("/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
-                Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
-                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()))
-                .recalls((ex, id) -> Reply.status(202, Reply.one("checkpoint",
-                        checkpoints.get(ex.workspace(), ex.param("cmp"), id))))
+        new CheckpointsApi(service).routes(routes, store::workspaceOf);
+    }
+
+    private void routes(RouteTable routes, Scope.Locator locator) {
+        var read = Scope.resource("cmp", "computer", locator, COMPUTER_READ);
+        var write = Scope.resource("cmp", "computer", locator, COMPUTER_WRITE);
+        routes.create("/computers/{cmp}/checkpoints", write, this::create).recalls(this::recall)
                 .summary("Checkpoint the running computer: memory, overlay and /data").mayTake(CreateCheckpoint.class)
                 .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("GET", "/computers/{cmp}/checkpoints", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page()))))
+        routes.add("GET", "/computers/{cmp}/checkpoints", read, this::list)
                 .summary("The computer's checkpoints, newest first").paged()
                 .answers(Contract.page("checkpoints", Checkpoint.class));
-        routes.add("GET", "/computers/{cmp}/checkpoints/{chk}", Scope.resource("cmp", "computer", locator, COMPUTER_READ),
-                ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
-                        "operations", List.of())))
+        routes.add("GET", "/computers/{cmp}/checkpoints/{chk}", read, this::get)
                 .summary("A checkpoint, by id or name").answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("DELETE", "/computers/{cmp}/checkpoints/{chk}",
-                Scope.resource("cmp", "computer", locator, COMPUTER_WRITE), ex ->
-                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body()))
+        routes.add("DELETE", "/computers/{cmp}/checkpoints/{chk}", write, this::delete)
                 .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
         // Kept checkpoints (templates): the workspace's, whether their computers live or not.
-        routes.add("GET", "/workspaces/{ws}/checkpoints", Scope.workspace(COMPUTER_READ),
-                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.kept(ex.workspace(), ex.page()))))
+        routes.add("GET", "/workspaces/{ws}/checkpoints", Scope.workspace(COMPUTER_READ), this::listKept)
                 .summary("The workspace's kept checkpoints (templates), newest first").paged()
                 .answers(Contract.page("checkpoints", Checkpoint.class));
-        routes.add("GET", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_READ),
-                ex -> Reply.ok(Reply.one("checkpoint", checkpoints.keptIn(ex.workspace(), ex.param("chk")))))
+        routes.add("GET", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_READ), this::getKept)
                 .summary("A kept checkpoint, by id").answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("DELETE", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_WRITE),
-                ex -> Reply.status(202, checkpoints.deleteKept(ex.workspace(), ex.param("chk")).body()))
+        routes.add("DELETE", "/workspaces/{ws}/checkpoints/{chk}", Scope.workspace(COMPUTER_WRITE), this::deleteKept)
                 .summary("Delete a kept checkpoint (a checkpoint.delete operation)").statuses(202)
                 .answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("POST", "/computers/{cmp}/restore", Scope.resource("cmp", "computer", locator, COMPUTER_WRITE),
-                ex -> Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
-                        ex.body(RestoreRequest.class)))))
+        routes.add("POST", "/computers/{cmp}/restore", write, this::restore)
                 .summary("Roll the computer back to one of its checkpoints").takes(RestoreRequest.class)
                 .example("{\"checkpoint\": \"v1\"}")
                 .answers(Contract.one("computer", ComputerView.class));
     }
 
+    private Reply create(Exchange ex) {
+        return Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
+                ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body());
+    }
+
+    private Reply recall(Exchange ex, String id) {
+        return Reply.status(202, Reply.one("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), id)));
+    }
+
+    private Reply list(Exchange ex) {
+        return Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page())));
+    }
+
+    private Reply get(Exchange ex) {
+        return Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
+                "operations", List.of()));
+    }
+
+    private Reply delete(Exchange ex) {
+        return Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body());
+    }
+
+    private Reply listKept(Exchange ex) {
+        return Reply.ok(Reply.page("checkpoints", checkpoints.kept(ex.workspace(), ex.page())));
+    }
+
+    private Reply getKept(Exchange ex) {
+        return Reply.ok(Reply.one("checkpoint", checkpoints.keptIn(ex.workspace(), ex.param("chk"))));
+    }
+
+    private Reply deleteKept(Exchange ex) {
+        return Reply.status(202, checkpoints.deleteKept(ex.workspace(), ex.param("chk")).body());
+    }
+
+    private Reply restore(Exchange ex) {
+        return Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
+                ex.body(RestoreRequest.class))));
+    }
 }

@@ -25,7 +25,10 @@ public final class FilesApi {
     private static final long DRAIN_LIMIT = 1L << 30;
     /** A file's metadata comes as {@code X-Metadata-KEY: VALUE} headers, as E2B's envd takes it. */
     private static final String METADATA = "X-Metadata-";
-    private FilesApi() {
+    private final ComputerFiles files;
+
+    private FilesApi(ComputerFiles files) {
+        this.files = files;
     }
 
     /** {@code POST .../files/move}. */
@@ -39,59 +42,92 @@ public final class FilesApi {
     }
 
     public static void register(RouteTable routes, ComputerFiles files, ComputerStore store) {
-        Scope.Locator locator = store::workspaceOf;
+        new FilesApi(files).routes(routes, store::workspaceOf);
+    }
+
+    private void routes(RouteTable routes, Scope.Locator locator) {
         var read = Scope.resource("cmp", "computer", locator, COMPUTER_READ);
         var write = Scope.resource("cmp", "computer", locator, COMPUTER_WRITE);
         String base = "/computers/{cmp}/files";
-        routes.add("GET", base, read, ex -> {
-            var download = files.read(ex.workspace(), ex.param("cmp"), path(ex));
-            return raw("application/octet-stream", download);
-        }).summary("A file's bytes").query("path", "string", "absolute path in the computer")
+        routes.add("GET", base, read, this::read)
+                .summary("A file's bytes").query("path", "string", "absolute path in the computer")
                 .answers(new Contract.Answer.Bytes("application/octet-stream"));
-        routes.streaming("PUT", base, write, ex -> file(drainedIfRefused(ex.bodyStream(), body -> files.write(
-                ex.workspace(), ex.param("cmp"), path(ex), ex.query("mode").orElse(null),
-                ex.query("owner").orElse(null), ex.headersStartingWith(METADATA), body))))
+        routes.streaming("PUT", base, write, this::write)
                 .summary("Write a file (any size, streamed)").query("path", "string", "absolute path in the computer")
                 .query("mode", "string", "octal permissions, e.g. 0755")
                 .query("owner", "string", "a user of the image who owns the file and the parents made (default root)")
                 .takesBytes("application/octet-stream")
                 .answers(Contract.one("file", FileInfo.class));
-        routes.add("DELETE", base, write, ex -> file(files.delete(ex.workspace(), ex.param("cmp"), path(ex),
-                ex.query("recursive").map(FilesApi::flag).orElse(false))))
+        routes.add("DELETE", base, write, this::delete)
                 .summary("Delete a file or directory").query("path", "string", "absolute path in the computer")
                 .query("recursive", "boolean", "delete a directory and what it holds").answers(Contract.one("file", FileInfo.class));
-        routes.add("GET", base + "/info", read, ex -> file(files.info(ex.workspace(), ex.param("cmp"), path(ex))))
+        routes.add("GET", base + "/info", read, this::info)
                 .summary("What a path is").query("path", "string", "absolute path in the computer").answers(Contract.one("file", FileInfo.class));
-        routes.add("GET", base + "/list", read,
-                ex -> Reply.ok(Map.of("files", files.list(ex.workspace(), ex.param("cmp"), path(ex)))))
+        routes.add("GET", base + "/list", read, this::list)
                 .summary("A directory's entries, by name").query("path", "string", "absolute path of a directory")
                 .answers(Contract.all("files", FileInfo.class));
-        routes.add("POST", base + "/move", write, ex -> {
-            var move = ex.body(MoveRequest.class);
-            return file(files.move(ex.workspace(), ex.param("cmp"), move.from(), move.to()));
-        }).summary("Move or rename").takes(MoveRequest.class).answers(Contract.one("file", FileInfo.class));
-        routes.add("POST", base + "/mkdir", write, ex -> {
-            var mkdir = ex.body(MkdirRequest.class);
-            return file(files.mkdir(ex.workspace(), ex.param("cmp"), mkdir.path(), mkdir.owner()));
-        })
+        routes.add("POST", base + "/move", write, this::move)
+                .summary("Move or rename").takes(MoveRequest.class).answers(Contract.one("file", FileInfo.class));
+        routes.add("POST", base + "/mkdir", write, this::mkdir)
                 .summary("Make a directory and its parents").takes(MkdirRequest.class).answers(Contract.one("file", FileInfo.class));
-        routes.add("GET", base + "/watch", read, ex -> {
-            var events = files.watch(ex.workspace(), ex.param("cmp"), path(ex),
-                    ex.query("recursive").map(FilesApi::flag).orElse(false));
-            return Reply.stream("application/x-ndjson", events::transferTo);
-        }).summary("What happens in a directory, as it happens: NDJSON lines until the client hangs up")
+        routes.add("GET", base + "/watch", read, this::watch)
+                .summary("What happens in a directory, as it happens: NDJSON lines until the client hangs up")
                 .query("path", "string", "absolute path of a directory")
                 .query("recursive", "boolean", "its subdirectories too, those made meanwhile included")
                 .answers(new Contract.Answer.Lines(WATCH_LINES));
-        routes.add("GET", base + "/archive", read,
-                ex -> raw("application/x-tar", files.archive(ex.workspace(), ex.param("cmp"), path(ex))))
+        routes.add("GET", base + "/archive", read, this::archive)
                 .summary("A directory as a tar").query("path", "string", "absolute path of a directory")
                 .answers(new Contract.Answer.Bytes("application/x-tar"));
-        routes.streaming("PUT", base + "/archive", write,
-                ex -> file(drainedIfRefused(ex.bodyStream(),
-                        body -> files.unarchive(ex.workspace(), ex.param("cmp"), path(ex), body))))
+        routes.streaming("PUT", base + "/archive", write, this::unarchive)
                 .summary("Unpack a tar into a directory (made if missing)")
                 .query("path", "string", "absolute path of a directory").takesBytes("application/x-tar").answers(Contract.one("file", FileInfo.class));
+    }
+
+    private Reply read(Exchange ex) {
+        return raw("application/octet-stream", files.read(ex.workspace(), ex.param("cmp"), path(ex)));
+    }
+
+    private Reply write(Exchange ex) {
+        return file(drainedIfRefused(ex.bodyStream(), body -> files.write(ex.workspace(), ex.param("cmp"), path(ex),
+                ex.query("mode").orElse(null), ex.query("owner").orElse(null), ex.headersStartingWith(METADATA), body)));
+    }
+
+    private Reply delete(Exchange ex) {
+        return file(files.delete(ex.workspace(), ex.param("cmp"), path(ex),
+                ex.query("recursive").map(FilesApi::flag).orElse(false)));
+    }
+
+    private Reply info(Exchange ex) {
+        return file(files.info(ex.workspace(), ex.param("cmp"), path(ex)));
+    }
+
+    private Reply list(Exchange ex) {
+        return Reply.ok(Map.of("files", files.list(ex.workspace(), ex.param("cmp"), path(ex))));
+    }
+
+    private Reply move(Exchange ex) {
+        var move = ex.body(MoveRequest.class);
+        return file(files.move(ex.workspace(), ex.param("cmp"), move.from(), move.to()));
+    }
+
+    private Reply mkdir(Exchange ex) {
+        var mkdir = ex.body(MkdirRequest.class);
+        return file(files.mkdir(ex.workspace(), ex.param("cmp"), mkdir.path(), mkdir.owner()));
+    }
+
+    private Reply watch(Exchange ex) {
+        var events = files.watch(ex.workspace(), ex.param("cmp"), path(ex),
+                ex.query("recursive").map(FilesApi::flag).orElse(false));
+        return Reply.stream("application/x-ndjson", events::transferTo);
+    }
+
+    private Reply archive(Exchange ex) {
+        return raw("application/x-tar", files.archive(ex.workspace(), ex.param("cmp"), path(ex)));
+    }
+
+    private Reply unarchive(Exchange ex) {
+        return file(drainedIfRefused(ex.bodyStream(), body -> files.unarchive(ex.workspace(), ex.param("cmp"),
+                path(ex), body)));
     }
 
     /** The lines of a watch: first {@code {watching}}, then one an event. */

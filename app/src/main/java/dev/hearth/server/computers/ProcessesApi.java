@@ -22,7 +22,10 @@ import java.util.function.Supplier;
  * (the list, the output, the log); those who may exec start, signal and feed.
  */
 public final class ProcessesApi {
-    private ProcessesApi() {
+    private final ComputerProcesses processes;
+
+    private ProcessesApi(ComputerProcesses processes) {
+        this.processes = processes;
     }
 
     /** {@code POST .../processes/{pid}/signal}. */
@@ -31,48 +34,76 @@ public final class ProcessesApi {
     }
 
     public static void register(RouteTable routes, ComputerProcesses processes, ComputerStore store) {
-        Scope.Locator locator = store::workspaceOf;
+        new ProcessesApi(processes).routes(routes, store::workspaceOf);
+    }
+
+    private void routes(RouteTable routes, Scope.Locator locator) {
         var read = Scope.resource("cmp", "computer", locator, COMPUTER_READ);
         var exec = Scope.resource("cmp", "computer", locator, COMPUTER_EXEC);
         String base = "/computers/{cmp}/processes";
-        routes.add("POST", base, exec, ex -> Reply.status(201, Reply.one("process",
-                processes.start(ex.workspace(), ex.param("cmp"), ex.body(ComputerProcesses.StartRequest.class)))))
+        routes.add("POST", base, exec, this::start)
                 .summary("Start a background process").takes(ComputerProcesses.StartRequest.class)
                 .example("{\"command\": [\"python3\", \"-m\", \"http.server\", \"8080\"], \"tag\": \"web\"}")
                 .statuses(201).answers(Contract.one("process", ProcessInfo.class));
-        routes.add("GET", base, read,
-                ex -> Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp")))))
+        routes.add("GET", base, read, this::list)
                 .summary("The main process and background ones, oldest first")
                 .answers(Contract.all("processes", ProcessInfo.class));
-        routes.add("GET", base + "/{pid}", read, ex -> Reply.ok(Reply.one("process",
-                processes.get(ex.workspace(), ex.param("cmp"), ex.param("pid")))))
+        routes.add("GET", base + "/{pid}", read, this::get)
                 .summary("A process").answers(Contract.one("process", ProcessInfo.class));
-        routes.add("POST", base + "/{pid}/signal", exec, ex -> Reply.ok(Reply.one("process",
-                processes.signal(ex.workspace(), ex.param("cmp"), ex.param("pid"),
-                        ex.body(SignalRequest.class).signal()))))
+        routes.add("POST", base + "/{pid}/signal", exec, this::signal)
                 .summary("Send a signal").takes(SignalRequest.class).answers(Contract.one("process", ProcessInfo.class));
-        routes.streaming("POST", base + "/{pid}/stdin", exec, ex -> Reply.ok(Reply.one("process",
-                processes.stdin(ex.workspace(), ex.param("cmp"), ex.param("pid"), ex.bodyStream(),
-                        flag(ex, "close")))))
+        routes.streaming("POST", base + "/{pid}/stdin", exec, this::stdin)
                 .summary("Write to a process's stdin").query("close", "boolean", "close stdin after these bytes")
                 .takesBytes("application/octet-stream").answers(Contract.one("process", ProcessInfo.class));
-        routes.add("POST", base + "/{pid}/resize", exec, ex -> Reply.ok(Reply.one("process",
-                processes.resize(ex.workspace(), ex.param("cmp"), ex.param("pid"),
-                        ex.body(ComputerProcesses.Window.class)))))
+        routes.add("POST", base + "/{pid}/resize", exec, this::resize)
                 .summary("Resize the terminal of a process started on one").takes(ComputerProcesses.Window.class)
                 .answers(Contract.one("process", ProcessInfo.class));
-        routes.add("GET", base + "/{pid}/output", read, ex -> ndjson(ex,
-                () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"),
-                        fromNow(ex))))
+        routes.add("GET", base + "/{pid}/output", read, this::output)
                 .summary("A process's output kept, then (with follow) as it comes").query("follow", "boolean",
                         "keep the answer open for new output until the process ends")
                 .query("from", "string", "start (default): the output kept first; now: only what comes")
                 .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
-        routes.add("GET", "/computers/{cmp}/logs", read,
-                ex -> ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow"))))
+        routes.add("GET", "/computers/{cmp}/logs", read, this::log)
                 .summary("The main process's output").query("follow", "boolean",
                         "keep the answer open for new output until the process ends")
                 .query("encoding", "string", "text (default) or base64").answers(new Contract.Answer.Lines(OutputLines.SHAPE));
+    }
+
+    private Reply start(Exchange ex) {
+        return Reply.status(201, Reply.one("process", processes.start(ex.workspace(), ex.param("cmp"),
+                ex.body(ComputerProcesses.StartRequest.class))));
+    }
+
+    private Reply list(Exchange ex) {
+        return Reply.ok(Map.of("processes", processes.list(ex.workspace(), ex.param("cmp"))));
+    }
+
+    private Reply get(Exchange ex) {
+        return Reply.ok(Reply.one("process", processes.get(ex.workspace(), ex.param("cmp"), ex.param("pid"))));
+    }
+
+    private Reply signal(Exchange ex) {
+        return Reply.ok(Reply.one("process", processes.signal(ex.workspace(), ex.param("cmp"), ex.param("pid"),
+                ex.body(SignalRequest.class).signal())));
+    }
+
+    private Reply stdin(Exchange ex) {
+        return Reply.ok(Reply.one("process", processes.stdin(ex.workspace(), ex.param("cmp"), ex.param("pid"),
+                ex.bodyStream(), flag(ex, "close"))));
+    }
+
+    private Reply resize(Exchange ex) {
+        return Reply.ok(Reply.one("process", processes.resize(ex.workspace(), ex.param("cmp"), ex.param("pid"),
+                ex.body(ComputerProcesses.Window.class))));
+    }
+
+    private Reply output(Exchange ex) {
+        return ndjson(ex, () -> processes.output(ex.workspace(), ex.param("cmp"), ex.param("pid"), flag(ex, "follow"),
+                fromNow(ex)));
+    }
+
+    private Reply log(Exchange ex) {
+        return ndjson(ex, () -> processes.log(ex.workspace(), ex.param("cmp"), flag(ex, "follow")));
     }
 
     private static boolean fromNow(Exchange ex) {

@@ -9,84 +9,137 @@ import dev.hearth.server.checkpoints.CreateCheckpoint;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;
 import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Contract;
+import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import java.util.List;
 import java.util.Map;
 
-/** HTTP routes of databases and their checkpoints: translation only. */
+/** HTTP routes of databases and their checkpoints: translation only, one named handler a route. */
 public final class DatabasesApi {
-    private DatabasesApi() {
+    private final DatabaseService service;
+    private final DatabaseCheckpoints checkpoints;
+
+    private DatabasesApi(DatabaseService service, DatabaseCheckpoints checkpoints) {
+        this.service = service;
+        this.checkpoints = checkpoints;
     }
 
     public static void register(RouteTable routes, DatabaseService service, DatabaseCheckpoints checkpoints,
                                 DatabaseStore store) {
-        Scope.Locator locator = store::workspaceOf;
-        routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE),
-                ex -> Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class)))))
-                .recalls((ex, id) -> Reply.status(201, Reply.one("database", service.get(ex.workspace(), id))))
+        new DatabasesApi(service, checkpoints).routes(routes, store::workspaceOf);
+    }
+
+    private void routes(RouteTable routes, Scope.Locator locator) {
+        var read = Scope.resource("db", "database", locator, DATABASE_READ);
+        var write = Scope.resource("db", "database", locator, DATABASE_WRITE);
+        routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE), this::create).recalls(this::recall)
                 .summary("Create a PostgreSQL database (asleep until first used)").takes(CreateDatabase.class)
                 .example("{\"name\": \"app\", \"auto_sleep_seconds\": 300}")
                 .answers(Contract.one("database", Database.class));
-        routes.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ),
-                ex -> Reply.ok(Reply.page("databases", service.list(ex.workspace(), ex.page()))))
+        routes.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ), this::list)
                 .summary("The workspace's databases").paged().answers(Contract.page("databases", Database.class));
-        routes.add("GET", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_READ),
-                ex -> Reply.ok(Reply.one("database", service.get(ex.workspace(), ex.param("db")))))
+        routes.add("GET", "/databases/{db}", read, this::get)
                 .summary("A database (never wakes it)").answers(Contract.one("database", Database.class));
-        routes.add("PATCH", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
-                ex -> Reply.ok(Reply.one("database", service.update(ex.workspace(), ex.param("db"),
-                        ex.body(UpdateDatabase.class)))))
+        routes.add("PATCH", "/databases/{db}", write, this::update)
                 .summary("Change protection, auto-sleep or disk size").takes(UpdateDatabase.class).answers(Contract.one("database", Database.class));
-        routes.add("DELETE", "/databases/{db}", Scope.resource("db", "database", locator, DATABASE_WRITE),
-                ex -> Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db")))))
+        routes.add("DELETE", "/databases/{db}", write, this::delete)
                 .summary("Delete a database and its checkpoints").answers(Contract.one("database", Database.class));
-        routes.add("GET", "/databases/{db}/metrics", Scope.resource("db", "database", locator, DATABASE_READ),
-                ex -> Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("db")))))
+        routes.add("GET", "/databases/{db}/metrics", read, this::metrics)
                 .summary("Sessions and disk the database uses now (never wakes it)")
                 .answers(Contract.one("metrics", DatabaseMetrics.class));
-        routes.add("GET", "/databases/{db}/connection", Scope.resource("db", "database", locator, DATABASE_READ),
-                ex -> Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role()))))
+        routes.add("GET", "/databases/{db}/connection", read, this::connection)
                 .summary("How to connect (the password only for editors and admins)")
                 .answers(Contract.one("connection", Connection.class));
-        routes.add("POST", "/databases/{db}/reset_credentials", Scope.resource("db", "database", locator, DATABASE_WRITE),
-                ex -> {
-                    ex.noBody();
-                    var connection = service.resetCredentials(ex.workspace(), ex.param("db"));
-                    // A replay of the same Idempotency-Key answers the password redacted.
-                    return Reply.withReplay(200, Reply.one("connection", connection),
-                            Reply.one("connection", connection.redacted()));
-                }).summary("A new password").answers(Contract.one("connection", Connection.class));
-        routes.add("POST", "/databases/{db}/sleep", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
-            ex.bodyOr(SleepRequest.class, new SleepRequest(null));
-            return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
-        }).summary("Stop the cluster (sessions end)").mayTake(SleepRequest.class).answers(Contract.one("database", Database.class));
-        routes.add("POST", "/databases/{db}/wake", Scope.resource("db", "database", locator, DATABASE_WRITE), ex -> {
-            ex.noBody();
-            return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
-        }).summary("Start the cluster").answers(Contract.one("database", Database.class));
-        routes.create("/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
-                Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
-                        ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body()))
-                .recalls((ex, id) -> Reply.status(202, Reply.one("checkpoint",
-                        checkpoints.get(ex.workspace(), ex.param("db"), id))))
+        routes.add("POST", "/databases/{db}/reset_credentials", write, this::resetCredentials)
+                .summary("A new password").answers(Contract.one("connection", Connection.class));
+        routes.add("POST", "/databases/{db}/sleep", write, this::sleep)
+                .summary("Stop the cluster (sessions end)").mayTake(SleepRequest.class).answers(Contract.one("database", Database.class));
+        routes.add("POST", "/databases/{db}/wake", write, this::wake)
+                .summary("Start the cluster").answers(Contract.one("database", Database.class));
+        routes.create("/databases/{db}/checkpoints", write, this::checkpoint).recalls(this::recallCheckpoint)
                 .summary("Checkpoint the database (a checkpoint.create operation)").mayTake(CreateCheckpoint.class)
                 .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("GET", "/databases/{db}/checkpoints", Scope.resource("db", "database", locator, DATABASE_READ),
-                ex -> Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page()))))
+        routes.add("GET", "/databases/{db}/checkpoints", read, this::checkpoints)
                 .summary("The database's checkpoints, newest first").paged()
                 .answers(Contract.page("checkpoints", Checkpoint.class));
-        routes.add("GET", "/databases/{db}/checkpoints/{chk}", Scope.resource("db", "database", locator, DATABASE_READ),
-                ex -> Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), ex.param("chk")),
-                        "operations", List.of())))
+        routes.add("GET", "/databases/{db}/checkpoints/{chk}", read, this::getCheckpoint)
                 .summary("A checkpoint, by id or name").answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("DELETE", "/databases/{db}/checkpoints/{chk}",
-                Scope.resource("db", "database", locator, DATABASE_WRITE), ex ->
-                        Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body()))
+        routes.add("DELETE", "/databases/{db}/checkpoints/{chk}", write, this::deleteCheckpoint)
                 .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
     }
 
+    private Reply create(Exchange ex) {
+        return Reply.status(201, Reply.one("database", service.create(ex.workspace(), ex.body(CreateDatabase.class))));
+    }
+
+    private Reply recall(Exchange ex, String id) {
+        return Reply.status(201, Reply.one("database", service.get(ex.workspace(), id)));
+    }
+
+    private Reply list(Exchange ex) {
+        return Reply.ok(Reply.page("databases", service.list(ex.workspace(), ex.page())));
+    }
+
+    private Reply get(Exchange ex) {
+        return Reply.ok(Reply.one("database", service.get(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply update(Exchange ex) {
+        return Reply.ok(Reply.one("database", service.update(ex.workspace(), ex.param("db"), ex.body(UpdateDatabase.class))));
+    }
+
+    private Reply delete(Exchange ex) {
+        return Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply metrics(Exchange ex) {
+        return Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply connection(Exchange ex) {
+        return Reply.ok(Reply.one("connection", service.connection(ex.workspace(), ex.param("db"), ex.role())));
+    }
+
+    private Reply resetCredentials(Exchange ex) {
+        ex.noBody();
+        var connection = service.resetCredentials(ex.workspace(), ex.param("db"));
+        // A replay of the same Idempotency-Key answers the password redacted.
+        return Reply.withReplay(200, Reply.one("connection", connection), Reply.one("connection", connection.redacted()));
+    }
+
+    private Reply sleep(Exchange ex) {
+        ex.bodyOr(SleepRequest.class, new SleepRequest(null));
+        return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply wake(Exchange ex) {
+        ex.noBody();
+        return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply checkpoint(Exchange ex) {
+        return Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
+                ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body());
+    }
+
+    private Reply recallCheckpoint(Exchange ex, String id) {
+        return Reply.status(202, Reply.one("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), id)));
+    }
+
+    private Reply checkpoints(Exchange ex) {
+        return Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page())));
+    }
+
+    private Reply getCheckpoint(Exchange ex) {
+        return Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), ex.param("chk")),
+                "operations", List.of()));
+    }
+
+    private Reply deleteCheckpoint(Exchange ex) {
+        return Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body());
+    }
 
     /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
     @SchemaName("SleepDatabase")

@@ -5,42 +5,68 @@ import static dev.hearth.server.tenancy.Action.VARIABLE_WRITE;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.server.http.Contract;
+import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.variables.VariableService.CreateVariable;
 import dev.hearth.server.variables.VariableService.UpdateVariable;
 
-/** HTTP routes of variables: translation only. */
+/** HTTP routes of variables: translation only, one named handler a route. */
 public final class VariablesApi {
-    private VariablesApi() {
+    private final VariableService service;
+
+    private VariablesApi(VariableService service) {
+        this.service = service;
     }
 
     public static void register(RouteTable routes, VariableService service, VariableStore store) {
-        Scope.Locator locator = store::workspaceOf;
-        routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), ex -> written(201,
-                service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class))))
-                .recalls((ex, id) -> written(201, service.get(ex.workspace(), ex.role(), id)))
+        new VariablesApi(service).routes(routes, store::workspaceOf);
+    }
+
+    private void routes(RouteTable routes, Scope.Locator locator) {
+        var read = Scope.resource("var", "variable", locator, VARIABLE_READ);
+        var write = Scope.resource("var", "variable", locator, VARIABLE_WRITE);
+        routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), this::create).recalls(this::recall)
                 .summary("Create a variable (a secret computers reference by name)").takes(CreateVariable.class)
                 .example("{\"name\": \"api-token\", \"value\": \"s3cr3t\"}")
                 .answers(Contract.one("variable", Variable.View.class));
-        routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), ex -> Reply.ok(Reply.page(
-                "variables", service.list(ex.workspace(), ex.role(), deleted(ex.query("deleted").orElse("false")),
-                        ex.page()))))
+        routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), this::list)
                 .summary("The workspace's variables").paged()
                 .query("deleted", "boolean", "include deleted variables")
                 .answers(Contract.page("variables", Variable.View.class));
-        routes.add("GET", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_READ),
-                ex -> Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var")))))
+        routes.add("GET", "/variables/{var}", read, this::get)
                 .summary("A variable, by id or by name with ?workspace=")
                 .query("workspace", "string", "the workspace, when {var} is a name").answers(Contract.one("variable", Variable.View.class));
-        routes.add("PATCH", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
-                ex -> written(200, service.update(ex.caller(), ex.workspace(), ex.param("var"),
-                        ex.body(UpdateVariable.class))))
+        routes.add("PATCH", "/variables/{var}", write, this::update)
                 .summary("Change a variable's value or name").takes(UpdateVariable.class).answers(Contract.one("variable", Variable.View.class));
-        routes.add("DELETE", "/variables/{var}", Scope.resource("var", "variable", locator, VARIABLE_WRITE),
-                ex -> written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var"))))
+        routes.add("DELETE", "/variables/{var}", write, this::delete)
                 .summary("Delete a variable (soft: its name is free again)").answers(Contract.one("variable", Variable.View.class));
+    }
+
+    private Reply create(Exchange ex) {
+        return written(201, service.create(ex.caller(), ex.workspace(), ex.body(CreateVariable.class)));
+    }
+
+    private Reply recall(Exchange ex, String id) {
+        return written(201, service.get(ex.workspace(), ex.role(), id));
+    }
+
+    private Reply list(Exchange ex) {
+        return Reply.ok(Reply.page("variables", service.list(ex.workspace(), ex.role(),
+                deleted(ex.query("deleted").orElse("false")), ex.page())));
+    }
+
+    private Reply get(Exchange ex) {
+        return Reply.ok(Reply.one("variable", service.get(ex.workspace(), ex.role(), ex.param("var"))));
+    }
+
+    private Reply update(Exchange ex) {
+        return written(200, service.update(ex.caller(), ex.workspace(), ex.param("var"), ex.body(UpdateVariable.class)));
+    }
+
+    private Reply delete(Exchange ex) {
+        return written(200, service.delete(ex.caller(), ex.workspace(), ex.param("var")));
     }
 
     /** A write's answer; the copy kept for idempotent replays leaves the value out, so no plaintext is stored. */
