@@ -131,6 +131,44 @@ public record Computer(String id, String workspace, String name, Settings settin
         return is(ComputerState.SLEEPING) && sleep() != null && sleep().mode() == SleepMode.WARM;
     }
 
+    /**
+     * Where the computer is, in one word: what its state, a move under way, its sleep mode and its
+     * deletion say together. The guards of the loops that act on computers (supervise, deepen a
+     * sleep, move off a draining node, end a lifetime) read this instead of combining the four.
+     */
+    public enum Phase {
+        /** Deleted, or being deleted: nothing acts on it but the delete. */
+        DELETED,
+        /** A move (a sleep, a restore, a delete) is under way: only that move acts on it. */
+        MOVING,
+        CREATING,
+        AWAKE,
+        /** Asleep with its sandbox frozen in memory. */
+        ASLEEP_WARM,
+        /** Asleep with its memory on disk, no sandbox: it may move to another node. */
+        ASLEEP_COLD,
+        FAILED;
+
+        public boolean asleep() {
+            return this == ASLEEP_WARM || this == ASLEEP_COLD;
+        }
+    }
+
+    public Phase phase() {
+        if (deleted()) {
+            return Phase.DELETED;
+        }
+        if (pending() != null) {
+            return Phase.MOVING;
+        }
+        return switch (state()) {
+            case CREATING -> Phase.CREATING;
+            case READY -> Phase.AWAKE;
+            case SLEEPING -> sleepsWarm() ? Phase.ASLEEP_WARM : Phase.ASLEEP_COLD;
+            case FAILED -> Phase.FAILED;
+        };
+    }
+
     public String image() {
         return settings.image();
     }

@@ -75,7 +75,7 @@ final class ComputerSupervisor {
         var states = runtime.sandboxes();
         Instant now = records.now();
         for (var c : live) {
-            if (c.is(ComputerState.READY) && c.pending() == null && !fallingAsleep.contains(c.id())) {
+            if (c.phase() == Computer.Phase.AWAKE && !fallingAsleep.contains(c.id())) {
                 check(c, states.get(c.sandboxId()), now);
                 sleepIfIdle(c, now);
             }

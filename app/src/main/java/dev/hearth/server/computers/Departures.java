@@ -60,7 +60,7 @@ final class Departures {
         }
         for (var c : parts.records().live()) {
             Long failed = failedAt.get(c.id());
-            if (!c.is(ComputerState.SLEEPING) || c.pending() != null
+            if (!c.phase().asleep()
                     || failed != null && System.nanoTime() - failed < RETRY.toNanos()) {
                 continue;
             }
@@ -85,8 +85,7 @@ final class Departures {
     /** Under the computer's gate: sends it if it still sleeps cold here, and lets go of it once it is there's. */
     private Void move(String computerId, Node to) {
         var c = parts.records().current(computerId);
-        if (!c.is(ComputerState.SLEEPING) || c.sleepsWarm() || c.pending() != null || c.deleted()
-                || !parts.records().runsHere(c)) {
+        if (c.phase() != Computer.Phase.ASLEEP_COLD || !parts.records().runsHere(c)) {
             return null;
         }
         var dirs = parts.dirs();

@@ -56,7 +56,7 @@ final class MetricsHistory {
         var ids = new java.util.HashSet<String>();
         for (var c : live) {
             ids.add(c.id());
-            if (c.state() == ComputerState.READY && c.pending() == null) {
+            if (c.phase() == Computer.Phase.AWAKE) {
                 try {
                     add(c, usage.of(c));
                 } catch (RuntimeException e) {

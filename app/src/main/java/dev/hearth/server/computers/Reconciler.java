@@ -191,7 +191,7 @@ final class Reconciler {
      */
     private void settle(Computer c) {
         var state = runsc.state(c.sandboxId());
-        if (c.sleepsWarm() && c.pending() == null && state.filter(SandboxStatus::alive).isPresent()) {
+        if (c.phase() == Computer.Phase.ASLEEP_WARM && state.filter(SandboxStatus::alive).isPresent()) {
             keepWarm(c, state.get());
             return;
         }

@@ -114,7 +114,7 @@ final class Sleeps {
     Computer deepen(String computerId) {
         return lifecycle.lockedEndingExecs(computerId, () -> {
             var computer = records.current(computerId);
-            if (!computer.sleepsWarm() || computer.pending() != null || computer.deleted()) {
+            if (computer.phase() != Computer.Phase.ASLEEP_WARM) {
                 return computer;
             }
             var runtime = access.get();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hearth.api.Json;
 import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.computers.ComputerState.Move;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
@@ -25,6 +26,27 @@ class ComputerStateTest {
             }
         }
         return moves;
+    }
+
+    @Test
+    void aComputersPhaseSaysItsStateMoveUnderWaySleepModeAndDeletionInOneWord() {
+        var now = Instant.parse("2026-11-27T00:00:00Z");
+        var settings = new Computer.Settings("hearth/busybox", java.util.Map.of(), java.util.List.of(), null, false, null,
+                null, null, java.util.Map.of(), Lifetime.NONE);
+        var creating = Computer.draft("c1", "w1", "box", settings, null, new Computer.Lineage(null, null), now);
+        assertEquals(Computer.Phase.CREATING, creating.phase());
+        var awake = creating.withStatus(ComputerState.READY, null, null, now);
+        assertEquals(Computer.Phase.AWAKE, awake.phase());
+        assertEquals(Computer.Phase.MOVING, awake.withStatus(ComputerState.READY, Pending.SLEEPING, null, now).phase());
+        assertEquals(Computer.Phase.ASLEEP_WARM, awake.asleep(SleepMode.WARM, now, now).phase());
+        assertEquals(Computer.Phase.ASLEEP_COLD, awake.asleep(SleepMode.COLD, now, now).phase());
+        assertEquals(Computer.Phase.MOVING, awake.asleep(SleepMode.COLD, now, now)
+                .withStatus(ComputerState.SLEEPING, Pending.RESTORING, null, now).phase(), "a move under way comes first");
+        assertEquals(Computer.Phase.DELETED, awake.asleep(SleepMode.WARM, now, now).deleted(now).phase(),
+                "deletion comes before all");
+        assertEquals(Computer.Phase.FAILED, awake.withStatus(ComputerState.FAILED, null, null, now).phase());
+        assertTrue(Computer.Phase.ASLEEP_WARM.asleep() && Computer.Phase.ASLEEP_COLD.asleep());
+        assertFalse(Computer.Phase.MOVING.asleep() || Computer.Phase.AWAKE.asleep());
     }
 
     @Test
