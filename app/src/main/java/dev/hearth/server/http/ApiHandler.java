@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -133,19 +134,11 @@ public final class ApiHandler extends Handler.Abstract {
 
     private Reply serve(Request request, String requestId) throws IOException {
         String path = request.getHttpURI().getDecodedPath();
-        if (path == null || !(path.equals(PREFIX) || path.startsWith(PREFIX + "/"))) {
-            throw ApiException.notFound("route " + path);
-        }
         String method = request.getMethod();
-        var match = routes.find(method, path.substring(PREFIX.length()));
-        checkParams(match.params());
+        var match = match(request, path);
         var route = match.route();
-        request.setAttribute(ROUTE, route.template());
         byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
-        if (body.length > 0 && request.getHeaders().get(HttpHeader.CONTENT_TYPE) instanceof String type
-                && type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            request.setAttribute(JSON_BODY, body);
-        }
+        keepJson(request, body);
         var headers = headers(request);
         String target = request.getHttpURI().getPathQuery();
         var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
@@ -166,16 +159,8 @@ public final class ApiHandler extends Handler.Abstract {
             rates.request(caller != null ? caller.id() : "address " + peer.address().getHostAddress());
         }
         InputStream stream = route.streamsBody() ? Content.Source.asInputStream(request) : null;
-        var relayed = new Relay.Relayed(method, target, headers, caller, body, stream);
-        Membership authorized = switch (route.scope()) {
-            case Scope.InWorkspace(var action) -> guard.authorize(caller, match.params().get("ws"), action);
-            case Scope.OfResource resource -> guard.authorize(caller, resource,
-                    match.params().get(resource.param()), Exchange.single(query, "workspace"));
-            case Scope.Public p -> null;
-            case Scope.SignedIn s -> null;
-        };
         var exchange = new Exchange(requestId, path, match.params(), query, headers, body, stream, caller,
-                authorized, peer);
+                authorized(route, match.params(), caller, query), peer);
         if (method.equals("GET") || method.equals("DELETE")) {
             exchange.noBody();
         }
@@ -185,10 +170,47 @@ public final class ApiHandler extends Handler.Abstract {
         if (vouched.isPresent()) {
             return relay.placedHere(() -> dispatch(route, method, exchange));
         }
-        // A create placed on a node that racing creates filled meanwhile is placed again.
+        return placed(() -> dispatch(route, method, exchange),
+                new Relay.Relayed(method, target, headers, caller, body, stream), named, requestId);
+    }
+
+    /** The route of a path under /v1, its parameters checked; 404 for any other path. */
+    private RouteTable.Match match(Request request, String path) {
+        if (path == null || !(path.equals(PREFIX) || path.startsWith(PREFIX + "/"))) {
+            throw ApiException.notFound("route " + path);
+        }
+        var match = routes.find(request.getMethod(), path.substring(PREFIX.length()));
+        checkParams(match.params());
+        request.setAttribute(ROUTE, match.route().template());
+        return match;
+    }
+
+    /** A JSON body is kept on the request for the observer, which checks what was accepted. */
+    private static void keepJson(Request request, byte[] body) {
+        if (body.length > 0 && request.getHeaders().get(HttpHeader.CONTENT_TYPE) instanceof String type
+                && type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            request.setAttribute(JSON_BODY, body);
+        }
+    }
+
+    /** The caller's membership the route's scope asks for (null for public and signed-in routes). */
+    private Membership authorized(Route route, Map<String, String> params, Caller caller,
+                                  Map<String, List<String>> query) {
+        return switch (route.scope()) {
+            case Scope.InWorkspace(var action) -> guard.authorize(caller, params.get("ws"), action);
+            case Scope.OfResource resource -> guard.authorize(caller, resource, params.get(resource.param()),
+                    Exchange.single(query, "workspace"));
+            case Scope.Public p -> null;
+            case Scope.SignedIn s -> null;
+        };
+    }
+
+    /** Answers here or where the resource lives; a create placed on a node that racing creates filled is placed again. */
+    private Reply placed(Supplier<Reply> here, Relay.Relayed relayed, String named,
+                         String requestId) {
         for (int attempt = 1; ; attempt++) {
             try {
-                Reply reply = relaying.dispatchOrRelay(() -> dispatch(route, method, exchange), relayed, named);
+                Reply reply = relaying.dispatchOrRelay(here, relayed, named);
                 if (attempt == PLACEMENTS || !full(reply)) {
                     return reply;
                 }
