@@ -33,19 +33,19 @@ class Computer(Model):
     sleep_mode: Literal["warm", "cold"] | None
     image: str
     image_digest: str | None
-    ports: list[dict[str, Any]] | None
-    url: str | None
-    env_keys: list[str] | None
-    env_vars: list[dict[str, Any]] | None
-    resources: dict[str, Any] | None
+    ports: list[dict[str, Any]]
+    url: str
+    env_keys: list[str]
+    env_vars: list[dict[str, Any]]
+    resources: dict[str, Any]
     generation: int
     protected: bool
     auto_sleep_seconds: int | None
-    network: dict[str, Any] | None
+    network: dict[str, Any]
     entrypoint: list[str] | None
     command: list[str] | None
     restart: Literal["always", "on-failure", "never"] | None
-    labels: dict[str, str] | None
+    labels: dict[str, str]
     expires_at: str | None
     on_expire: Literal["delete", "sleep"] | None
     main_exit: dict[str, Any] | None
@@ -54,7 +54,7 @@ class Computer(Model):
     node: str | None
     error: dict[str, Any] | None
     created_at: str
-    updated_at: str | None
+    updated_at: str
     last_started_at: str | None
     last_active_at: str | None
     deleted_at: str | None

@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Required;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hearth.api.Required;
 import dev.hearth.server.network.NetworkPolicy;
 import dev.hearth.server.operations.Operation;
 import java.time.Instant;
@@ -9,16 +9,17 @@ import java.util.List;
 import java.util.Map;
 
 /** The Computer of the wire. */
-public record ComputerView(@Required String id, @Required String workspace, @Required String name, @Required ComputerState state, Pending pending, SleepMode sleepMode,
-                           @Required String image,
-                           String imageDigest, List<PortView> ports, String url, List<String> envKeys,
-                           List<EnvVar> envVars, Computer.Resources resources, int generation,
+public record ComputerView(@Required String id, @Required String workspace, @Required String name,
+                           @Required ComputerState state, Pending pending, SleepMode sleepMode, @Required String image,
+                           String imageDigest, @Required List<PortView> ports, @Required String url,
+                           @Required List<String> envKeys, @Required List<EnvVar> envVars,
+                           @Required Computer.Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
-                           NetworkPolicy.View network, List<String> entrypoint, List<String> command,
-                           Launch.Restart restart, MainExitView mainExit, Map<String, String> labels,
+                           @Required NetworkPolicy.View network, List<String> entrypoint, List<String> command,
+                           Launch.Restart restart, MainExitView mainExit, @Required Map<String, String> labels,
                            Instant expiresAt, Lifetime.OnExpire onExpire, String parent, String fromCheckpoint,
-                           String node, Operation.Error error, @Required Instant createdAt, Instant updatedAt, Instant lastStartedAt,
-                           Instant lastActiveAt, Instant deletedAt) {
+                           String node, Operation.Error error, @Required Instant createdAt, @Required Instant updatedAt,
+                           Instant lastStartedAt, Instant lastActiveAt, Instant deletedAt) {
 
     public record PortView(int published, int target, String protocol,
                            @JsonProperty("private") boolean privateAccess, String url) {
