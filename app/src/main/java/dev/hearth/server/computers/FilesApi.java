@@ -162,13 +162,15 @@ public final class FilesApi {
      * {@link #DRAIN_LIMIT}, before the refusal is answered: a client writes its whole body before it
      * reads, and one whose connection closed under it sees a reset, not the 507.
      */
-    private static FileInfo drainedIfRefused(InputStream body, Function<InputStream, FileInfo> upload) {
+    private static FileInfo drainedIfRefused(InputStream requestBody, Function<InputStream, FileInfo> upload) {
+        var lent = new LentBody(requestBody);
         try {
-            return upload.apply(body);
+            return upload.apply(lent);
         } catch (ApiException e) {
             if (e.status() != ErrorCode.INSUFFICIENT_STORAGE.status()) {
                 throw e; // refused before its body was read: no waiting on a client that may never send it
             }
+            var body = lent.takeBack();
             try {
                 long left = DRAIN_LIMIT;
                 byte[] buffer = new byte[64 << 10];
