@@ -1,9 +1,12 @@
 /* watch.c: GET /watch?path=&recursive= streams what happens in a directory, one JSON line an
  * event, from inotify, until the caller hangs up: first {"watching": PATH}, then
  * {"name": "sub/file", "type": "create|write|remove|rename|chmod", "dir": bool}, names relative
- * to the watched directory. Recursive watches follow directories made while it runs. */
+ * to the watched directory. Recursive watches follow directories made while it runs: what such a
+ * directory already holds when its watch is added (made between its create and the watch) is
+ * reported as made then, so `mkdir -p d && echo x > d/f` shows d/f however the two race. */
 #include "agent.h"
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +17,11 @@
 #define MASK (IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF \
               | IN_MOVE_SELF | IN_ONLYDIR)
 #define MAX_WATCHES 8192
+#define MAX_SEEN 4096
 
 struct watched { int wd; char *rel; }; /* rel: "" for the root */
-struct watches { int fd; const char *root; struct watched *v; size_t n, cap; };
+/* seen: names reported by a scan of a new directory, whose create event may still be queued. */
+struct watches { int fd; const char *root; struct watched *v; size_t n, cap; char **seen; size_t nseen; };
 
 static int add_one(struct watches *w, const char *rel)
 {
@@ -123,6 +128,50 @@ static int emit(struct conn *c, struct jbuf *b, const char *name, const char *ty
     return line(c, b);
 }
 
+static int seen_take(struct watches *w, const char *name)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (!strcmp(w->seen[i], name)) {
+            free(w->seen[i]);
+            w->seen[i] = w->seen[--w->nseen];
+            return 1;
+        }
+    return 0;
+}
+
+/* Reports what a directory just watched already holds, as creates (and a write for a file with
+ * bytes), remembering the names so that their own queued create is not shown twice. */
+static int report_tree(struct conn *c, struct watches *w, struct jbuf *b, const char *rel)
+{
+    char *full = join_path(w->root, rel);
+    DIR *d = full ? opendir(full) : NULL;
+    int r = 0;
+    for (struct dirent *e; d && !r && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || ours(e->d_name))
+            continue;
+        char *name = join_path(rel, e->d_name);
+        struct stat st;
+        if (!name || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+            free(name);
+            continue; /* gone meanwhile: its remove is queued */
+        }
+        if (w->nseen < MAX_SEEN && (w->seen || (w->seen = calloc(MAX_SEEN, sizeof *w->seen))))
+            if ((w->seen[w->nseen] = strdup(name)))
+                w->nseen++;
+        int dir = S_ISDIR(st.st_mode);
+        r = emit(c, b, name, "create", dir);
+        if (!r && S_ISREG(st.st_mode) && st.st_size > 0)
+            r = emit(c, b, name, "write", 0);
+        if (!r && dir)
+            r = report_tree(c, w, b, name);
+        free(name);
+    }
+    if (d)
+        closedir(d);
+    free(full);
+    return r;
+}
+
 /* One event: 0, -1 once the caller is gone, -2 once the watched directory went (the stream ends).
  * The agent writes a file whole under a temporary name and renames it over the target: the
  * temporary name's events are not shown, and the rename is shown as the target made and written,
@@ -147,11 +196,19 @@ static int event(struct conn *c, struct watches *w, const struct inotify_event *
     char *name = e->len && *e->name ? (*rel ? join_path(rel, e->name) : strdup(e->name)) : strdup(rel);
     if (!name)
         return 0;
-    if (recursive && (e->mask & IN_ISDIR) && (e->mask & (IN_CREATE | IN_MOVED_TO)))
-        add_tree(w, name, 1);
+    if (e->mask & (IN_DELETE | IN_MOVED_FROM))
+        seen_take(w, name);
+    if ((e->mask & IN_CREATE) && seen_take(w, name)) {
+        free(name);
+        return 0; /* reported by the scan of its directory */
+    }
     int r = emit(c, b, name, type, (e->mask & IN_ISDIR) != 0);
     if (r == 0 && whole)
         r = emit(c, b, name, "write", 0);
+    if (r == 0 && recursive && (e->mask & IN_ISDIR) && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
+        add_tree(w, name, 1);
+        r = report_tree(c, w, b, name);
+    }
     free(name);
     return r;
 }
@@ -167,7 +224,7 @@ void h_watch(struct conn *c)
         fail(c, 400, "invalid", "path must be an absolute path, without . or .. parts");
         return;
     }
-    struct watches w = {inotify_init1(IN_NONBLOCK | IN_CLOEXEC), root, NULL, 0, 0};
+    struct watches w = {inotify_init1(IN_NONBLOCK | IN_CLOEXEC), root, NULL, 0, 0, NULL, 0};
     int err = w.fd < 0 ? errno : add_tree(&w, "", recursive);
     if (err) {
         fail_file(c, root, err);
@@ -205,6 +262,9 @@ void h_watch(struct conn *c)
     for (size_t i = 0; i < w.n; i++)
         free(w.v[i].rel);
     free(w.v);
+    for (size_t i = 0; i < w.nseen; i++)
+        free(w.seen[i]);
+    free(w.seen);
     if (w.fd >= 0)
         close(w.fd);
     free(root);
