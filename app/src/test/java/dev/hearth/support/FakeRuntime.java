@@ -1,19 +1,15 @@
 package dev.hearth.support;
 
 import dev.hearth.server.process.Commands;
-import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
-import dev.hearth.server.sandbox.Terminal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +18,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 
 /**
  * A runtime that runs nothing, for tests of the rules above the runtime interface: it keeps the
- * sandboxes and networks it was asked to make, writes checkpoint images as marker files, answers
- * exec with the command it was given, and fails the next call of an action on request.
+ * sandboxes and networks it was asked to make, writes checkpoint images as marker files, and fails
+ * the next call of an action on request. It runs no agent: commands need the real runtime.
  */
 public final class FakeRuntime implements SandboxRuntime {
     private final Map<String, SandboxStatus> sandboxes = new ConcurrentHashMap<>();
@@ -161,44 +156,6 @@ public final class FakeRuntime implements SandboxRuntime {
     public void resume(String sandboxId) {
         call("resume", sandboxId);
         sandboxes.replace(sandboxId, SandboxStatus.RUNNING);
-    }
-
-    @Override
-    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
-                            BooleanSupplier callerPresent) {
-        call("exec", sandboxId);
-        if (sandboxes.get(sandboxId) != SandboxStatus.RUNNING) {
-            return new Exec.Result(128, new byte[0], ("cannot execute in container " + sandboxId).getBytes(), false,
-                    false, 1);
-        }
-        byte[] out = String.join(" ", request.command()).getBytes(StandardCharsets.UTF_8);
-        return new Exec.Result(0, out, new byte[0], false, false, 1);
-    }
-
-    @Override
-    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
-                                     BooleanSupplier callerPresent) {
-        var result = exec(sandboxId, request, scratchDir, Integer.MAX_VALUE, callerPresent);
-        try {
-            sink.output(false, result.stdout());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return result;
-    }
-
-    @Override
-    public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
-        throw new UnsupportedOperationException("the fake runtime has no terminals");
-    }
-
-    @Override
-    public boolean busy(String sandboxId) {
-        return false;
-    }
-
-    @Override
-    public void endExecs(String sandboxId, Duration limit) {
     }
 
     @Override

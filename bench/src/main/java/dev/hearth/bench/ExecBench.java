@@ -5,7 +5,6 @@ import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentExec;
 import dev.hearth.server.agent.AgentSecrets;
 import dev.hearth.server.sandbox.Exec;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where exec's overhead lives: on one sandbox, interleaved, raw {@code runsc exec}, Hearth's runtime
- * driver called directly (no HTTP, in this JVM), the computer's agent called directly, and the exec route of {@code hearth serve} running
+ * Where exec's overhead lives: on one sandbox, interleaved, raw {@code runsc exec}, the computer's
+ * agent called directly (no HTTP, in this JVM), and the exec route of {@code hearth serve} running
  * in its own JVM, beside an HTTP round trip that does no work ({@code GET /health}); both HTTP steps
  * with the JDK's HttpClient and with a curl-like blocking client. Needs root and runsc. Arguments:
  * {@code [calls=100] [warm=150]}.
@@ -32,12 +31,9 @@ public final class ExecBench {
                     .path("computer").path("id").asText();
             String root = dataDir.resolve("runsc").toString();
             String sandbox = id + "-0001";
-            var driver = new RunscRuntime("runsc", dataDir.resolve("runsc"));
             var request = new Exec.Request(List.of("/bin/true"), Map.of("PATH", "/bin"), "/", new byte[0], Duration.ofSeconds(60));
-            Path scratch = Files.createDirectories(dataDir.resolve("bench-scratch"));
             var steps = new LinkedHashMap<String, Interleaved.Step>();
             steps.put("raw runsc exec", () -> ComputerBench.run("runsc", "--root", root, "exec", sandbox, "/bin/true"));
-            steps.put("runtime driver exec (no HTTP)", () -> driver.exec(sandbox, request, scratch, 1 << 20, () -> true));
             // The computer's agent, straight from this JVM (its address is slot 64's, the first).
             var agentExec = new AgentExec(new AgentClient());
             var agent = new AgentEndpoint("169.254.1.2", sandbox, new AgentSecrets(dataDir.resolve("agent-key")).of(id));

@@ -169,16 +169,6 @@ public final class AgentClient implements AutoCloseable {
         return stats == null ? 0 : stats.path("processes").asInt();
     }
 
-    /** Whether anything accepts connections on the agent's port (an init without a channel refuses them). */
-    public boolean listening(AgentEndpoint agent) {
-        try (var socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress(agent.address(), AgentEndpoint.PORT), 1_000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     /** Gives an agent (reached with the secret it has) the secret it answers to from now on. */
     public void rekey(AgentEndpoint agent, String secret) {
         json(agent, jsonBody(request(agent, "POST", "/rekey"), Map.of("secret", secret)));

@@ -25,8 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * How hearth serve reaches each computer's agent: its address, its sandbox and its secret, which
  * the agent gets at start (in its environment, which it passes on to nobody) and, in a fork, at the
- * first contact after the restore. Sandboxes whose init has no channel (computers made before it,
- * still running or restored from memory saved then) are remembered and use runsc exec.
+ * first contact after the restore. Every command, terminal, file and process goes through it.
  */
 final class Agents {
     private static final Logger LOG = LoggerFactory.getLogger(Agents.class);
@@ -40,7 +39,6 @@ final class Agents {
     private final AgentFiles files;
     private final AgentProcesses processes;
     private final MainExits exits;
-    private final Set<String> withoutChannel = ConcurrentHashMap.newKeySet();
     // Sandboxes whose main process is being waited for.
     private final Set<String> watched = ConcurrentHashMap.newKeySet();
     private final RunningExecs running = new RunningExecs();
@@ -109,12 +107,9 @@ final class Agents {
         return secrets.of(computerId);
     }
 
-    /** The computer's agent, unless its sandbox is known to have none. */
+    /** The computer's agent, if it has a sandbox. */
     Optional<AgentEndpoint> of(Computer c) {
-        if (c.slot() == null || withoutChannel.contains(c.sandboxId())) {
-            return Optional.empty();
-        }
-        return Optional.of(endpoint(c, c.id()));
+        return c.slot() == null ? Optional.empty() : Optional.of(endpoint(c, c.id()));
     }
 
     /** How many processes the computer runs, if its agent answers (a metric: never an error). */
@@ -126,27 +121,13 @@ final class Agents {
         }
     }
 
-    /** The agent, for what only the agent can do (files): one without a channel is a clear 409. */
+    /** The agent of a computer that runs (callers have checked its state): one without a sandbox is a 409. */
     AgentEndpoint required(Computer c) {
-        if (c.slot() != null && withoutChannel.contains(c.sandboxId()) && client.boot(endpoint(c, c.id())).isPresent()) {
-            withoutChannel.remove(c.sandboxId());
-        }
-        return of(c).orElseThrow(() -> ApiException.conflict("computer " + c.name() + " runs an init from before "
-                + "Hearth's agent; restart it (PATCH or sleep and a fresh start) to use files"));
+        return of(c).orElseThrow(() -> ApiException.conflict("computer " + c.name() + " is " + c.state()
+                + ", not running"));
     }
 
-    /** Remembers that this sandbox's init does not listen: its commands go through runsc exec. */
-    void noChannel(Computer c) {
-        if (withoutChannel.add(c.sandboxId())) {
-            LOG.info("computer {} (sandbox {}) has no agent channel; its commands use runsc exec", c.id(),
-                    c.sandboxId());
-        }
-    }
-
-    /**
-     * The agent's boot id now, noted before its memory is saved: "" if it does not answer, empty if
-     * its sandbox has no channel (its memory must not be told to renew: an older init dies of it).
-     */
+    /** The agent's boot id now, noted before its memory is saved: "" if it does not answer, empty without a sandbox. */
     Optional<String> boot(Computer c) {
         return of(c).map(agent -> {
             try {
@@ -164,7 +145,7 @@ final class Agents {
         }
     }
 
-    /** Whether the computer's agent answers within {@code limit} (one without a channel never needs to). */
+    /** Whether the computer's agent answers within {@code limit} (one without a sandbox needs not). */
     boolean answers(Computer c, Duration limit) {
         var agent = of(c);
         if (agent.isEmpty()) {
@@ -228,40 +209,17 @@ final class Agents {
      * now, keeping its processes; memory saved by the earlier Go agent came back with gVisor's deaf
      * epoll, google/gvisor#13920, and an image of any age gets the current agent this way), waits
      * for the renewed one (another boot id than the saved one's), and gives it this computer's
-     * secret if it held another's (a fork).
-     * Memory saved before agents had a channel ({@code holder} empty) keeps using runsc exec.
+     * secret if it held another's (a fork). Memory without a holder's note is taken for this computer's.
      */
     void restored(Computer c, Optional<AgentHolders.Holder> holder, BooleanSupplier running, Runnable renew) {
-        if (holder.isEmpty()) {
-            noChannel(c);
-            return;
-        }
         renew.run();
-        var saved = holder.get();
-        if (await(c, endpoint(c, c.id()), former(c, saved), saved.boot(), running)) {
+        if (await(c, endpoint(c, c.id()), holder.map(saved -> former(c, saved)).orElse(null),
+                holder.map(AgentHolders.Holder::boot).orElse(""), running)) {
             watchMain(c);
         }
     }
 
-    /**
-     * A sandbox a wake or a restore had restored when hearth serve stopped, adopted now: its agent
-     * may not have been renewed yet (deaf: it accepts and never answers), so it is renewed and the
-     * one with another boot id than the saved memory's is awaited; one that refuses connections
-     * has no channel.
-     */
-    void adoptedRestored(Computer c, Optional<AgentHolders.Holder> holder, BooleanSupplier running, Runnable renew) {
-        var own = endpoint(c, c.id());
-        if (holder.isEmpty() || !client.listening(own)) {
-            noChannel(c);
-            return;
-        }
-        renew.run();
-        if (await(c, own, former(c, holder.get()), holder.get().boot(), running)) {
-            watchMain(c);
-        }
-    }
-
-    /** Whether the agent answered; one that did not in time is taken for one without a channel. */
+    /** Whether the agent answered; one that did not in time is logged, and its computer's calls answer 503. */
     private boolean await(Computer c, AgentEndpoint own, AgentEndpoint former, String oldBoot, BooleanSupplier running) {
         long started = System.nanoTime();
         try {
@@ -270,7 +228,8 @@ final class Agents {
                     return false;
                 }
                 if (System.nanoTime() - started > READY_MILLIS * 1_000_000) {
-                    noChannel(c);
+                    LOG.warn("computer {} (sandbox {}): its agent did not answer within {} ms", c.id(), c.sandboxId(),
+                            READY_MILLIS);
                     return false;
                 }
                 Thread.sleep(2);
@@ -288,7 +247,7 @@ final class Agents {
      * the computer's. A sandbox that stops ends it.
      */
     void watchMain(Computer c) {
-        if (c.slot() == null || withoutChannel.contains(c.sandboxId()) || !watched.add(c.sandboxId())) {
+        if (c.slot() == null || !watched.add(c.sandboxId())) {
             return;
         }
         var agent = endpoint(c, c.id());

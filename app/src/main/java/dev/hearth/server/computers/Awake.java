@@ -71,7 +71,7 @@ final class Awake {
     }
 
     /**
-     * Work through the computer's agent (one without a channel is a clear 409), counted as a request
+     * Work through the computer's agent, counted as a request
      * the computer serves, so auto-sleep waits for it; the agent's refusals become the API's errors.
      */
     <T> T onAgent(Read read, Function<AgentEndpoint, T> work) {

@@ -75,8 +75,6 @@ final class Boots {
         var runtime = access.get();
         if (runtime.runsProcesses()) {
             agents.started(computer, () -> running(runtime, computer));
-        } else {
-            agents.noChannel(computer);
         }
         return records.save(computer.started(image.digest(), records.now()));
     }
@@ -101,8 +99,6 @@ final class Boots {
         if (runtime.runsProcesses()) {
             agents.restored(next, AgentHolders.of(imageDir), () -> running(runtime, next),
                     () -> runtime.signalInit(next.sandboxId(), "PWR"));
-        } else {
-            agents.noChannel(next);
         }
     }
 
@@ -147,8 +143,6 @@ final class Boots {
                     .map(e -> e.getKey() + "=" + e.getValue()).toList();
             agents.claim(computer, new AgentClaim(set.launch().argv(image.config()), env, set.launch().restart().wire(),
                     computer.name()));
-        } else {
-            agents.noChannel(computer);
         }
         return records.save(computer.started(image.digest(), records.now()));
     }

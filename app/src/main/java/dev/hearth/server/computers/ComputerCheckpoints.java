@@ -172,10 +172,6 @@ final class ComputerCheckpoints {
 
     // ---- the work
 
-    private boolean busy(SandboxRuntime runsc, String sandboxId) {
-        return runsc.busy(sandboxId) || agents.busy(sandboxId);
-    }
-
     /**
      * Takes the checkpoint once no exec runs (they could not be restored), with the computer's gate
      * held so nothing else changes it meanwhile. New execs wait only for the pause itself.
@@ -187,7 +183,7 @@ final class ComputerCheckpoints {
         }
         var runsc = runtime.get();
         var made = gates.lockedWhenIdle(checkpoint.source(), EXECS_PATIENCE,
-                () -> busy(runsc, current(checkpoint.source()).sandboxId()),
+                () -> agents.busy(current(checkpoint.source()).sandboxId()),
                 () -> capture(checkpoint, runsc));
         var result = made.orElseGet(() -> fail(checkpoint, "execs_running", "commands started through exec were still "
                 + "running after " + EXECS_PATIENCE.toSeconds() + " s; a checkpoint waits for them to end because they "

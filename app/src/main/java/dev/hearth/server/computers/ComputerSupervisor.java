@@ -121,7 +121,7 @@ final class ComputerSupervisor {
     /** Idle: no exec or router request running, and none begun or ended (nor a wake) for {@code auto_sleep_seconds}. */
     private void sleepIfIdle(Computer c, Instant now) {
         Integer delay = c.settings().autoSleepSeconds();
-        if (delay == null || runtime.busy(c.sandboxId()) || activity.serving(c.id())) {
+        if (delay == null || activity.serving(c.id())) {
             return;
         }
         var times = c.times();

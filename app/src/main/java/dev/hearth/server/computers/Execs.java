@@ -9,11 +9,9 @@ import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.Terminal;
 import dev.hearth.server.tenancy.Workspace;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * Commands run in computers: checked and resolved before any output (input, state, missing
@@ -26,20 +24,18 @@ final class Execs {
     private final SandboxAccess access;
     private final Awake awake;
     private final Activity activity;
-    private final Dirs dirs;
     private final Environments environments;
     private final ComputerImages images;
     private final Agents agents;
     private final Timings timings;
 
-    Execs(SandboxAccess access, Awake awake, Activity activity, Dirs dirs, Environments environments,
+    Execs(SandboxAccess access, Awake awake, Activity activity, Environments environments,
           ComputerImages images, Agents agents, Timings timings) {
         this.agents = agents;
         this.timings = timings;
         this.access = access;
         this.awake = awake;
         this.activity = activity;
-        this.dirs = dirs;
         this.environments = environments;
         this.images = images;
     }
@@ -57,18 +53,16 @@ final class Execs {
         }
 
         public ExecApi.Result run(BooleanSupplier callerPresent) {
-            var result = awake.run(read, c -> either(c, callerPresent,
-                    (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present),
-                    sandbox -> access.get().exec(sandbox, request, scratch(), OUTPUT_CAP, callerPresent)));
+            var result = awake.run(read, c -> throughAgent(c, callerPresent,
+                    (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present)));
             timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
             return new ExecApi.Result(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
                     result.timedOut(), result.truncated(), result.durationMillis());
         }
 
         public Exec.Result stream(Exec.Sink sink, BooleanSupplier callerPresent) {
-            var result = awake.run(read, c -> either(c, callerPresent,
-                    (agent, present) -> agents.exec().stream(agent, request, sink, present),
-                    sandbox -> access.get().execStreaming(sandbox, request, scratch(), sink, callerPresent)));
+            var result = awake.run(read, c -> throughAgent(c, callerPresent,
+                    (agent, present) -> agents.exec().stream(agent, request, sink, present)));
             timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
             return result;
         }
@@ -87,29 +81,17 @@ final class Execs {
             return encoding;
         }
 
-        /** A command on a terminal: through the agent, or runsc exec when the computer's init has no channel. */
+        /** A command on a terminal, through the computer's agent. */
         public Terminal terminal(int columns, int rows) {
             var terminal = awake.run(read, c -> {
-                var agent = agents.of(c);
-                if (agent.isPresent()) {
-                    try {
-                        return agents.terminal(c, agent.get(), request, columns, rows);
-                    } catch (AgentException e) {
-                        if (!e.refused()) {
-                            throw Agents.refusal(e);
-                        }
-                        agents.noChannel(c);
-                    }
+                try {
+                    return agents.terminal(c, agents.required(c), request, columns, rows);
+                } catch (AgentException e) {
+                    throw Agents.refusal(e);
                 }
-                return SandboxAccess.answering(() ->
-                        access.get().execTerminal(c.sandboxId(), request, scratch(), columns, rows));
             });
             awake.used(read.computer().id());
             return terminal;
-        }
-
-        private Path scratch() {
-            return dirs.computer(read.computer().id()).resolve("exec");
         }
     }
 
@@ -154,30 +136,20 @@ final class Execs {
         return given;
     }
 
-    /**
-     * Runs a command through the computer's agent, tracked so that sleep can end it; through runsc exec
-     * when its init has no channel (nothing listens on the agent's port).
-     */
-    private Exec.Result either(Computer c, BooleanSupplier callerPresent, AgentRun viaAgent,
-                               Function<String, Exec.Result> viaRunsc) {
-        var agent = agents.of(c);
-        if (agent.isPresent()) {
-            var ended = new AtomicBoolean();
-            Runnable untrack = agents.track(c.sandboxId(), () -> ended.set(true));
-            activity.requestBegins(c.id());
-            try {
-                return viaAgent.run(agent.get(), () -> !ended.get() && callerPresent.getAsBoolean());
-            } catch (AgentException e) {
-                if (!e.refused()) {
-                    throw Agents.refusal(e);
-                }
-                agents.noChannel(c);
-            } finally {
-                activity.requestEnds(c.id());
-                untrack.run();
-            }
+    /** Runs a command through the computer's agent, tracked so that sleep can end it. */
+    private Exec.Result throughAgent(Computer c, BooleanSupplier callerPresent, AgentRun run) {
+        var agent = agents.required(c);
+        var ended = new AtomicBoolean();
+        Runnable untrack = agents.track(c.sandboxId(), () -> ended.set(true));
+        activity.requestBegins(c.id());
+        try {
+            return run.run(agent, () -> !ended.get() && callerPresent.getAsBoolean());
+        } catch (AgentException e) {
+            throw Agents.refusal(e);
+        } finally {
+            activity.requestEnds(c.id());
+            untrack.run();
         }
-        return SandboxAccess.answering(() -> viaRunsc.apply(c.sandboxId()));
     }
 
     @FunctionalInterface

@@ -177,11 +177,15 @@ final class Lifecycle {
         }
     }
 
-    /** A sandbox restored from {@code imageDir} by a wake cut short, adopted at start (see {@link Agents#adoptedRestored}). */
+    /**
+     * A sandbox restored from {@code imageDir} by a wake cut short, adopted at start: its agent may
+     * not have been renewed yet (deaf: it accepts and never answers), so it is renewed as after any
+     * restore (see {@link Agents#restored}).
+     */
     void adoptedRestored(Computer c, Path imageDir) {
         var runtime = access.get();
         if (runtime.runsProcesses()) {
-            agents.adoptedRestored(c, AgentHolders.of(imageDir),
+            agents.restored(c, AgentHolders.of(imageDir),
                     () -> runtime.state(c.sandboxId()).filter(SandboxStatus.RUNNING::equals).isPresent(),
                     () -> runtime.signalInit(c.sandboxId(), "PWR"));
         }
@@ -196,7 +200,6 @@ final class Lifecycle {
     <T> T lockedEndingExecs(String computerId, Supplier<T> work) {
         return gates.lockedEndingExecs(computerId, () -> {
             var c = records.current(computerId);
-            access.ifPresent(r -> r.endExecs(c.sandboxId(), EXECS_END));
             agents.endExecs(c.sandboxId(), EXECS_END);
         }, work);
     }

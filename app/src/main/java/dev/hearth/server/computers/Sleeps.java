@@ -57,7 +57,6 @@ final class Sleeps {
             if (!computer.allows(Move.SLEEP) || computer.deleted()) {
                 return computer;
             }
-            access.get().endExecs(computer.sandboxId(), Lifecycle.EXECS_END);
             agents.endExecs(computer.sandboxId(), Lifecycle.EXECS_END);
             try {
                 boolean warm = settings.warm() && !limitsChanged(computer);

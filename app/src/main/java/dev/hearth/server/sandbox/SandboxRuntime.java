@@ -1,12 +1,10 @@
 package dev.hearth.server.sandbox;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 /**
  * The narrow interface to whatever runs computers: gVisor's runsc on this host today, an
@@ -82,24 +80,6 @@ public interface SandboxRuntime {
     /** Starts a sandbox detached; returns when its main process runs. */
     void start(SandboxSpec spec, Path stateDir);
 
-    /**
-     * Runs a command in a running sandbox and waits for it; polled while it runs, {@code callerPresent}
-     * turning false (the client hung up) kills it.
-     */
-    Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
-                     BooleanSupplier callerPresent);
-
-    /**
-     * Runs a command and hands its output to {@code sink} as it arrives (text, per stream), with
-     * nothing capped. If the sink throws or {@code callerPresent} turns false (the client went away)
-     * the command is killed.
-     */
-    Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
-                              BooleanSupplier callerPresent);
-
-    /** Starts a command on a terminal of the given size (an interactive shell, say). */
-    Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows);
-
     /** Starts a sandbox from a checkpoint image (memory and root overlay) instead of its main process. */
     void restore(SandboxSpec spec, Path stateDir, Path imageDir);
 
@@ -128,12 +108,6 @@ public interface SandboxRuntime {
 
     /** Sends a signal ("TERM", "PWR", ...) to the sandbox's PID 1. */
     void signalInit(String sandboxId, String signal);
-
-    /** Whether a command started through exec (or a terminal) is running in the sandbox. */
-    boolean busy(String sandboxId);
-
-    /** Kills every command started through exec in the sandbox and waits for them to end. */
-    void endExecs(String sandboxId, Duration limit);
 
     /** Whether the sandbox exists, and its status. */
     Optional<SandboxStatus> state(String sandboxId);

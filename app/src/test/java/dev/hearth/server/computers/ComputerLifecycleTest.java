@@ -89,17 +89,6 @@ class ComputerLifecycleTest {
     }
 
     @Test
-    void execOnASleepingComputerWakesItFirst() {
-        var c = create("lazy", Map.of());
-        rig.service.sleep(rig.workspace, c.id());
-        var result = rig.service.prepareExec(rig.workspace, c.id(),
-                new ExecApi.Request(List.of("echo", "hi"), null, null, null, null, null, null)).run(() -> true);
-        assertEquals(0, result.exitCode());
-        assertEquals("echo hi", result.stdout());
-        assertEquals(ComputerState.READY, stored(c.id()).state());
-    }
-
-    @Test
     void aWakeThatFailsLeavesTheComputerAsleepWithTheReason() {
         var c = create("stuck", Map.of());
         rig.service.sleep(rig.workspace, c.id());

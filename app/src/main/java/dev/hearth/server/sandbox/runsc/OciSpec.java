@@ -8,8 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The OCI runtime spec (a bundle's config.json) for a sandbox, and its process part, which an exec
- * hands to {@code runsc exec --process} as well.
+ * The OCI runtime spec (a bundle's config.json) for a sandbox and its process part.
  */
 final class OciSpec {
     private static final List<String> CAPABILITIES = List.of("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER",
@@ -73,12 +72,10 @@ final class OciSpec {
         return (int) ((hostTasks - 256) / 2);
     }
 
-    /** A process as root with Docker's default capabilities. */
-    static ObjectNode process(List<String> args, Map<String, String> env, String cwd) {
-        return process(args, env, cwd, false);
-    }
-
-    /** {@code setsHostname}: and CAP_SYS_ADMIN, which a pooled agent drops once it named its computer. */
+    /**
+     * A process as root with Docker's default capabilities; {@code setsHostname}: and CAP_SYS_ADMIN,
+     * which a pooled agent drops once it named its computer.
+     */
     private static ObjectNode process(List<String> args, Map<String, String> env, String cwd, boolean setsHostname) {
         var p = Json.mapper().createObjectNode().put("terminal", false).put("cwd", cwd);
         p.putObject("user").put("uid", 0).put("gid", 0);

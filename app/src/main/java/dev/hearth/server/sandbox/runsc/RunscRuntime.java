@@ -2,23 +2,18 @@ package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.process.Commands;
-import dev.hearth.server.sandbox.Exec;
-import dev.hearth.server.sandbox.RunningExecs;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.SandboxUsage;
 import dev.hearth.server.sandbox.Slot;
-import dev.hearth.server.sandbox.Terminal;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 /**
  * Computers as gVisor sandboxes driven through the runsc command line: one network namespace and
@@ -33,9 +28,6 @@ public final class RunscRuntime implements SandboxRuntime {
     private final Boot boot;
     private final Cgroups cgroups;
     private final Freezer freezer;
-    private final RunningExecs running = new RunningExecs();
-    private final Execs execs;
-    private final Terminals terminals;
 
     /** {@code runsc}: the binary; {@code root}: runsc's state directory (network markers go beside it). */
     public RunscRuntime(String runsc, Path root) {
@@ -50,9 +42,6 @@ public final class RunscRuntime implements SandboxRuntime {
         this.cgroups = new Cgroups(root);
         this.freezer = new Freezer(cgroups);
         this.boot = new Boot(cli, networks, cgroups);
-        var killTree = new KillTree(cli);
-        this.execs = new Execs(cli, running, killTree);
-        this.terminals = new Terminals(cli, execs, running, killTree);
     }
 
     /** Where this instance's sandboxes' cgroups are, under each controller (hearth/INSTANCE). */
@@ -214,33 +203,6 @@ public final class RunscRuntime implements SandboxRuntime {
         if (freezer.frozen(sandboxId)) {
             throw new IllegalStateException("sandbox " + sandboxId + " is frozen; thaw it first");
         }
-    }
-
-    @Override
-    public boolean busy(String sandboxId) {
-        return running.busy(sandboxId);
-    }
-
-    @Override
-    public void endExecs(String sandboxId, Duration limit) {
-        running.end(sandboxId, limit);
-    }
-
-    @Override
-    public Exec.Result exec(String sandboxId, Exec.Request request, Path scratchDir, int outputCap,
-                            BooleanSupplier callerPresent) {
-        return execs.exec(sandboxId, request, scratchDir, outputCap, callerPresent);
-    }
-
-    @Override
-    public Exec.Result execStreaming(String sandboxId, Exec.Request request, Path scratchDir, Exec.Sink sink,
-                                     BooleanSupplier callerPresent) {
-        return execs.execStreaming(sandboxId, request, scratchDir, sink, callerPresent);
-    }
-
-    @Override
-    public Terminal execTerminal(String sandboxId, Exec.Request request, Path scratchDir, int columns, int rows) {
-        return terminals.start(sandboxId, request, scratchDir, columns, rows);
     }
 
     @Override
