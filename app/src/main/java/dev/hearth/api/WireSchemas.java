@@ -29,12 +29,6 @@ public final class WireSchemas {
     public static final String NETWORK = """
             {"type": "object", "properties": {"internet": {"type": "boolean"}, "allow_out": {"type": "array", "items": {"type": "string"}}, "deny_out": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}""";
 
-    public static final String OPERATION_STATE = """
-            {"type": "string", "enum": ["running", "succeeded", "failed"]}""";
-    /** A checkpoint's: {@code consistent} (a database's) or {@code crash} (a computer's, taken of it paused). */
-    public static final String CONSISTENCY = """
-            {"type": "string", "enum": ["crash", "consistent"]}""";
-
     private WireSchemas() {
     }
 }

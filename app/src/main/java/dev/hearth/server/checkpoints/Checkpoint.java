@@ -1,8 +1,6 @@
 package dev.hearth.server.checkpoints;
 
 import dev.hearth.api.Required;
-import dev.hearth.api.WireSchemas;
-import dev.hearth.api.WireSchema;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.hearth.api.Validate;
@@ -32,8 +30,7 @@ public record Checkpoint(@Required String id, @Required String workspace, @Requi
 
     /** How consistent the checkpoint is, from what it was taken of. */
     @JsonProperty("consistency")
-    @WireSchema(WireSchemas.CONSISTENCY)
-    public String consistency() {
+    public SourceType.Consistency consistency() {
         return sourceType.consistency();
     }
 

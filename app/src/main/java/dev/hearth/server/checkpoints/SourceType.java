@@ -8,15 +8,20 @@ import dev.hearth.api.WireName;
  * stopped cluster or an online base backup, both starting without losing a committed transaction.
  */
 public enum SourceType implements WireName {
-    COMPUTER("crash"), DATABASE("consistent");
+    COMPUTER(Consistency.CRASH), DATABASE(Consistency.CONSISTENT);
 
-    private final String consistency;
+    /** How much of its programs' state a checkpoint holds: as after a crash, or all that was committed. */
+    public enum Consistency implements WireName {
+        CRASH, CONSISTENT
+    }
 
-    SourceType(String consistency) {
+    private final Consistency consistency;
+
+    SourceType(Consistency consistency) {
         this.consistency = consistency;
     }
 
-    public String consistency() {
+    public Consistency consistency() {
         return consistency;
     }
 
