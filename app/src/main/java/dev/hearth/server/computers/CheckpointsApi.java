@@ -4,17 +4,18 @@ import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.checkpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.CheckpointRoutes;
 import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import java.util.List;
-import java.util.Map;
 
-/** HTTP routes of a computer's checkpoints, and restoring the computer from one: translation only, one named handler a route. */
+/**
+ * HTTP routes of a computer's checkpoints (those of {@link CheckpointRoutes}), the workspace's kept
+ * ones, and restoring the computer from one: translation only, one named handler a route.
+ */
 public final class CheckpointsApi {
     private final ComputerService service;
     private final ComputerCheckpoints checkpoints;
@@ -31,16 +32,8 @@ public final class CheckpointsApi {
     private void routes(RouteTable routes, Scope.Locator locator) {
         var read = Scope.resource("cmp", "computer", locator, COMPUTER_READ);
         var write = Scope.resource("cmp", "computer", locator, COMPUTER_WRITE);
-        routes.create("/computers/{cmp}/checkpoints", write, this::create).recalls(this::recall)
-                .summary("Checkpoint the running computer: memory, overlay and /data").mayTake(CreateCheckpoint.class)
-                .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("GET", "/computers/{cmp}/checkpoints", read, this::list)
-                .summary("The computer's checkpoints, newest first").paged()
-                .answers(Contract.page("checkpoints", Checkpoint.class));
-        routes.add("GET", "/computers/{cmp}/checkpoints/{chk}", read, this::get)
-                .summary("A checkpoint, by id or name").answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("DELETE", "/computers/{cmp}/checkpoints/{chk}", write, this::delete)
-                .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
+        CheckpointRoutes.register(routes, "computer", "cmp", read, write,
+                "Checkpoint the running computer: memory, overlay and /data", checkpoints);
         // Kept checkpoints (templates): the workspace's, whether their computers live or not.
         routes.add("GET", "/workspaces/{ws}/checkpoints", Scope.workspace(COMPUTER_READ), this::listKept)
                 .summary("The workspace's kept checkpoints (templates), newest first").paged()
@@ -54,28 +47,6 @@ public final class CheckpointsApi {
                 .summary("Roll the computer back to one of its checkpoints").takes(RestoreRequest.class)
                 .example("{\"checkpoint\": \"v1\"}")
                 .answers(Contract.one("computer", ComputerView.class));
-    }
-
-    private Reply create(Exchange ex) {
-        return Reply.status(202, checkpoints.create(ex.workspace(), ex.param("cmp"),
-                ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body());
-    }
-
-    private Reply recall(Exchange ex, String id) {
-        return Reply.status(202, Reply.one("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), id)));
-    }
-
-    private Reply list(Exchange ex) {
-        return Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("cmp"), ex.page())));
-    }
-
-    private Reply get(Exchange ex) {
-        return Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("cmp"), ex.param("chk")),
-                "operations", List.of()));
-    }
-
-    private Reply delete(Exchange ex) {
-        return Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("cmp"), ex.param("chk")).body());
     }
 
     private Reply listKept(Exchange ex) {

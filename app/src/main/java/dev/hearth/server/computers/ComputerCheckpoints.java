@@ -5,6 +5,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointSource;
 import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * (or from its sleep image while it sleeps), listed, and deleted. Restoring and forking from them
  * belong to {@link ComputerService}, which reads them here.
  */
-final class ComputerCheckpoints {
+final class ComputerCheckpoints implements CheckpointSource {
     private static final Logger LOG = LoggerFactory.getLogger(ComputerCheckpoints.class);
     // How long a checkpoint waits for commands started through exec to end: they cannot be restored.
     static final Duration EXECS_PATIENCE = Duration.ofSeconds(60);
@@ -89,7 +90,8 @@ final class ComputerCheckpoints {
 
     // ---- the API's side
 
-    Accepted create(Workspace workspace, String computerRef, CreateCheckpoint request) {
+    @Override
+    public Accepted create(Workspace workspace, String computerRef, CreateCheckpoint request) {
         runtime.get();
         var computer = liveComputer(workspace, computerRef);
         if (!computer.allows(ComputerState.Move.CHECKPOINT)) {
@@ -104,17 +106,20 @@ final class ComputerCheckpoints {
                 computer.generation(), computer.imageDigest(), 0, parent, null, now, null, keep));
     }
 
-    Page<Checkpoint> list(Workspace workspace, String computerRef, PageRequest page) {
+    @Override
+    public Page<Checkpoint> list(Workspace workspace, String computerRef, PageRequest page) {
         var computer = computer(workspace, computerRef);
         return kinds.page(computer.id(), computer.deletedAt() != null, page);
     }
 
-    Checkpoint get(Workspace workspace, String computerRef, String ref) {
+    @Override
+    public Checkpoint get(Workspace workspace, String computerRef, String ref) {
         var computer = computer(workspace, computerRef);
         return kinds.find(computer.id(), "computer " + computer.name(), ref);
     }
 
-    Accepted delete(Workspace workspace, String computerRef, String ref) {
+    @Override
+    public Accepted delete(Workspace workspace, String computerRef, String ref) {
         here.apply(computer(workspace, computerRef));
         return kinds.delete(get(workspace, computerRef, ref), ref);
     }

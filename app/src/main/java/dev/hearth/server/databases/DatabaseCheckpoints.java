@@ -4,6 +4,7 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
+import dev.hearth.server.checkpoints.CheckpointSource;
 import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.checkpoints.CreateCheckpoint;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * or an online base backup ({@code pg_basebackup -X stream -c fast}) of an awake one (it keeps
  * serving). All are consistent. Same shapes and operations as a computer's checkpoints.
  */
-public final class DatabaseCheckpoints {
+public final class DatabaseCheckpoints implements CheckpointSource {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseCheckpoints.class);
     private static final String COMPLETE = "hearth-complete";
 
@@ -59,6 +60,7 @@ public final class DatabaseCheckpoints {
         });
     }
 
+    @Override
     public Accepted create(Workspace workspace, String databaseRef, CreateCheckpoint request) {
         databases.host();
         var db = databases.live(workspace, databaseRef);
@@ -69,16 +71,19 @@ public final class DatabaseCheckpoints {
                 0, parent, null, now, null, false));
     }
 
+    @Override
     public Page<Checkpoint> list(Workspace workspace, String databaseRef, PageRequest page) {
         var db = databases.get(workspace, databaseRef);
         return kinds.page(db.id(), db.isDeleted(), page);
     }
 
+    @Override
     public Checkpoint get(Workspace workspace, String databaseRef, String ref) {
         var db = databases.get(workspace, databaseRef);
         return kinds.find(db.id(), "database " + db.name(), ref);
     }
 
+    @Override
     public Accepted delete(Workspace workspace, String databaseRef, String ref) {
         databases.here(databases.get(workspace, databaseRef));
         return kinds.delete(get(workspace, databaseRef, ref), ref);

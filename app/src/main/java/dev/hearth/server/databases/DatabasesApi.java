@@ -4,8 +4,7 @@ import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.DATABASE_READ;
 import static dev.hearth.server.tenancy.Action.DATABASE_WRITE;
 
-import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.checkpoints.CreateCheckpoint;
+import dev.hearth.server.checkpoints.CheckpointRoutes;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;
 import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Contract;
@@ -58,16 +57,8 @@ public final class DatabasesApi {
                 .summary("Stop the cluster (sessions end)").mayTake(SleepRequest.class).answers(Contract.one("database", Database.class));
         routes.add("POST", "/databases/{db}/wake", write, this::wake)
                 .summary("Start the cluster").answers(Contract.one("database", Database.class));
-        routes.create("/databases/{db}/checkpoints", write, this::checkpoint).recalls(this::recallCheckpoint)
-                .summary("Checkpoint the database (a checkpoint.create operation)").mayTake(CreateCheckpoint.class)
-                .statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("GET", "/databases/{db}/checkpoints", read, this::checkpoints)
-                .summary("The database's checkpoints, newest first").paged()
-                .answers(Contract.page("checkpoints", Checkpoint.class));
-        routes.add("GET", "/databases/{db}/checkpoints/{chk}", read, this::getCheckpoint)
-                .summary("A checkpoint, by id or name").answers(Contract.one("checkpoint", Checkpoint.class));
-        routes.add("DELETE", "/databases/{db}/checkpoints/{chk}", write, this::deleteCheckpoint)
-                .summary("Delete a checkpoint (a checkpoint.delete operation)").statuses(202).answers(Contract.one("checkpoint", Checkpoint.class));
+        CheckpointRoutes.register(routes, "database", "db", read, write,
+                "Checkpoint the database (a checkpoint.create operation)", checkpoints);
     }
 
     private Reply create(Exchange ex) {
@@ -117,28 +108,6 @@ public final class DatabasesApi {
     private Reply wake(Exchange ex) {
         ex.noBody();
         return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
-    }
-
-    private Reply checkpoint(Exchange ex) {
-        return Reply.status(202, checkpoints.create(ex.workspace(), ex.param("db"),
-                ex.bodyOr(CreateCheckpoint.class, new CreateCheckpoint(null))).body());
-    }
-
-    private Reply recallCheckpoint(Exchange ex, String id) {
-        return Reply.status(202, Reply.one("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), id)));
-    }
-
-    private Reply checkpoints(Exchange ex) {
-        return Reply.ok(Reply.page("checkpoints", checkpoints.list(ex.workspace(), ex.param("db"), ex.page())));
-    }
-
-    private Reply getCheckpoint(Exchange ex) {
-        return Reply.ok(Map.of("checkpoint", checkpoints.get(ex.workspace(), ex.param("db"), ex.param("chk")),
-                "operations", List.of()));
-    }
-
-    private Reply deleteCheckpoint(Exchange ex) {
-        return Reply.status(202, checkpoints.delete(ex.workspace(), ex.param("db"), ex.param("chk")).body());
     }
 
     /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
