@@ -186,15 +186,35 @@ final class Reconciler {
     }
 
     /**
-     * One computer after a restart: adopt what runs (resuming a sandbox a checkpoint left paused),
-     * finish a sleep whose image is complete, and start again what should run and does not.
+     * One computer after a restart, by what runs and where the store says it was: a warm sleeper
+     * whose sandbox is there stays asleep; a running sandbox is adopted (and the computer is awake,
+     * whatever move it was in); without one, a computer that was awake starts again and one that
+     * slept or was falling asleep is asleep cold if its sleep image is complete.
      */
     private void settle(Computer c) {
         var state = runsc.state(c.sandboxId());
         if (c.phase() == Computer.Phase.ASLEEP_WARM && state.filter(SandboxStatus::alive).isPresent()) {
             keepWarm(c, state.get());
-            return;
+        } else if (runningAgain(c, state)) {
+            adoptRunning(c);
+        } else if (c.pending() == Pending.RESTORING) {
+            LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
+            records.fail(c.withStatus(ComputerState.FAILED, null, null, records.now()), "restore_interrupted",
+                    "hearth serve stopped while the computer was being restored from a checkpoint; restore it again, "
+                            + "or delete it");
+        } else {
+            state.ifPresent(s -> runsc.delete(c.sandboxId()));
+            if (c.phase() == Computer.Phase.AWAKE) {
+                LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
+                lifecycle.provision(c.id());
+            } else {
+                fromSleepImage(c);
+            }
         }
+    }
+
+    /** Whether the sandbox runs, once thawed or resumed from what a sleep, wake or checkpoint cut short left. */
+    private boolean runningAgain(Computer c, Optional<SandboxStatus> state) {
         if (state.isPresent() && runsc.frozen(c.sandboxId())) {
             LOG.warn("computer {} ({}) was left frozen (a sleep or wake cut short); thawing it", c.name(), c.id());
             runsc.thaw(c.sandboxId());
@@ -202,53 +222,45 @@ final class Reconciler {
         if (state.filter(SandboxStatus.PAUSED::equals).isPresent()) {
             LOG.warn("computer {} ({}) was left paused (by a checkpoint); resuming it", c.name(), c.id());
             runsc.resume(c.sandboxId());
-            state = Optional.of(SandboxStatus.RUNNING);
+            return true;
         }
-        boolean running = state.filter(SandboxStatus.RUNNING::equals).isPresent();
-        if (c.pending() == Pending.RESTORING && !running) {
-            LOG.warn("computer {} ({}) was being restored when hearth stopped", c.name(), c.id());
-            records.fail(c.withStatus(ComputerState.FAILED, null, null, records.now()), "restore_interrupted",
-                    "hearth serve stopped while the computer was being restored from a checkpoint; restore it again, "
-                            + "or delete it");
+        return state.filter(SandboxStatus.RUNNING::equals).isPresent();
+    }
+
+    /**
+     * A running sandbox is the computer awake: a wake that restored it, or a sleep that never
+     * stopped it, is over. One that runs without its rules, disk or agent starts afresh.
+     */
+    private void adoptRunning(Computer c) {
+        if (c.phase() != Computer.Phase.AWAKE) {
+            if (c.is(ComputerState.SLEEPING) && Dirs.complete(dirs.sleepImage(c.id()))) {
+                lifecycle.adoptedRestored(c, dirs.sleepImage(c.id()));
+            }
+            records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
+            Disk.deleteTree(dirs.sleepImage(c.id()));
+        }
+        var missing = lifecycle.missingParts(c, dirs.computer(c.id()));
+        if (!missing.isEmpty()) {
+            LOG.warn("computer {} ({}) runs without {}; starting it afresh", c.name(), c.id(), String.join(", ", missing));
+            runsc.delete(c.sandboxId());
+            startAfresh(records.current(c.id()), "its sandbox ran on without " + String.join(", ", missing)
+                    + " after hearth serve stopped");
             return;
         }
-        if (running) {
-            if (c.is(ComputerState.SLEEPING) || c.pending() != null) {
-                // A wake that restored the sandbox, or a sleep that never stopped it: it is awake.
-                if (c.is(ComputerState.SLEEPING) && Dirs.complete(dirs.sleepImage(c.id()))) {
-                    lifecycle.adoptedRestored(c, dirs.sleepImage(c.id()));
-                }
-                records.save(c.withStatus(ComputerState.READY, null, c.error(), records.now()));
-                Disk.deleteTree(dirs.sleepImage(c.id()));
-            }
-            var missing = lifecycle.missingParts(c, dirs.computer(c.id()));
-            if (!missing.isEmpty()) {
-                LOG.warn("computer {} ({}) runs without {}; starting it afresh", c.name(), c.id(),
-                        String.join(", ", missing));
-                runsc.delete(c.sandboxId());
-                startAfresh(records.current(c.id()), "its sandbox ran on without " + String.join(", ", missing)
-                        + " after hearth serve stopped");
-                return;
-            }
-            LOG.info("adopted running computer {} ({})", c.name(), c.id());
-            lifecycle.adoptedRunning(c);
-            return;
-        }
-        state.ifPresent(s -> runsc.delete(c.sandboxId()));
-        boolean sleepingOrFallingAsleep = c.is(ComputerState.SLEEPING) || c.pending() != null;
-        if (sleepingOrFallingAsleep && Dirs.complete(dirs.sleepImage(c.id()))) {
+        LOG.info("adopted running computer {} ({})", c.name(), c.id());
+        lifecycle.adoptedRunning(c);
+    }
+
+    /** Asleep, or falling asleep, with no sandbox: asleep cold if its sleep image is whole, else started afresh. */
+    private void fromSleepImage(Computer c) {
+        if (Dirs.complete(dirs.sleepImage(c.id()))) {
             var since = c.sleep() == null ? records.now() : c.sleep().since();
             records.save(c.asleep(SleepMode.COLD, since, records.now()));
             LOG.info("computer {} ({}) is asleep, cold", c.name(), c.id());
             return;
         }
-        if (sleepingOrFallingAsleep) {
-            LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
-            startAfresh(c, c.sleepsWarm() ? "its sandbox, frozen in memory, was gone (the host restarted)"
-                    : "the sleep image was incomplete after a crash");
-            return;
-        }
-        LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
-        lifecycle.provision(c.id());
+        LOG.warn("computer {} ({}) has no complete sleep image; starting it from its image", c.name(), c.id());
+        startAfresh(c, c.sleepsWarm() ? "its sandbox, frozen in memory, was gone (the host restarted)"
+                : "the sleep image was incomplete after a crash");
     }
 }
