@@ -59,7 +59,7 @@ final class Awake {
                         used(computerId);
                     }
                 }
-                if (!c.allows(Move.WAKE) || c.deleted() || attempt >= 3) {
+                if (!c.allows(Move.WAKE) || attempt >= 3) {
                     throw ApiException.conflict("computer " + c.name() + " is " + (c.deleted() ? "deleted"
                             : c.state()) + ", not ready");
                 }

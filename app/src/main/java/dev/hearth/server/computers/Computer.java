@@ -201,8 +201,14 @@ public record Computer(String id, String workspace, String name, Settings settin
         return status.state() == s;
     }
 
+    /** Whether its state allows the move (ComputerState's table); a deleted computer allows none. */
     public boolean allows(ComputerState.Move move) {
-        return status.state().allows(move);
+        return !deleted() && status.state().allows(move);
+    }
+
+    /** Whether it allows the move now: allowed, and no other move is under way (see {@link #phase()}). */
+    public boolean allowsNow(ComputerState.Move move) {
+        return allows(move) && pending() == null;
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */

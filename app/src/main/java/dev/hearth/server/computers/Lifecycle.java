@@ -130,7 +130,7 @@ final class Lifecycle {
     boolean restartAfterExit(String computerId, int count) {
         return gates.locked(computerId, () -> {
             var c = records.current(computerId);
-            if (c.deleted() || !c.allows(Move.RESTART) || c.pending() != null) {
+            if (!c.allowsNow(Move.RESTART)) {
                 return false;
             }
             var status = access.get().state(c.sandboxId());

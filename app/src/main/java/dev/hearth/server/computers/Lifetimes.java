@@ -46,7 +46,7 @@ final class Lifetimes {
                 continue;
             }
             var endless = records.update(latest.withSettings(latest.name(), latest.settings().endless(), records.now()));
-            if (endless.allows(Move.SLEEP) && endless.pending() == null && parts.access().runtime().isPresent()) {
+            if (endless.allowsNow(Move.SLEEP) && parts.access().runtime().isPresent()) {
                 sleep.accept(endless);
             }
         }

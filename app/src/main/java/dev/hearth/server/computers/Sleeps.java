@@ -54,7 +54,7 @@ final class Sleeps {
     Computer sleepNow(String computerId) {
         return lifecycle.lockedEndingExecs(computerId, () -> {
             var computer = records.current(computerId);
-            if (!computer.allows(Move.SLEEP) || computer.deleted()) {
+            if (!computer.allows(Move.SLEEP)) {
                 return computer;
             }
             agents.endExecs(computer.sandboxId(), Lifecycle.EXECS_END);
@@ -157,7 +157,7 @@ final class Sleeps {
         long start = System.nanoTime();
         return gates.locked(computerId, () -> {
             var computer = records.current(computerId);
-            if (!computer.allows(Move.WAKE) || computer.deleted()) {
+            if (!computer.allows(Move.WAKE)) {
                 return computer;
             }
             var awake = computer.sleepsWarm() ? thawMarked(computer) : restore(computer);
