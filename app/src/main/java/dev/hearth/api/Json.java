@@ -86,6 +86,19 @@ public final class Json {
     private Json() {
     }
 
+    /** Where the parser is, as the API names a field: {@code env.NAME}, {@code ports[0].target}. */
+    public static String fieldPath(com.fasterxml.jackson.core.JsonParser p) {
+        var names = new java.util.ArrayDeque<String>();
+        for (var at = p.getParsingContext(); at != null; at = at.getParent()) {
+            if (at.getCurrentName() != null) {
+                names.push(at.getCurrentName());
+            } else if (at.inArray() && at.getCurrentIndex() >= 0) {
+                names.push("[" + at.getCurrentIndex() + "]");
+            }
+        }
+        return String.join(".", names).replace(".[", "[");
+    }
+
     public static ObjectMapper mapper() {
         return MAPPER;
     }

@@ -14,20 +14,12 @@ public final class WireSchemas {
             {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"$ref": "#/components/schemas/SecretRef"}, {"type": "null"}]}}""";
     /** An argument vector; {@code null} is the image's. */
     public static final String ARGV = """
-            {"type": "array", "items": {"type": "string"}, "maxItems": 4096}""";
-    public static final String RESTART = """
-            {"type": "string", "enum": ["always", "on-failure", "never"]}""";
-    /** Whole seconds; {@code null} is never. */
-    public static final String SECONDS = """
-            {"type": "integer"}""";
+            {"type": "array", "items": {"type": "string"}, "maxItems": 256}""";
     /** A PATCH's labels: a {@code null} value removes the label. */
     public static final String LABELS_PATCH = """
             {"type": "object", "additionalProperties": {"type": ["string", "null"]}}""";
     public static final String INSTANT = """
             {"type": "string", "format": "date-time"}""";
-    /** A computer's network policy as requests give it; an absent part keeps its value. */
-    public static final String NETWORK = """
-            {"type": "object", "properties": {"internet": {"type": "boolean"}, "allow_out": {"type": "array", "items": {"type": "string"}}, "deny_out": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}""";
 
     private WireSchemas() {
     }

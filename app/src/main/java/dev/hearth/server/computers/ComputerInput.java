@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.Patch;
 import dev.hearth.api.Validate;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.computers.Computer.Port;
@@ -59,17 +59,9 @@ final class ComputerInput {
     }
 
     /** {@code auto_sleep_seconds}: absent keeps {@code current}, null turns it off, else 10 s to 7 days. */
-    static Integer autoSleep(JsonNode requested, Integer current) {
-        if (requested == null) {
-            return current;
-        }
-        if (requested.isNull()) {
-            return null;
-        }
-        if (!requested.canConvertToInt() || !requested.isIntegralNumber()) {
-            throw ApiException.invalidField("auto_sleep_seconds", "an integer of seconds, or null for never");
-        }
-        return Validate.range("auto_sleep_seconds", requested.intValue(), MIN_AUTO_SLEEP, 7 * 24 * 3600, 0);
+    static Integer autoSleep(Patch<Integer> requested, Integer current) {
+        return requested.apply(current, null, seconds -> Validate.range("auto_sleep_seconds", seconds, MIN_AUTO_SLEEP,
+                7 * 24 * 3600, 0));
     }
 
     static final Computer.Resources DEFAULT_RESOURCES = new Computer.Resources(1.0, 512, Computer.Resources.defaultPids(512),

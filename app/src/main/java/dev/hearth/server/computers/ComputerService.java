@@ -1,6 +1,6 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.Patch;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
@@ -160,7 +160,7 @@ public final class ComputerService {
         var resources = ComputerInput.resources(request.resources(), ComputerInput.DEFAULT_RESOURCES);
         var ports = ComputerInput.ports(request.ports());
         HostLabels.require("name", name, ports, workspace.name());
-        var settings = new Computer.Settings(image, EnvValue.parse(request.env(), false), ports, resources,
+        var settings = new Computer.Settings(image, EnvValue.checked(request.env().apply(null, null, m -> m), false), ports, resources,
                 Boolean.TRUE.equals(request.protectedFlag()), ComputerInput.autoSleep(request.autoSleepSeconds(), null),
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE),
@@ -222,7 +222,7 @@ public final class ComputerService {
         var set = computer.settings();
         String name = request.name() == null ? computer.name() : Validate.dnsLabel("name", request.name());
         var env = new LinkedHashMap<>(set.env());
-        EnvValue.parse(request.env(), true).forEach((k, v) -> {
+        EnvValue.checked(request.env(), true).forEach((k, v) -> {
             if (v == null) {
                 env.remove(k);
             } else {
@@ -250,7 +250,7 @@ public final class ComputerService {
         return view(updated, workspace);
     }
 
-    private Lifetime lifetime(JsonNode expiresAt, String onExpire, Lifetime current, boolean protect) {
+    private Lifetime lifetime(Patch<String> expiresAt, String onExpire, Lifetime current, boolean protect) {
         return Lifetime.parse(expiresAt, onExpire, current, protect, parts.records().now());
     }
 

@@ -1,6 +1,10 @@
 package dev.hearth.server.computers;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.api.Validate;
@@ -11,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /** One environment variable of a computer: a literal, or a reference to a workspace variable by name. */
+@JsonDeserialize(using = EnvValue.Reader.class)
 public sealed interface EnvValue {
     int MAX_VARIABLES = 256;
     int MAX_LITERAL_BYTES = 32 * 1024;
@@ -22,44 +27,46 @@ public sealed interface EnvValue {
     record Secret(String variable) implements EnvValue {
     }
 
-    /** Reads {@code env} of a request: names to strings or to {@code {secret: VARIABLE}}; null values stay null (removals). */
-    static Map<String, EnvValue> parse(JsonNode env, boolean allowNull) {
-        var parsed = new LinkedHashMap<String, EnvValue>();
-        if (env == null || env.isNull()) {
-            return parsed;
-        }
-        if (!env.isObject()) {
-            throw ApiException.invalidField("env", "must be an object of NAME: value or NAME: {secret: VARIABLE}");
+    /**
+     * The names of a request's {@code env} checked (the values were, as they were bound); with
+     * {@code allowNull} (a PATCH) a null value stays, to remove the variable.
+     */
+    static Map<String, EnvValue> checked(Map<String, EnvValue> env, boolean allowNull) {
+        if (env == null) {
+            return new LinkedHashMap<>();
         }
         if (env.size() > MAX_VARIABLES) {
             throw ApiException.invalidField("env", "at most " + MAX_VARIABLES + " variables");
         }
-        env.fields().forEachRemaining(e -> parsed.put(name(e.getKey()), value(e.getKey(), e.getValue(), allowNull)));
-        return parsed;
-    }
-
-    private static String name(String name) {
-        if (!NAME.matcher(name).matches()) {
-            throw ApiException.invalidField("env." + name, "names are letters, digits and _, not starting with a digit");
-        }
-        return name;
-    }
-
-    private static EnvValue value(String name, JsonNode v, boolean allowNull) {
-        String field = "env." + name;
-        if (v.isNull() && allowNull) {
-            return null;
-        }
-        if (v.isTextual()) {
-            if (v.asText().getBytes(StandardCharsets.UTF_8).length > MAX_LITERAL_BYTES) {
-                throw ApiException.invalidField(field, "at most " + MAX_LITERAL_BYTES + " bytes");
+        for (var e : env.entrySet()) {
+            if (!NAME.matcher(e.getKey()).matches()) {
+                throw ApiException.invalidField("env." + e.getKey(), "names are letters, digits and _, not starting "
+                        + "with a digit");
             }
-            return new Literal(v.asText());
+            if (e.getValue() == null && !allowNull) {
+                throw ApiException.invalidField("env." + e.getKey(), "must be a string or {\"secret\": \"variable-name\"}");
+            }
         }
-        if (v.isObject() && v.size() == 1 && v.path("secret").isTextual()) {
-            return new Secret(Validate.dnsLabel(field + ".secret", v.path("secret").asText()));
+        return new LinkedHashMap<>(env);
+    }
+
+    /** Binds one value of a request's {@code env}: a string, or {@code {"secret": "variable-name"}}. */
+    final class Reader extends JsonDeserializer<EnvValue> {
+        @Override
+        public EnvValue deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            String field = Json.fieldPath(p);
+            JsonNode v = ctxt.readTree(p);
+            if (v.isTextual()) {
+                if (v.asText().getBytes(StandardCharsets.UTF_8).length > MAX_LITERAL_BYTES) {
+                    throw ApiException.invalidField(field, "at most " + MAX_LITERAL_BYTES + " bytes");
+                }
+                return new Literal(v.asText());
+            }
+            if (v.isObject() && v.size() == 1 && v.path("secret").isTextual()) {
+                return new Secret(Validate.dnsLabel(field + ".secret", v.path("secret").asText()));
+            }
+            throw ApiException.invalidField(field, "must be a string or {\"secret\": \"variable-name\"}");
         }
-        throw ApiException.invalidField(field, "must be a string or {\"secret\": \"variable-name\"}");
     }
 
     /** Stored form: {NAME: {"literal": v} | {"secret": name}}. */

@@ -8,6 +8,7 @@ import dev.hearth.server.network.NetworkInput;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Workspace;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -60,10 +61,9 @@ final class Forks {
         var ports = request.ports() == null ? from.ports() : ComputerInput.ports(request.ports());
         HostLabels.require("name", name, ports, workspace.name());
         var settings = new Computer.Settings(from.image(),
-                request.env() == null ? from.env() : EnvValue.parse(request.env(), false), ports,
+                request.env().apply(from.env(), Map.of(), m -> EnvValue.checked(m, false)), ports,
                 resources, Boolean.TRUE.equals(request.protectedFlag()),
-                request.autoSleepSeconds() == null ? from.autoSleepSeconds()
-                        : ComputerInput.autoSleep(request.autoSleepSeconds(), null),
+                ComputerInput.autoSleep(request.autoSleepSeconds(), from.autoSleepSeconds()),
                 NetworkInput.parse(request.network(), from.network(), parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()),
                 request.labels() == null ? from.labels() : Labels.of(request.labels()),

@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,23 +26,18 @@ final class Labels {
     }
 
     /** A PATCH over {@code current}: absent keeps them, a name given null removes it, others set it. */
-    static Map<String, String> patched(JsonNode requested, Map<String, String> current) {
+    static Map<String, String> patched(Map<String, String> requested, Map<String, String> current) {
         if (requested == null) {
             return current;
         }
-        if (!requested.isObject()) {
-            throw ApiException.invalidField("labels", "must be an object of names to strings (null removes one)");
-        }
         var labels = new LinkedHashMap<>(current);
-        for (var field : requested.properties()) {
-            if (field.getValue().isNull()) {
-                labels.remove(field.getKey());
-            } else if (field.getValue().isTextual()) {
-                labels.put(field.getKey(), field.getValue().asText());
+        requested.forEach((name, value) -> {
+            if (value == null) {
+                labels.remove(name);
             } else {
-                throw ApiException.invalidField("labels." + field.getKey(), "must be a string (or null to remove it)");
+                labels.put(name, value);
             }
-        }
+        });
         return checked(labels);
     }
 

@@ -1,8 +1,7 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
-import java.util.ArrayList;
+import dev.hearth.api.Patch;
 import java.util.List;
 
 /** The checks of {@code entrypoint}, {@code command} and {@code restart} as create and PATCH give them. */
@@ -14,46 +13,27 @@ final class LaunchInput {
     }
 
     /** Absent keeps {@code current}'s; null is the image's (for {@code restart}: the default). */
-    static Launch parse(JsonNode entrypoint, JsonNode command, JsonNode restart, Launch current) {
-        return new Launch(argv("entrypoint", entrypoint, current.entrypoint()),
-                argv("command", command, current.command()), restart(restart, current.restart()));
+    static Launch parse(Patch<List<String>> entrypoint, Patch<List<String>> command, Patch<Launch.Restart> restart,
+                        Launch current) {
+        return new Launch(entrypoint.apply(current.entrypoint(), null, argv -> argv("entrypoint", argv)),
+                command.apply(current.command(), null, argv -> argv("command", argv)),
+                restart.apply(current.restart(), Launch.IMAGE.restart(), given -> given));
     }
 
-    private static List<String> argv(String field, JsonNode node, List<String> current) {
-        if (node == null) {
-            return current;
-        }
-        if (node.isNull()) {
-            return null;
-        }
-        if (!node.isArray() || node.size() > MAX_ARGS) {
+    private static List<String> argv(String field, List<String> argv) {
+        if (argv.size() > MAX_ARGS) {
             throw ApiException.invalidField(field, "an array of at most " + MAX_ARGS + " strings, or null for the image's");
         }
-        var argv = new ArrayList<String>();
         int bytes = 0;
-        for (var arg : node) {
-            if (!arg.isTextual() || arg.asText().indexOf('\0') >= 0) {
+        for (String arg : argv) {
+            if (arg == null || arg.indexOf('\0') >= 0) {
                 throw ApiException.invalidField(field, "every argument is a string without NUL characters");
             }
-            bytes += arg.asText().length();
-            argv.add(arg.asText());
+            bytes += arg.length();
         }
         if (bytes > MAX_BYTES) {
             throw ApiException.invalidField(field, "at most " + MAX_BYTES + " characters in all");
         }
         return List.copyOf(argv);
-    }
-
-    private static Launch.Restart restart(JsonNode node, Launch.Restart current) {
-        if (node == null) {
-            return current;
-        }
-        if (node.isNull()) {
-            return Launch.IMAGE.restart();
-        }
-        if (!node.isTextual()) {
-            throw ApiException.invalidField("restart", "must be always, on-failure or never");
-        }
-        return Launch.Restart.of(node.asText());
     }
 }

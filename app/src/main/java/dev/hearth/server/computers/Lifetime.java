@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.Patch;
 import dev.hearth.api.WireName;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +28,8 @@ public record Lifetime(Instant expiresAt, OnExpire onExpire) {
      * {@code delete} or {@code sleep}. A {@code protect}ed computer is never deleted, so its lifetime
      * may only end in a sleep.
      */
-    static Lifetime parse(JsonNode expires, String onExpire, Lifetime current, boolean protect, Instant now) {
-        Instant at = current.expiresAt();
-        if (expires != null) {
-            at = expires.isNull() ? null : instant(expires, now);
-        }
+    static Lifetime parse(Patch<String> expires, String onExpire, Lifetime current, boolean protect, Instant now) {
+        Instant at = expires.apply(current.expiresAt(), null, given -> instant(given, now));
         var how = current.onExpire();
         if (onExpire != null) {
             how = Arrays.stream(OnExpire.values()).filter(o -> o.wire().equals(onExpire)).findFirst()
@@ -45,15 +42,15 @@ public record Lifetime(Instant expiresAt, OnExpire onExpire) {
         return new Lifetime(at, how);
     }
 
-    private static Instant instant(JsonNode given, Instant now) {
+    private static Instant instant(String given, Instant now) {
         Instant at;
         try {
-            at = Instant.parse(given.asText());
+            at = Instant.parse(given);
         } catch (DateTimeParseException e) {
             throw ApiException.invalidField("expires_at", "must be a timestamp (ISO 8601, e.g. 2026-11-21T06:01:19Z) "
                     + "or null");
         }
-        if (!given.isTextual() || !at.isAfter(now) || at.isAfter(now.plus(MAX))) {
+        if (!at.isAfter(now) || at.isAfter(now.plus(MAX))) {
             throw ApiException.invalidField("expires_at", "must be a timestamp after now and within a year");
         }
         return at;

@@ -1,11 +1,10 @@
 package dev.hearth.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hearth.api.WireName;
+import dev.hearth.api.Json;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -44,7 +43,8 @@ final class WireTypes {
         return "a value of another type";
     }
 
+    /** As the constant is written ({@code @JsonValue}: on-failure, not on_failure). */
     private static String wire(Object constant) {
-        return constant instanceof WireName named ? named.wire() : ((Enum<?>) constant).name().toLowerCase(Locale.ROOT);
+        return Json.mapper().valueToTree(constant).asText();
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
+import dev.hearth.api.Patch;
 import dev.hearth.api.Required;
 import dev.hearth.api.SchemaName;
 import dev.hearth.api.WireSchema;
@@ -130,6 +131,9 @@ final class Schemas {
         var scalar = scalar(raw);
         if (scalar != null) {
             return scalar;
+        }
+        if (raw == Patch.class) {
+            return of(type.containedType(0)); // absent, null (the property's own) or the value
         }
         if (raw == Optional.class) {
             return orNull(of(type.containedType(0)));

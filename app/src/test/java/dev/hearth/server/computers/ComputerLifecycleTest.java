@@ -43,8 +43,8 @@ class ComputerLifecycleTest {
     }
 
     private ComputerView create(String name, Map<String, Object> env) {
-        var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(env), null, null, null,
-                null, null, null, null, null, null, null, null, null);
+        var request = Json.mapper().convertValue(Map.of("name", name, "image", "hearth/busybox", "env", env),
+                CreateComputer.class);
         return rig.service.create(rig.workspace, request).computer();
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hearth.api.ApiException;
 import dev.hearth.cli.Cli;
 import dev.hearth.api.Json;
+import dev.hearth.api.Patch;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
 import dev.hearth.server.pool.PoolSettings;
@@ -48,8 +49,8 @@ class WarmPoolTest {
     }
 
     private Computer create(String name, ResourcesRequest resources) {
-        var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(Map.of("FOO", "bar")), null,
-                null, resources, null, null, null, null, null, null, null, null, null);
+        var request = new CreateComputer(name, "hearth/busybox", Patch.set(Map.of("FOO", new EnvValue.Literal("bar"))),
+                null, null, resources, null, null, null, null, null, null, null, null, null);
         var id = rig.service.create(rig.workspace, request).computer().id();
         return rig.store.jdbi().withHandle(h -> rig.computers.find(h, id)).orElseThrow();
     }

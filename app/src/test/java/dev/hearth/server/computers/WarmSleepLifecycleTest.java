@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.support.Eventually;
-import dev.hearth.api.Json;
 import dev.hearth.server.computers.ComputerRequests.CreateComputer;
 import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
 import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
@@ -14,7 +13,6 @@ import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.support.ComputerRig;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +34,7 @@ class WarmSleepLifecycleTest {
     }
 
     private String create(String name) {
-        var request = new CreateComputer(name, "hearth/busybox", Json.mapper().valueToTree(Map.of()), null, null, null,
+        var request = new CreateComputer(name, "hearth/busybox", null, null, null, null,
                 null, null, null, null, null, null, null, null, null);
         return rig.service.create(rig.workspace, request).computer().id();
     }

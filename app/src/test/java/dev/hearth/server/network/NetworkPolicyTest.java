@@ -22,7 +22,7 @@ class NetworkPolicyTest {
             List.of(Cidr.of("192.168.50.0/24")), Optional.empty());
 
     private static NetworkPolicy parse(Object network) {
-        return NetworkInput.parse(Json.mapper().valueToTree(network), NetworkPolicy.DEFAULT, OPERATOR);
+        return NetworkInput.parse(Json.mapper().convertValue(network, NetworkRequest.class), NetworkPolicy.DEFAULT, OPERATOR);
     }
 
     @Test
@@ -41,7 +41,7 @@ class NetworkPolicyTest {
     void partsLeftOutKeepTheirValues() {
         var policy = parse(Map.of("internet", false, "deny_out", List.of("203.0.113.9")));
         assertFalse(policy.internet());
-        var changed = NetworkInput.parse(Json.mapper().valueToTree(Map.of("allow_out", List.of("198.51.100.0/24"))),
+        var changed = NetworkInput.parse(Json.mapper().convertValue(Map.of("allow_out", List.of("198.51.100.0/24")), NetworkRequest.class),
                 policy, OPERATOR);
         assertFalse(changed.internet());
         assertEquals(List.of(Cidr.of("203.0.113.9")), changed.denyOut());
