@@ -20,7 +20,7 @@ find_jdk25() {
 # Rebuilds the jar when it is missing or older than any source or pom (the agent's C sources too).
 build_if_stale() {
   local jar="$hearth_root/app/target/hearth.jar"
-  if [ ! -f "$jar" ] || [ -n "$(find "$hearth_root/app/src/main" "$hearth_root/agent" "$hearth_root/pom.xml" "$hearth_root/app/pom.xml" -newer "$jar" -print -quit)" ]; then
+  if [ ! -f "$jar" ] || [ -n "$(find "$hearth_root/app/src/main" "$hearth_root/agent" "$hearth_root/console/src" "$hearth_root/console/package-lock.json" "$hearth_root/pom.xml" "$hearth_root/app/pom.xml" -newer "$jar" -print -quit)" ]; then
     echo "hearth: building (first run or sources changed)..." >&2
     "$hearth_root/scripts/install-packages" --build >&2
     (cd "$hearth_root" && ./mvnw -B -q -DskipTests -pl app -am package) >&2

@@ -11,6 +11,8 @@ import dev.hearth.server.access.PrincipalStore;
 import dev.hearth.server.auth.AccessTokens;
 import dev.hearth.server.auth.AuthApi;
 import dev.hearth.server.auth.AuthStore;
+import dev.hearth.server.auth.ConsoleApi;
+import dev.hearth.server.auth.ConsoleSessions;
 import dev.hearth.server.auth.Authenticator;
 import dev.hearth.server.auth.EmailLogin;
 import dev.hearth.server.auth.RequestGuard;
@@ -123,7 +125,8 @@ public final class HearthServer implements AutoCloseable {
 
     /** Who calls and what they may do: principals, access, tokens, sign-in. */
     private record Identity(Guard guard, Authenticator authenticator, AccessService access, AccessStore accessStore,
-                            WorkspaceStore workspaceStore, AuthStore authStore, SigningKeys signingKeys) {
+                            WorkspaceStore workspaceStore, AuthStore authStore, SigningKeys signingKeys,
+                            ConsoleSessions console) {
     }
 
     private final Listeners listeners;
@@ -247,8 +250,11 @@ public final class HearthServer implements AutoCloseable {
         var apiKeys = new ApiKeys(g.jdbi(), new ApiKeyStore(), accessStore, g.clock());
         ApiKeysApi.register(g.routes(), apiKeys);
         var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, apiKeys, g.clock());
-        var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore));
-        return new Identity(guard, authenticator, access, accessStore, workspaceStore, authStore, signingKeys);
+        var console = new ConsoleSessions(g.jdbi(), authStore, authenticator, login, tokens, g.clock(),
+                config.sessionLifetime());
+        ConsoleApi.register(g.routes(), console, g.rates(), g.baseUrl().startsWith("https:"));
+        var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore), console);
+        return new Identity(guard, authenticator, access, accessStore, workspaceStore, authStore, signingKeys, console);
     }
 
     /**
@@ -382,6 +388,7 @@ public final class HearthServer implements AutoCloseable {
         try {
             idempotency.purge();
             g.jdbi().useTransaction(h -> identity.authStore().purge(h, g.clock().instant()));
+            identity.console().purge(g.clock().instant());
             identity.signingKeys().rotateIfDue();
         } catch (RuntimeException e) {
             LOG.warn("maintenance failed; will retry in an hour", e);

@@ -2,6 +2,7 @@ package dev.hearth.server;
 
 import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.computers.RouterAddress;
+import dev.hearth.server.console.ConsoleHandler;
 import dev.hearth.server.http.ApiHandler;
 import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.HttpsRedirect;
@@ -154,8 +155,9 @@ final class Listeners implements AutoCloseable {
                   long maxBodyBytes, RequestObserver observer, Relay relay, Handler nodes, Handler e2b) {
         var webSockets = ServerWebSocketContainer.ensure(api);
         webSockets.setIdleTimeout(Duration.ofHours(1));
-        api.setHandler(secured(PathGuard.api(gate.guard(new Handler.Sequence(nodes, e2b, new ApiHandler(routes, guard,
-                idempotency, rates, reserve, maxBodyBytes, webSockets, observer, relay)))), tls.api()));
+        api.setHandler(secured(PathGuard.api(gate.guard(new Handler.Sequence(nodes, e2b, new ConsoleHandler(),
+                new ApiHandler(routes, guard, idempotency, rates, reserve, maxBodyBytes, webSockets, observer,
+                        relay)))), tls.api()));
     }
 
     /** The router lets through callers with a role that may read the computer's workspace. */

@@ -8,14 +8,25 @@ import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
 import java.util.Optional;
 
-/** The HTTP layer's guard: tokens checked by the {@link Authenticator}, roles by the {@link Authorizer}. */
+/**
+ * The HTTP layer's guard: tokens checked by the {@link Authenticator}, the console's cookies by
+ * {@link ConsoleSessions}, roles by the {@link Authorizer}.
+ */
 public final class RequestGuard implements Guard {
     private final Authenticator authenticator;
     private final Authorizer authorizer;
 
-    public RequestGuard(Authenticator authenticator, Authorizer authorizer) {
+    private final ConsoleSessions console;
+
+    public RequestGuard(Authenticator authenticator, Authorizer authorizer, ConsoleSessions console) {
         this.authenticator = authenticator;
         this.authorizer = authorizer;
+        this.console = console;
+    }
+
+    @Override
+    public String consoleAuthorization(String cookie) {
+        return console.authorization(cookie);
     }
 
     @Override

@@ -140,6 +140,9 @@ public final class ApiHandler extends Handler.Abstract {
         byte[] body = route.streamsBody() ? new byte[0] : readBody(request);
         keepJson(request, body);
         var headers = headers(request);
+        if (!(route.scope() instanceof Scope.Public)) {
+            ConsoleCookie.authorize(headers, method, guard); // a stale cookie does not stop a sign-in
+        }
         String target = request.getHttpURI().getPathQuery();
         var vouched = relay.vouched(method, target, headers.get(Relay.HEADER));
         var query = query(request);

@@ -21,6 +21,12 @@ public interface Guard {
         return authenticate(authorizationHeader);
     }
 
+    /**
+     * The Authorization ({@code Bearer ...}) a request sent with the web console's cookie is served
+     * with; 401 for a cookie whose sign-in ended.
+     */
+    String consoleAuthorization(String cookie);
+
     /** The caller's membership of a workspace (id or name), if its role allows {@code action}; else 403 or 404. */
     Membership authorize(Caller caller, String workspaceRef, Action action);
 

@@ -52,6 +52,9 @@ final class Errors {
                 UNSUPPORTED_MEDIA_TYPE, URI_TOO_LONG, HEADERS_TOO_LARGE, STARTING);
         if (!(route.scope() instanceof Scope.Public)) {
             codes.add(UNAUTHENTICATED);
+            if (route.mutation()) {
+                codes.add(FORBIDDEN); // sent with the web console's cookie but not its header
+            }
         }
         if (route.scope() instanceof Scope.InWorkspace || route.scope() instanceof Scope.OfResource) {
             codes.addAll(EnumSet.of(FORBIDDEN, NOT_FOUND));
@@ -72,7 +75,7 @@ final class Errors {
         String feature = template.startsWith("/workspaces/{ws}/") ? template.split("/")[3] : template.split("/")[1];
         return switch (feature) {
             case "auth" -> EnumSet.of(INVALID_GRANT, UNSUPPORTED_GRANT_TYPE, INVALID_CODE, MAIL_UNAVAILABLE,
-                    UNAUTHENTICATED);
+                    UNAUTHENTICATED, FORBIDDEN);
             // An API key acts in its own workspace only: it may not make workspaces (403).
             case "workspaces" -> route.method().equals("DELETE") ? EnumSet.of(NOT_EMPTY) : EnumSet.of(CONFLICT, FORBIDDEN);
             case "access" -> EnumSet.of(CONFLICT, LAST_ADMIN);

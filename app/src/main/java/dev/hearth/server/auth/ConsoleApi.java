@@ -1,0 +1,67 @@
+package dev.hearth.server.auth;
+
+import dev.hearth.api.SchemaName;
+import dev.hearth.server.http.ConsoleCookie;
+import dev.hearth.server.http.Contract;
+import dev.hearth.server.http.Exchange;
+import dev.hearth.server.http.Reply;
+import dev.hearth.server.http.RouteTable;
+import dev.hearth.server.http.Scope;
+import dev.hearth.server.limits.RateLimits;
+import dev.hearth.server.tenancy.Principal;
+import java.util.Map;
+
+/**
+ * HTTP routes of the web console's sign-in: a mailed code or an API key becomes an HttpOnly,
+ * SameSite=Strict cookie (Secure under TLS), and logout ends it on the server. The console calls
+ * everything else through the same /v1 routes a script does.
+ */
+public final class ConsoleApi {
+    /** A mailed code ({@code email} and {@code code}) or an {@code api_key}. */
+    @SchemaName("ConsoleSignIn")
+    record SignIn(String email, String code, String apiKey) {
+    }
+
+    private final ConsoleSessions sessions;
+    private final RateLimits rates;
+    private final boolean secure;
+
+    private ConsoleApi(ConsoleSessions sessions, RateLimits rates, boolean secure) {
+        this.sessions = sessions;
+        this.rates = rates;
+        this.secure = secure;
+    }
+
+    /** {@code secure}: the API listener speaks TLS, so the cookie is sent over HTTPS only. */
+    public static void register(RouteTable routes, ConsoleSessions sessions, RateLimits rates, boolean secure) {
+        var api = new ConsoleApi(sessions, rates, secure);
+        routes.add("POST", "/auth/console", Scope.anyone(), api::signIn)
+                .summary("Sign the web console in (a mailed code or an API key): sets its HttpOnly cookie")
+                .takes(SignIn.class).example("{\"email\": \"ada@example.com\", \"code\": \"123456\"}")
+                .answers(Contract.fields("principal", Contract.of(Principal.View.class)));
+        routes.add("POST", "/auth/console/logout", Scope.anyone(), api::logout)
+                .summary("End the web console's sign-in (its cookie, and its email session)")
+                .answers(Contract.fields("logged_out", Contract.of(boolean.class)));
+    }
+
+    private Reply signIn(Exchange ex) {
+        var request = ex.body(SignIn.class);
+        var opened = rates.signIn(ex.peer().address(), () -> request.apiKey() != null
+                ? sessions.withBearer(request.apiKey())
+                : sessions.withCode(request.email(), request.code()));
+        return Reply.ok(Map.of("principal", opened.principal()))
+                .header("Set-Cookie", cookie(opened.token(), opened.lifetime().toSeconds()));
+    }
+
+    private Reply logout(Exchange ex) {
+        ConsoleCookie.requireHeader(ex.header(ConsoleCookie.HEADER));
+        ConsoleCookie.of(ex.header("cookie")).ifPresent(sessions::logout);
+        return Reply.ok(Map.of("logged_out", true)).header("Set-Cookie", cookie("", 0));
+    }
+
+    private String cookie(String value, long maxAge) {
+        return ConsoleCookie.NAME + "=" + value + "; Path=/; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict"
+                + (secure ? "; Secure" : "");
+    }
+
+}

@@ -1,0 +1,227 @@
+package dev.hearth.console;
+
+import static dev.hearth.support.Eventually.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hearth.client.HearthClient;
+import dev.hearth.support.Browser;
+import dev.hearth.support.HearthServerTest;
+import dev.hearth.support.Injected;
+import dev.hearth.support.TestServer;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+
+/**
+ * The web console in Debian's Chromium against a real server: what a person sees after each step,
+ * with screenshots in app/target/console-screenshots. Sign-in is the real email flow (the code read
+ * from the outbox), and everything the pages do goes through the public API with the console's cookie.
+ */
+@HearthServerTest(computers = true, databases = true)
+class ConsoleTest {
+    @Injected
+    private TestServer server;
+    @Injected
+    private HearthClient admin;
+    private String ws;
+    private Browser browser;
+    private String shot;
+
+    @BeforeAll
+    void workspace() {
+        assertTrue(Browser.available(), "Debian's chromium and chromium-driver (./run-tests installs them)");
+        ws = TestServer.workspace(admin).path("id").asText();
+    }
+
+    @BeforeEach
+    void openBrowser(TestInfo test) {
+        browser = new Browser();
+        shot = test.getTestMethod().orElseThrow().getName();
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        browser.screenshot(shot + "-last");
+        browser.close();
+    }
+
+    private String root() {
+        return server.baseUrl().replaceFirst("/v1$", "") + "/";
+    }
+
+    /** Signs {@code email} in through the console's form, the code read from the outbox, as {@code role} in the workspace. */
+    private void signIn(String email, String role) {
+        admin.create("/workspaces/" + ws + "/access", Map.of("email", email, "role", role));
+        browser.open(root());
+        browser.type(By.id("email"), email);
+        browser.click(By.id("email-submit"));
+        browser.await(By.id("code")); // the mail is out
+        browser.type(By.id("code"), eventually(Duration.ofSeconds(10), () -> {
+            try {
+                return server.lastCode(email);
+            } catch (AssertionError | UncheckedIOException notYet) {
+                return null; // being written
+            }
+        }, code -> code != null));
+        browser.screenshot(shot + "-signin");
+        browser.click(By.id("email-submit"));
+        browser.awaitText(By.id("who"), email);
+    }
+
+    @Test
+    void aPersonSignsInByEmailMakesAComputerAndTypesInItsTerminal() throws Exception {
+        signIn("ada@example.com", "editor");
+        browser.driver().navigate().refresh();
+        browser.awaitText(By.id("who"), "ada@example.com"); // the cookie outlives a reload
+        browser.click(By.id("new-computer"));
+        browser.type(By.id("name"), "console-box");
+        browser.click(By.id("create"));
+        browser.awaitText(By.id("computer-state"), "ready");
+        browser.screenshot(shot + "-computer");
+
+        browser.click(By.id("tab-terminal"));
+        browser.await(By.cssSelector("#terminal .xterm-rows"));
+        browser.awaitText(By.id("terminal"), "#");
+        browser.click(By.id("terminal")); // focuses xterm's input, as a person's click does
+        browser.driver().switchTo().activeElement().sendKeys("echo h''i" + Keys.ENTER);
+        String screen = browser.awaitText(By.id("terminal"), "\nhi");
+        assertTrue(screen.contains("echo h''i"), screen);
+        browser.screenshot(shot + "-terminal");
+
+        browser.click(By.id("tab-files"));
+        Path upload = Files.writeString(Files.createTempDirectory("console").resolve("notes.txt"), "hello from the console\n");
+        browser.await(By.id("dir"));
+        browser.driver().findElement(By.id("upload")).sendKeys(upload.toString());
+        browser.awaitText(By.id("files"), "notes.txt");
+        browser.screenshot(shot + "-files");
+        String id = browser.driver().getCurrentUrl().replaceAll(".*#/c/([^/]+).*", "$1");
+        assertEquals("hello from the console\n", new String(admin.download("/computers/" + id + "/files?path=/data/notes.txt").readAllBytes()));
+
+        browser.click(By.cssSelector("[data-action=sleep]"));
+        browser.awaitText(By.id("computer-state"), "sleeping");
+        browser.click(By.cssSelector("[data-action=wake]"));
+        browser.awaitText(By.id("computer-state"), "ready");
+        browser.screenshot(shot + "-awake");
+
+        String cookie = browser.driver().manage().getCookieNamed("hearth_console").getValue();
+        assertTrue(browser.driver().manage().getCookieNamed("hearth_console").isHttpOnly());
+        assertEquals(200, withCookie("GET", "/me", cookie, false));
+        browser.click(By.id("logout"));
+        browser.await(By.id("email"));
+        assertEquals(401, withCookie("GET", "/me", cookie, false), "logout ends the sign-in on the server");
+    }
+
+    @Test
+    void databasesInvitationsAndApiKeys() {
+        signIn("grace@example.com", "admin");
+        browser.click(By.id("nav-databases"));
+        browser.type(By.id("database-name"), "ledger");
+        browser.click(By.id("create-database-submit"));
+        browser.click(By.linkText("ledger"));
+        String uri = browser.awaitText(By.cssSelector("[data-copy=uri]"), "postgresql://");
+        assertTrue(uri.contains("ledger"), uri);
+        browser.click(By.cssSelector("[data-action=copy-uri]"));
+        browser.awaitText(By.cssSelector("[data-action=copy-uri]"), "Copied");
+        browser.screenshot(shot + "-database");
+
+        browser.click(By.id("nav-settings"));
+        browser.type(By.id("invite-email"), "bob@example.com");
+        browser.click(By.id("invite-submit"));
+        browser.awaitText(By.id("invitations"), "bob@example.com");
+        browser.type(By.id("key-name"), "deploy");
+        browser.click(By.id("create-key-submit"));
+        String secret = browser.awaitText(By.id("new-secret"), "hk_");
+        assertEquals(200, withBearer("/me", secret), "the key shown once works");
+        browser.click(By.cssSelector("tr[data-name=deploy] [data-action=revoke-key]"));
+        browser.confirm();
+        browser.awaitText(By.cssSelector("tr[data-name=deploy] .key-state"), "revoked");
+        browser.screenshot(shot + "-settings");
+        assertEquals(401, withBearer("/me", secret), "a revoked key is refused at once");
+    }
+
+    @Test
+    void aViewerSeesNoDestructiveButtonsAndAForgedRequestIsRefused() throws Exception {
+        var made = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "looked-at", "image", "hearth/busybox"));
+        String id = made.path("computer").path("id").asText();
+        signIn("vic@example.com", "viewer");
+        browser.open(root() + "#/c/" + id);
+        browser.awaitText(By.id("computer-state"), "ready");
+        assertTrue(browser.all(By.cssSelector("[data-action=delete], [data-action=sleep]")).isEmpty());
+        assertTrue(browser.find(By.id("new-computer")).isEmpty());
+        browser.screenshot(shot + "-viewer");
+        // From the viewer's own page, with its cookie: without the console's header (as a forged
+        // cross-site form would be) and with it (a role too low).
+        assertTrue(browser.fetch("POST", "/v1/computers/" + id + "/sleep", "{\"Content-Type\": \"application/json\"}")
+                .startsWith("403 "), "no X-Hearth-Console header");
+        String asViewer = browser.fetch("POST", "/v1/computers/" + id + "/sleep",
+                "{\"Content-Type\": \"application/json\", \"X-Hearth-Console\": \"1\"}");
+        assertTrue(asViewer.startsWith("403 ") && asViewer.contains("forbidden"), asViewer);
+        assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText());
+        admin.delete("/computers/" + id);
+    }
+
+    @Test
+    void badInputShowsTheApiErrorByItsFieldAndMakesNothing() {
+        signIn("eve@example.com", "editor");
+        browser.click(By.id("new-computer"));
+        browser.type(By.id("name"), "Not_A_Name");
+        browser.click(By.id("create"));
+        String error = browser.awaitText(By.cssSelector(".field-error[data-field=name]"), "");
+        assertFalse(browser.text(By.cssSelector(".field-error[data-field=name]")).isEmpty(), error);
+        browser.awaitText(By.cssSelector(".error"), "name");
+        browser.screenshot(shot + "-error");
+        assertTrue(admin.get("/workspaces/" + ws + "/computers").path("computers").findValuesAsText("name").stream()
+                .noneMatch(n -> n.equalsIgnoreCase("Not_A_Name")));
+    }
+
+    @Test
+    void thePageForbidsFramingAndForeignScripts() throws Exception {
+        var page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(root())).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, page.statusCode());
+        String csp = page.headers().firstValue("content-security-policy").orElse("");
+        assertTrue(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"), csp);
+        assertEquals("DENY", page.headers().firstValue("x-frame-options").orElse(""));
+        assertFalse(page.body().contains("<script>"), "no inline script");
+    }
+
+    private int withCookie(String method, String path, String cookie, boolean consoleHeader) throws Exception {
+        var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Cookie", "hearth_console=" + cookie)
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (consoleHeader) {
+            request.header("X-Hearth-Console", "1");
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private int withBearer(String path, String secret) {
+        try {
+            var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Authorization", "Bearer " + secret)
+                    .build();
+            return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @AfterAll
+    void done() {
+        assertTrue(Files.isDirectory(Browser.SCREENSHOTS));
+    }
+}

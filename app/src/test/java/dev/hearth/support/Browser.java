@@ -1,0 +1,169 @@
+package dev.hearth.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's Chromium, headless, driven through Debian's chromedriver (both given by path, so that
+ * Selenium never looks for or downloads a browser), for the web console's tests. Waits poll what
+ * a person would see; screenshots go to app/target/console-screenshots for a reviewer.
+ */
+public final class Browser implements AutoCloseable {
+    public static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final ChromeDriver driver;
+
+    public Browser() {
+        var service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .withLogOutput(System.err).build();
+        var options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync");
+        driver = new ChromeDriver(service, options);
+    }
+
+    /** Whether Debian's Chromium and chromedriver are installed (./run-tests installs them). */
+    public static boolean available() {
+        return Files.isExecutable(Path.of("/usr/bin/chromium")) && Files.isExecutable(Path.of("/usr/bin/chromedriver"));
+    }
+
+    public ChromeDriver driver() {
+        return driver;
+    }
+
+    public void open(String url) {
+        driver.get(url);
+    }
+
+    /** The element once it is shown (within 30 s), or a failure naming what was on the page. */
+    public WebElement await(By by) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            var found = find(by).filter(WebElement::isDisplayed);
+            if (found.isPresent()) {
+                return found.get();
+            }
+            if (System.nanoTime() > deadline) {
+                screenshot("timeout");
+                throw new AssertionError("not shown: " + by + "; the page says: " + text(By.tagName("body")));
+            }
+            pause();
+        }
+    }
+
+    /** Waits until the element's text contains {@code wanted}; answers the text. */
+    public String awaitText(By by, String wanted) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        String seen = "";
+        while (System.nanoTime() < deadline) {
+            seen = text(by);
+            if (seen.contains(wanted)) {
+                return seen;
+            }
+            pause();
+        }
+        screenshot("timeout");
+        throw new AssertionError("'" + wanted + "' not shown in " + by + "; it says: " + seen);
+    }
+
+    public Optional<WebElement> find(By by) {
+        try {
+            return Optional.of(driver.findElement(by));
+        } catch (NoSuchElementException | StaleElementReferenceException e) {
+            return Optional.empty();
+        }
+    }
+
+    public List<WebElement> all(By by) {
+        return driver.findElements(by);
+    }
+
+    public String text(By by) {
+        return find(by).map(e -> {
+            try {
+                return e.getText();
+            } catch (StaleElementReferenceException gone) {
+                return "";
+            }
+        }).orElse("");
+    }
+
+    public void type(By by, String text) {
+        var field = await(by);
+        field.clear();
+        field.sendKeys(text);
+    }
+
+    public void click(By by) {
+        await(by).click();
+    }
+
+    /** Accepts the confirmation a destructive action asks for. */
+    public void confirm() {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            try {
+                driver.switchTo().alert().accept();
+                return;
+            } catch (org.openqa.selenium.NoAlertPresentException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no confirmation was asked");
+                }
+                pause();
+            }
+        }
+    }
+
+    /** Runs a fetch in the page (with its cookie), answering {@code status body}. */
+    public String fetch(String method, String path, String headersJson) {
+        Object answer = driver.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch(arguments[1], {method: arguments[0], headers: JSON.parse(arguments[2]), credentials: 'same-origin',
+                    body: arguments[0] === 'GET' ? undefined : '{}'})
+                  .then(async (r) => done(r.status + ' ' + await r.text()), (e) => done('error ' + e));""",
+                method, path, headersJson);
+        return String.valueOf(answer);
+    }
+
+    public Path screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            Path file = SCREENSHOTS.resolve(name + ".png");
+            Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}

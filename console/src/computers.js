@@ -1,0 +1,180 @@
+// Computers: the workspace's list (filter, search), a create form, and a page per computer with
+// its actions, a terminal and its files.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { all, api, enc } from './api.js'
+import { openTerminal } from './terminal.js'
+import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.js'
+
+export function ComputerList({ ws, role }) {
+  const [computers, setComputers] = useState(null)
+  const [search, setSearch] = useState('')
+  const [state, setState] = useState('')
+  const [error, setError] = useState(null)
+  useEffect(() => {
+    all(`/workspaces/${enc(ws)}/computers`, 'computers').then((list) => {
+      performance.mark('computers-data', { detail: list.length })
+      setComputers(list)
+    }, setError)
+  }, [ws])
+  // What bench/ ConsoleBench times: from the data's arrival to the list on screen.
+  useEffect(() => { if (computers) performance.mark('computers-rendered', { detail: computers.length }) }, [computers])
+  const shown = (computers || []).filter((c) => (!state || c.state === state)
+    && (!search || c.name.includes(search) || c.image.includes(search)))
+  return html`<section>
+    <header class="bar">
+      <h2>Computers</h2>
+      ${may(role, 'editor') && html`<a class="button" id="new-computer" href=${`#/w/${ws}/computers/new`}>New computer</a>`}
+    </header>
+    <${ErrorBox} error=${error} />
+    <div class="filters">
+      <input id="search" placeholder="Search by name or image" value=${search} onInput=${(e) => setSearch(e.target.value)} />
+      <select id="state-filter" value=${state} onChange=${(e) => setState(e.target.value)}>
+        <option value="">Any state</option>
+        ${['ready', 'sleeping', 'creating', 'failed'].map((s) => html`<option value=${s}>${s}</option>`)}
+      </select>
+    </div>
+    ${computers === null ? html`<${Loading} />` : shown.length === 0 ? html`<${Empty}>No computers yet.<//>` : html`
+      <table class="list" id="computers">
+        <thead><tr><th>Name</th><th>State</th><th>Image</th><th>Resources</th><th>URL</th><th>Last active</th></tr></thead>
+        <tbody>${shown.map((c) => html`<tr key=${c.id} data-name=${c.name}>
+          <td><a href=${`#/c/${c.id}`}>${c.name}</a></td>
+          <td><span class=${'state ' + c.state}>${c.state}${c.sleep_mode ? ` (${c.sleep_mode})` : ''}</span></td>
+          <td>${c.image}</td>
+          <td>${c.resources.cpus} CPU · ${c.resources.memory_mb} MB</td>
+          <td>${c.url && html`<a href=${c.url} target="_blank" rel="noopener">${c.url}</a>`}</td>
+          <td>${when(c.last_active_at || c.updated_at)}</td>
+        </tr>`)}</tbody>
+      </table>`}
+  </section>`
+}
+
+/** "NAME=value" lines as a computer's env. */
+function envOf(text) {
+  const env = {}
+  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    const eq = line.indexOf('=')
+    env[eq < 0 ? line : line.slice(0, eq)] = eq < 0 ? '' : line.slice(eq + 1)
+  }
+  return env
+}
+
+export function CreateComputer({ ws, go }) {
+  const [form, setForm] = useState({ name: '', image: 'hearth/busybox', env: '', port: '', cpus: '1', memory: '512', sleep: '' })
+  const [error, setError] = useState(null)
+  const set = (key) => (e) => setForm({ ...form, [key]: e.target.value })
+  const submit = async (e) => {
+    e.preventDefault()
+    setError(null)
+    const body = { name: form.name, image: form.image, env: envOf(form.env),
+      resources: { cpus: Number(form.cpus), memory_mb: Number(form.memory) } }
+    if (form.port) body.ports = [{ target: Number(form.port) }]
+    if (form.sleep) body.auto_sleep_seconds = Number(form.sleep)
+    try {
+      const made = await api('POST', `/workspaces/${enc(ws)}/computers`, body)
+      go(`#/c/${made.computer.id}`)
+    } catch (err) { setError(err) }
+  }
+  return html`<section>
+    <h2>New computer</h2>
+    <${ErrorBox} error=${error} />
+    <form id="create-computer" onSubmit=${submit}>
+      <${Field} label="Name" name="name" error=${error}><input id="name" required value=${form.name} onInput=${set('name')} /><//>
+      <${Field} label="Image" name="image" error=${error}><input id="image" required value=${form.image} onInput=${set('image')} /><//>
+      <${Field} label="Environment (NAME=value, one a line)" name="env" error=${error}>
+        <textarea id="env" rows="3" value=${form.env} onInput=${set('env')}></textarea><//>
+      <${Field} label="Port to publish" name="ports[0].target" error=${error}><input id="port" inputmode="numeric" value=${form.port} onInput=${set('port')} /><//>
+      <${Field} label="CPUs" name="resources.cpus" error=${error}><input id="cpus" value=${form.cpus} onInput=${set('cpus')} /><//>
+      <${Field} label="Memory (MB)" name="resources.memory_mb" error=${error}><input id="memory" value=${form.memory} onInput=${set('memory')} /><//>
+      <${Field} label="Sleep after idle seconds (empty: never)" name="auto_sleep_seconds" error=${error}>
+        <input id="auto-sleep" value=${form.sleep} onInput=${set('sleep')} /><//>
+      <button id="create" type="submit">Create</button>
+    </form>
+  </section>`
+}
+
+export function ComputerPage({ id, tab, roleIn, go }) {
+  const [computer, setComputer] = useState(null)
+  const [error, setError] = useState(null)
+  const load = () => api('GET', `/computers/${enc(id)}`).then((r) => setComputer(r.computer), setError)
+  useEffect(() => { load() }, [id])
+  if (!computer) return html`<${ErrorBox} error=${error} />${!error && html`<${Loading} />`}`
+  const editor = may(roleIn(computer.workspace), 'editor')
+  const act = (path) => async () => { await api('POST', `/computers/${enc(id)}/${path}`); await load() }
+  const remove = async () => {
+    if (!window.confirm(`Delete computer ${computer.name}? Its files go with it.`)) return
+    await api('DELETE', `/computers/${enc(id)}`)
+    go(`#/w/${computer.workspace}/computers`)
+  }
+  const tabs = ['overview', 'terminal', 'files']
+  return html`<section>
+    <header class="bar">
+      <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span></h2>
+      ${editor && html`<div class="actions">
+        ${computer.state === 'ready' && html`<${Action} name="sleep" label="Sleep" action=${act('sleep')} onError=${setError} />`}
+        ${computer.state === 'sleeping' && html`<${Action} name="wake" label="Wake" action=${act('wake')} onError=${setError} />`}
+        <${Action} name="delete" label="Delete" danger action=${remove} onError=${setError} />
+      </div>`}
+    </header>
+    <${ErrorBox} error=${error} />
+    <nav class="tabs">${tabs.map((t) => html`<a class=${t === tab ? 'active' : ''} id=${'tab-' + t} href=${`#/c/${id}/${t}`}>${t}</a>`)}</nav>
+    ${tab === 'terminal' ? (editor ? html`<${TerminalTab} id=${id} />` : html`<${Empty}>Terminals need the editor role.<//>`)
+      : tab === 'files' ? html`<${FilesTab} id=${id} editor=${editor} />`
+      : html`<${Overview} computer=${computer} />`}
+  </section>`
+}
+
+function Overview({ computer: c }) {
+  const rows = [['Image', c.image], ['State', c.state + (c.pending ? ` (${c.pending})` : '')],
+    ['Resources', `${c.resources.cpus} CPU · ${c.resources.memory_mb} MB · ${c.resources.disk_mb} MB disk`],
+    ['URL', c.url], ['Ports', c.ports.map((p) => `${p.target} → ${p.url}`).join(', ') || '—'],
+    ['Environment', c.env_keys.join(', ') || '—'], ['Auto-sleep', c.auto_sleep_seconds ? `${c.auto_sleep_seconds} s` : 'never'],
+    ['Created', when(c.created_at)], ['Updated', when(c.updated_at)]]
+  return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`
+}
+
+function TerminalTab({ id }) {
+  const box = useRef(null)
+  const [status, setStatus] = useState('connecting')
+  useEffect(() => {
+    setStatus('connected')
+    return openTerminal(box.current, id, setStatus)
+  }, [id])
+  return html`<div><p class="muted" id="terminal-status">${status}</p><div id="terminal" class="terminal" ref=${box}></div></div>`
+}
+
+function FilesTab({ id, editor }) {
+  const [dir, setDir] = useState('/data')
+  const [files, setFiles] = useState(null)
+  const [error, setError] = useState(null)
+  const load = () => api('GET', `/computers/${enc(id)}/files/list?path=${enc(dir)}`)
+    .then((r) => { setFiles(r.files); setError(null) }, (e) => { setFiles([]); setError(e) })
+  useEffect(() => { load() }, [id, dir])
+  const upload = async (e) => {
+    const file = e.target.files[0]
+    if (!file) return
+    try {
+      await api('PUT', `/computers/${enc(id)}/files?path=${enc(dir.replace(/\/$/, '') + '/' + file.name)}`, file)
+      await load()
+    } catch (err) { setError(err) }
+    e.target.value = ''
+  }
+  const remove = (f) => async () => {
+    if (!window.confirm(`Delete ${f.path}?`)) return
+    await api('DELETE', `/computers/${enc(id)}/files?path=${enc(f.path)}&recursive=true`)
+    await load()
+  }
+  return html`<div>
+    <div class="filters">
+      <input id="dir" value=${dir} onChange=${(e) => setDir(e.target.value)} />
+      ${editor && html`<label class="button">Upload<input id="upload" type="file" hidden onChange=${upload} /></label>`}
+    </div>
+    <${ErrorBox} error=${error} />
+    ${files === null ? html`<${Loading} />` : files.length === 0 ? html`<${Empty}>Nothing here.<//>` : html`
+      <table class="list" id="files"><tbody>${files.map((f) => html`<tr key=${f.path} data-name=${f.name}>
+        <td>${f.type === 'dir' ? html`<a href="#" onClick=${(e) => { e.preventDefault(); setDir(f.path) }}>${f.name}/</a>`
+          : html`<a href=${`/v1/computers/${enc(id)}/files?path=${enc(f.path)}`} download=${f.name}>${f.name}</a>`}</td>
+        <td>${f.size}</td><td>${when(f.modified_at)}</td>
+        <td>${editor && html`<${Action} name="delete-file" label="Delete" danger action=${remove(f)} onError=${setError} />`}</td>
+      </tr>`)}</tbody></table>`}
+  </div>`
+}

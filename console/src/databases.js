@@ -1,0 +1,92 @@
+// Databases: the workspace's list, a create form and a page with connection details to copy,
+// a credential reset, sleep and wake.
+import { useEffect, useState } from 'preact/hooks'
+import { all, api, enc } from './api.js'
+import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.js'
+
+export function DatabaseList({ ws, role }) {
+  const [databases, setDatabases] = useState(null)
+  const [name, setName] = useState('')
+  const [error, setError] = useState(null)
+  const load = () => all(`/workspaces/${enc(ws)}/databases`, 'databases').then(setDatabases, setError)
+  useEffect(() => { load() }, [ws])
+  const create = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      await api('POST', `/workspaces/${enc(ws)}/databases`, { name })
+      setName('')
+      await load()
+    } catch (err) { setError(err) }
+  }
+  return html`<section>
+    <h2>Databases</h2>
+    <${ErrorBox} error=${error} />
+    ${may(role, 'editor') && html`<form id="create-database" class="inline" onSubmit=${create}>
+      <${Field} label="New database" name="name" error=${error}>
+        <input id="database-name" required placeholder="name" value=${name} onInput=${(e) => setName(e.target.value)} /><//>
+      <button id="create-database-submit" type="submit">Create</button>
+    </form>`}
+    ${databases === null ? html`<${Loading} />` : databases.length === 0 ? html`<${Empty}>No databases yet.<//>` : html`
+      <table class="list" id="databases">
+        <thead><tr><th>Name</th><th>State</th><th>Version</th><th>Created</th></tr></thead>
+        <tbody>${databases.map((d) => html`<tr key=${d.id} data-name=${d.name}>
+          <td><a href=${`#/d/${d.id}`}>${d.name}</a></td><td><span class=${'state ' + d.state}>${d.state}</span></td>
+          <td>${d.version}</td><td>${when(d.created_at)}</td></tr>`)}</tbody>
+      </table>`}
+  </section>`
+}
+
+function Copy({ label, value, name }) {
+  const [done, setDone] = useState(false)
+  return html`<div class="copy">
+    <span>${label}</span><code data-copy=${name}>${value}</code>
+    <button data-action=${'copy-' + name} onClick=${async () => {
+      await navigator.clipboard.writeText(value)
+      setDone(true)
+    }}>${done ? 'Copied' : 'Copy'}</button>
+  </div>`
+}
+
+export function DatabasePage({ id, roleIn, go }) {
+  const [database, setDatabase] = useState(null)
+  const [connection, setConnection] = useState(null)
+  const [error, setError] = useState(null)
+  const load = async () => {
+    try {
+      setDatabase((await api('GET', `/databases/${enc(id)}`)).database)
+      setConnection((await api('GET', `/databases/${enc(id)}/connection`)).connection)
+    } catch (err) { setError(err) }
+  }
+  useEffect(() => { load() }, [id])
+  if (!database) return html`<${ErrorBox} error=${error} />${!error && html`<${Loading} />`}`
+  const editor = may(roleIn(database.workspace), 'editor')
+  const act = (path) => async () => {
+    const answer = await api('POST', `/databases/${enc(id)}/${path}`)
+    if (answer.connection) setConnection(answer.connection)
+    await load()
+  }
+  const remove = async () => {
+    if (!window.confirm(`Delete database ${database.name} and its checkpoints?`)) return
+    await api('DELETE', `/databases/${enc(id)}`)
+    go(`#/w/${database.workspace}/databases`)
+  }
+  return html`<section>
+    <header class="bar">
+      <h2>${database.name} <span id="database-state" class=${'state ' + database.state}>${database.state}</span></h2>
+      ${editor && html`<div class="actions">
+        ${database.state === 'ready' && html`<${Action} name="sleep" label="Sleep" action=${act('sleep')} onError=${setError} />`}
+        ${database.state === 'sleeping' && html`<${Action} name="wake" label="Wake" action=${act('wake')} onError=${setError} />`}
+        <${Action} name="reset" label="Reset password" action=${act('reset_credentials')} onError=${setError} />
+        <${Action} name="delete" label="Delete" danger action=${remove} onError=${setError} />
+      </div>`}
+    </header>
+    <${ErrorBox} error=${error} />
+    ${connection && html`<div class="connection">
+      <${Copy} label="Connection string" name="uri" value=${connection.uri} />
+      <${Copy} label="Pooler" name="pooler_uri" value=${connection.pooler_uri} />
+      <${Copy} label="From computers" name="internal_uri" value=${connection.internal_uri} />
+      <${Copy} label="Password" name="password" value=${connection.password} />
+    </div>`}
+  </section>`
+}

@@ -1,0 +1,47 @@
+// Sign-in: a code mailed to an email address (the same flow as hearth auth login), or an API key.
+// Either way the server answers with an HttpOnly cookie; no token is ever kept by the page.
+import { useState } from 'preact/hooks'
+import { api } from './api.js'
+import { ErrorBox, Field, html } from './ui.js'
+
+export function SignIn({ onSignedIn }) {
+  const [email, setEmail] = useState('')
+  const [code, setCode] = useState('')
+  const [apiKey, setApiKey] = useState('')
+  const [sent, setSent] = useState(false)
+  const [error, setError] = useState(null)
+  const run = (work) => async (e) => {
+    e.preventDefault()
+    setError(null)
+    try { await work() } catch (err) { setError(err) }
+  }
+  const start = run(async () => {
+    await api('POST', '/auth/email/start', { email })
+    setSent(true)
+  })
+  const verify = run(async () => onSignedIn(await api('POST', '/auth/console', { email, code })))
+  const withKey = run(async () => onSignedIn(await api('POST', '/auth/console', { api_key: apiKey })))
+  return html`<main class="signin">
+    <h1>Sign in to Hearth</h1>
+    <${ErrorBox} error=${error} />
+    <form id="email-form" onSubmit=${sent ? verify : start}>
+      <${Field} label="Email" name="email" error=${error}>
+        <input id="email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} />
+      <//>
+      ${sent && html`<${Field} label="Code from the mail" name="code" error=${error}>
+        <input id="code" inputmode="numeric" autocomplete="one-time-code" required value=${code}
+          onInput=${(e) => setCode(e.target.value)} />
+      <//>`}
+      <button id="email-submit" type="submit">${sent ? 'Sign in' : 'Mail me a code'}</button>
+    </form>
+    <details>
+      <summary>Sign in with an API key</summary>
+      <form id="key-form" onSubmit=${withKey}>
+        <${Field} label="API key" name="api_key" error=${error}>
+          <input id="api-key" type="password" required value=${apiKey} onInput=${(e) => setApiKey(e.target.value)} />
+        <//>
+        <button id="key-submit" type="submit">Sign in</button>
+      </form>
+    </details>
+  </main>`
+}
