@@ -321,7 +321,7 @@ class CheckpointTest {
         // the kind a restore elsewhere cannot rebind. Processes started by exec do not outlive a restore, so
         // the main process holds it; with no way out nothing leaves this host.
         String holding = TestImages.withPrograms(tmp, "/bin/udphold & "
-                + "i=0; while :; do i=$((i+1)); echo $i > /tmp/count; sleep 0.1; done", Map.of("bin/udphold", """
+                + "i=0; while :; do i=$((i+1)); echo $i > /tmp/count.new; mv /tmp/count.new /tmp/count; sleep 0.1; done", Map.of("bin/udphold", """
                 #include <arpa/inet.h>
                 #include <netinet/in.h>
                 #include <sys/socket.h>
