@@ -2,6 +2,7 @@
 // its actions, a terminal and its files.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { all, api, enc } from './api.js'
+import { Metrics } from './metrics.js'
 import { openTerminal } from './terminal.js'
 import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.js'
 
@@ -105,7 +106,7 @@ export function ComputerPage({ id, tab, roleIn, go }) {
     await api('DELETE', `/computers/${enc(id)}`)
     go(`#/w/${computer.workspace}/computers`)
   }
-  const tabs = ['overview', 'terminal', 'files']
+  const tabs = ['overview', 'terminal', 'files', 'checkpoints', 'metrics']
   return html`<section>
     <header class="bar">
       <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span></h2>
@@ -119,6 +120,8 @@ export function ComputerPage({ id, tab, roleIn, go }) {
     <nav class="tabs">${tabs.map((t) => html`<a class=${t === tab ? 'active' : ''} id=${'tab-' + t} href=${`#/c/${id}/${t}`}>${t}</a>`)}</nav>
     ${tab === 'terminal' ? (editor ? html`<${TerminalTab} id=${id} />` : html`<${Empty}>Terminals need the editor role.<//>`)
       : tab === 'files' ? html`<${FilesTab} id=${id} editor=${editor} />`
+      : tab === 'metrics' ? html`<${Metrics} id=${id} />`
+      : tab === 'checkpoints' ? html`<${Checkpoints} computer=${computer} editor=${editor} go=${go} reload=${load} />`
       : html`<${Overview} computer=${computer} />`}
   </section>`
 }
@@ -175,6 +178,54 @@ function FilesTab({ id, editor }) {
           : html`<a href=${`/v1/computers/${enc(id)}/files?path=${enc(f.path)}`} download=${f.name}>${f.name}</a>`}</td>
         <td>${f.size}</td><td>${when(f.modified_at)}</td>
         <td>${editor && html`<${Action} name="delete-file" label="Delete" danger action=${remove(f)} onError=${setError} />`}</td>
+      </tr>`)}</tbody></table>`}
+  </div>`
+}
+
+/** Take a checkpoint of the running computer, roll it back to one, or fork a new computer from one. */
+function Checkpoints({ computer, editor, go, reload }) {
+  const [checkpoints, setCheckpoints] = useState(null)
+  const [name, setName] = useState('')
+  const [error, setError] = useState(null)
+  const load = () => all(`/computers/${enc(computer.id)}/checkpoints`, 'checkpoints').then(setCheckpoints, setError)
+  useEffect(() => {
+    load()
+    const timer = setInterval(load, 2000) // a checkpoint is made in the background
+    return () => clearInterval(timer)
+  }, [computer.id])
+  const take = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      await api('POST', `/computers/${enc(computer.id)}/checkpoints`, name ? { name } : {})
+      setName('')
+      await load()
+    } catch (err) { setError(err) }
+  }
+  const restore = (c) => async () => {
+    if (!window.confirm(`Roll ${computer.name} back to ${c.name}? What it did since is lost.`)) return
+    await api('POST', `/computers/${enc(computer.id)}/restore`, { checkpoint: c.id })
+    await reload()
+  }
+  const fork = (c) => async () => {
+    const forkName = window.prompt('Name of the new computer', `${computer.name}-fork`)
+    if (!forkName) return
+    const made = await api('POST', `/workspaces/${enc(computer.workspace)}/computers`, { name: forkName, from_checkpoint: c.id })
+    go(`#/c/${made.computer.id}`)
+  }
+  return html`<div>
+    ${editor && html`<form id="take-checkpoint" class="inline" onSubmit=${take}>
+      <${Field} label="New checkpoint (memory, overlay and /data)" name="name" error=${error}>
+        <input id="checkpoint-name" placeholder="name (optional)" value=${name} onInput=${(e) => setName(e.target.value)} /><//>
+      <button id="checkpoint-submit" type="submit">Take</button>
+    </form>`}
+    <${ErrorBox} error=${error} />
+    ${checkpoints === null ? html`<${Loading} />` : checkpoints.length === 0 ? html`<${Empty}>No checkpoints.<//>` : html`
+      <table class="list" id="checkpoints"><tbody>${checkpoints.map((c) => html`<tr key=${c.id} data-name=${c.name}>
+        <td>${c.name}</td><td class="checkpoint-state">${c.state}</td><td>${when(c.created_at)}</td>
+        <td>${editor && c.state === 'ready' && html`
+          <${Action} name="restore" label="Restore" danger action=${restore(c)} onError=${setError} />
+          <${Action} name="fork" label="Fork" action=${fork(c)} onError=${setError} />`}</td>
       </tr>`)}</tbody></table>`}
   </div>`
 }

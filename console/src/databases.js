@@ -88,5 +88,34 @@ export function DatabasePage({ id, roleIn, go }) {
       <${Copy} label="From computers" name="internal_uri" value=${connection.internal_uri} />
       <${Copy} label="Password" name="password" value=${connection.password} />
     </div>`}
+    <${SqlEditor} id=${id} readOnly=${!editor} />
   </section>`
+}
+
+/** One statement at a time, run by the server with a row cap and a time limit (read-only for viewers). */
+function SqlEditor({ id, readOnly }) {
+  const [sql, setSql] = useState('select 1')
+  const [result, setResult] = useState(null)
+  const [error, setError] = useState(null)
+  const run = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      setResult((await api('POST', `/databases/${enc(id)}/query`, { sql, max_rows: 500 })).result)
+    } catch (err) { setResult(null); setError(err) }
+  }
+  return html`<div class="sql">
+    <h3>SQL ${readOnly && html`<span class="muted">(read-only)</span>`}</h3>
+    <form id="sql-form" onSubmit=${run}>
+      <textarea id="sql" rows="5" spellcheck="false" value=${sql} onInput=${(e) => setSql(e.target.value)}
+        onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run(e) }}></textarea>
+      <button id="sql-run" type="submit">Run (Ctrl+Enter)</button>
+    </form>
+    <${ErrorBox} error=${error} />
+    ${result && html`<div id="sql-result">
+      <p class="muted">${result.command}: ${result.row_count} row${result.row_count === 1 ? '' : 's'}${result.truncated ? ' (more not shown)' : ''}, ${result.duration_millis} ms</p>
+      ${result.columns.length > 0 && html`<table class="list"><thead><tr>${result.columns.map((c) => html`<th title=${c.type}>${c.name}</th>`)}</tr></thead>
+        <tbody>${result.rows.map((row) => html`<tr>${row.map((v) => html`<td class=${v === null ? 'null' : ''}>${v === null ? 'NULL' : v}</td>`)}</tr>`)}</tbody></table>`}
+    </div>`}
+  </div>`
 }

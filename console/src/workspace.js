@@ -9,6 +9,7 @@ export function Settings({ ws, role }) {
     <h2>Workspace</h2>
     <${Members} ws=${ws} />
     ${may(role, 'admin') && html`<${Invitations} ws=${ws} />`}
+    <${Variables} ws=${ws} editor=${may(role, 'editor')} />
     <${ApiKeys} ws=${ws} />
   </section>`
 }
@@ -94,5 +95,50 @@ function ApiKeys({ ws }) {
       : html`<table class="list" id="api-keys"><tbody>${keys.map((k) => html`<tr key=${k.id} data-name=${k.name}>
         <td>${k.name}</td><td>${k.prefix}…</td><td>${k.role}</td><td class="key-state">${k.state}</td>
         <td>${k.state === 'active' && html`<${Action} name="revoke-key" label="Revoke" danger action=${revoke(k)} onError=${setError} />`}</td>
+      </tr>`)}</tbody></table>`}</div>`
+}
+
+/** The workspace's variables (secrets computers reference by name): names listed, a value shown only when asked. */
+function Variables({ ws, editor }) {
+  const [variables, setVariables] = useState(null)
+  const [shown, setShown] = useState({})
+  const [form, setForm] = useState({ name: '', value: '' })
+  const [error, setError] = useState(null)
+  const load = () => all(`/workspaces/${enc(ws)}/variables`, 'variables').then(setVariables, setError)
+  useEffect(() => { load() }, [ws])
+  const save = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      const existing = (variables || []).find((v) => v.name === form.name)
+      if (existing) await api('PATCH', `/variables/${enc(existing.id)}`, { value: form.value })
+      else await api('POST', `/workspaces/${enc(ws)}/variables`, form)
+      setForm({ name: '', value: '' })
+      await load()
+    } catch (err) { setError(err) }
+  }
+  const reveal = (v) => async () => {
+    const got = await api('GET', `/variables/${enc(v.id)}`)
+    setShown({ ...shown, [v.id]: got.variable.value })
+  }
+  const remove = (v) => async () => {
+    if (!window.confirm(`Delete variable ${v.name}? Computers that use it cannot run commands until it is set again.`)) return
+    await api('DELETE', `/variables/${enc(v.id)}`)
+    await load()
+  }
+  return html`<div><h3>Variables</h3><${ErrorBox} error=${error} />
+    ${editor && html`<form id="set-variable" class="inline" onSubmit=${save}>
+      <${Field} label="Name" name="name" error=${error}>
+        <input id="variable-name" required value=${form.name} onInput=${(e) => setForm({ ...form, name: e.target.value })} /><//>
+      <${Field} label="Value" name="value" error=${error}>
+        <input id="variable-value" type="password" required value=${form.value} onInput=${(e) => setForm({ ...form, value: e.target.value })} /><//>
+      <button id="variable-submit" type="submit">Set</button>
+    </form>`}
+    ${variables === null ? html`<${Loading} />` : variables.length === 0 ? html`<${Empty}>No variables.<//>`
+      : html`<table class="list" id="variables"><tbody>${variables.map((v) => html`<tr key=${v.id} data-name=${v.name}>
+        <td>${v.name}</td><td class="value">${v.id in shown ? html`<code>${shown[v.id]}</code>` : '••••••'}</td>
+        <td>${when(v.updated_at)}</td>
+        <td>${editor && html`<${Action} name="reveal" label="Reveal" action=${reveal(v)} onError=${setError} />
+          <${Action} name="delete-variable" label="Delete" danger action=${remove(v)} onError=${setError} />`}</td>
       </tr>`)}</tbody></table>`}</div>`
 }

@@ -18,6 +18,9 @@ public final class WireSchemas {
     /** A PATCH's labels: a {@code null} value removes the label. */
     public static final String LABELS_PATCH = """
             {"type": "object", "additionalProperties": {"type": ["string", "null"]}}""";
+    /** Rows of values as text, a SQL NULL as null. */
+    public static final String SQL_ROWS = """
+            {"type": "array", "items": {"type": "array", "items": {"type": ["string", "null"]}}}""";
     public static final String INSTANT = """
             {"type": "string", "format": "date-time"}""";
 

@@ -119,6 +119,25 @@ class ConsoleTest {
         browser.awaitText(By.id("computer-state"), "ready");
         browser.screenshot(shot + "-awake");
 
+        browser.click(By.id("tab-metrics"));
+        browser.await(By.cssSelector("#chart-memory canvas")); // a sample every 5 s while awake
+        browser.awaitText(By.id("chart-cpu"), "CPU");
+        browser.screenshot(shot + "-metrics");
+
+        browser.click(By.id("tab-checkpoints"));
+        browser.type(By.id("checkpoint-name"), "v1");
+        browser.click(By.id("checkpoint-submit"));
+        browser.awaitText(By.cssSelector("tr[data-name=v1] .checkpoint-state"), "ready");
+        browser.click(By.cssSelector("tr[data-name=v1] [data-action=fork]"));
+        browser.answer("console-fork");
+        browser.awaitText(By.tagName("h2"), "console-fork");
+        browser.awaitText(By.id("computer-state"), "ready");
+        browser.screenshot(shot + "-fork");
+        String fork = browser.driver().getCurrentUrl().replaceAll(".*#/c/([^/]+).*", "$1");
+        assertEquals("hello from the console\n", new String(admin.download("/computers/" + fork
+                + "/files?path=/data/notes.txt").readAllBytes()), "the fork has the checkpoint's /data");
+        admin.delete("/computers/" + fork);
+
         String cookie = browser.driver().manage().getCookieNamed("hearth_console").getValue();
         assertTrue(browser.driver().manage().getCookieNamed("hearth_console").isHttpOnly());
         assertEquals(200, withCookie("GET", "/me", cookie, false));
@@ -138,9 +157,26 @@ class ConsoleTest {
         assertTrue(uri.contains("ledger"), uri);
         browser.click(By.cssSelector("[data-action=copy-uri]"));
         browser.awaitText(By.cssSelector("[data-action=copy-uri]"), "Copied");
+        browser.type(By.id("sql"), "select 1 as one, null as nothing");
+        browser.click(By.id("sql-run"));
+        String result = browser.awaitText(By.id("sql-result"), "SELECT: 1 row");
+        assertTrue(result.contains("one") && result.contains("NULL"), result);
+        browser.type(By.id("sql"), "create table notes (line text); insert into notes values ('x')");
+        browser.click(By.id("sql-run"));
+        browser.awaitText(By.cssSelector(".error"), "one statement at a time");
+        browser.type(By.id("sql"), "create table notes (line text)");
+        browser.click(By.id("sql-run"));
+        browser.awaitText(By.id("sql-result"), "CREATE");
         browser.screenshot(shot + "-database");
 
         browser.click(By.id("nav-settings"));
+        browser.type(By.id("variable-name"), "api-token");
+        browser.type(By.id("variable-value"), "s3cret");
+        browser.click(By.id("variable-submit"));
+        String listed = browser.awaitText(By.cssSelector("tr[data-name=api-token]"), "api-token");
+        assertFalse(listed.contains("s3cret"), "a value is shown only when asked: " + listed);
+        browser.click(By.cssSelector("tr[data-name=api-token] [data-action=reveal]"));
+        browser.awaitText(By.cssSelector("tr[data-name=api-token] .value"), "s3cret");
         browser.type(By.id("invite-email"), "bob@example.com");
         browser.click(By.id("invite-submit"));
         browser.awaitText(By.id("invitations"), "bob@example.com");
@@ -173,6 +209,19 @@ class ConsoleTest {
                 "{\"Content-Type\": \"application/json\", \"X-Hearth-Console\": \"1\"}");
         assertTrue(asViewer.startsWith("403 ") && asViewer.contains("forbidden"), asViewer);
         assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText());
+        // The SQL editor is the viewer's too, in a transaction that cannot write.
+        String db = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "viewed")).path("database").path("id")
+                .asText();
+        browser.open(root() + "#/d/" + db);
+        browser.type(By.id("sql"), "create table written (x int)");
+        browser.click(By.id("sql-run"));
+        browser.awaitText(By.cssSelector(".error"), "read-only transaction");
+        browser.type(By.id("sql"), "select current_user");
+        browser.click(By.id("sql-run"));
+        browser.awaitText(By.id("sql-result"), "viewed");
+        assertTrue(browser.all(By.cssSelector("[data-action=reset], [data-action=delete]")).isEmpty());
+        assertEquals("********", browser.text(By.cssSelector("[data-copy=password]")));
+        admin.delete("/databases/" + db);
         admin.delete("/computers/" + id);
     }
 

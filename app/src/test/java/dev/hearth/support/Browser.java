@@ -117,10 +117,19 @@ public final class Browser implements AutoCloseable {
 
     /** Accepts the confirmation a destructive action asks for. */
     public void confirm() {
+        answer(null);
+    }
+
+    /** Answers the question the page asks ({@code text} typed into a prompt, if given) and accepts it. */
+    public void answer(String text) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
             try {
-                driver.switchTo().alert().accept();
+                var alert = driver.switchTo().alert();
+                if (text != null) {
+                    alert.sendKeys(text);
+                }
+                alert.accept();
                 return;
             } catch (org.openqa.selenium.NoAlertPresentException e) {
                 if (System.nanoTime() > deadline) {

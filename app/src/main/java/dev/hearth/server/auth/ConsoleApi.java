@@ -54,8 +54,11 @@ public final class ConsoleApi {
     }
 
     private Reply logout(Exchange ex) {
-        ConsoleCookie.requireHeader(ex.header(ConsoleCookie.HEADER));
-        ConsoleCookie.of(ex.header("cookie")).ifPresent(sessions::logout);
+        var cookie = ConsoleCookie.of(ex.header("cookie"));
+        if (cookie.isPresent()) {
+            ConsoleCookie.requireHeader(ex.header(ConsoleCookie.HEADER));
+            sessions.logout(cookie.get());
+        }
         return Reply.ok(Map.of("logged_out", true)).header("Set-Cookie", cookie("", 0));
     }
 

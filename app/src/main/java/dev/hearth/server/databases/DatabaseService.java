@@ -206,6 +206,11 @@ public final class DatabaseService implements AutoCloseable {
         return role.atLeast(Action.SECRET_READ.minimum()) ? connection : connection.redacted();
     }
 
+    /** One SQL statement of the console's editor, as the owner: read-only below the editor role. */
+    SqlConsole.Result query(Workspace workspace, String ref, SqlConsole.Query query, Role role) {
+        return SqlConsole.run(connection(workspace, ref, Role.ADMIN), query, !role.atLeast(Role.EDITOR));
+    }
+
     /**
      * A new password, and every earlier one (including one set in SQL) refused from now on. Awake:
      * set at once, and the role's sessions ended (pgbouncer's server connections with them: they

@@ -57,6 +57,10 @@ public final class DatabasesApi {
                 .summary("Stop the cluster (sessions end)").mayTake(SleepRequest.class).answers(Contract.one("database", Database.class));
         routes.add("POST", "/databases/{db}/wake", write, this::wake)
                 .summary("Start the cluster").answers(Contract.one("database", Database.class));
+        routes.add("POST", "/databases/{db}/query", read, this::query)
+                .summary("Run one SQL statement as the owner (row cap, time limit; read-only for viewers)")
+                .takes(SqlConsole.Query.class).example("{\"sql\": \"select 1\"}")
+                .answers(Contract.one("result", SqlConsole.Result.class));
         CheckpointRoutes.register(routes, "database", "db", read, write,
                 "Checkpoint the database (a checkpoint.create operation)", checkpoints);
     }
@@ -87,6 +91,11 @@ public final class DatabasesApi {
 
     private Reply metrics(Exchange ex) {
         return Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply query(Exchange ex) {
+        return Reply.ok(Reply.one("result", service.query(ex.workspace(), ex.param("db"),
+                ex.body(SqlConsole.Query.class), ex.role())));
     }
 
     private Reply connection(Exchange ex) {
