@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { all, api, enc } from './api.js'
 import { Metrics } from './metrics.js'
+import { Processes } from './processes.js'
 import { openTerminal } from './terminal.js'
 import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.js'
 
@@ -106,7 +107,7 @@ export function ComputerPage({ id, tab, roleIn, go }) {
     await api('DELETE', `/computers/${enc(id)}`)
     go(`#/w/${computer.workspace}/computers`)
   }
-  const tabs = ['overview', 'terminal', 'files', 'checkpoints', 'metrics']
+  const tabs = ['overview', 'terminal', 'processes', 'files', 'checkpoints', 'metrics']
   return html`<section>
     <header class="bar">
       <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span></h2>
@@ -121,6 +122,7 @@ export function ComputerPage({ id, tab, roleIn, go }) {
     ${tab === 'terminal' ? (editor ? html`<${TerminalTab} id=${id} />` : html`<${Empty}>Terminals need the editor role.<//>`)
       : tab === 'files' ? html`<${FilesTab} id=${id} editor=${editor} />`
       : tab === 'metrics' ? html`<${Metrics} id=${id} />`
+      : tab === 'processes' ? html`<${Processes} id=${id} />`
       : tab === 'checkpoints' ? html`<${Checkpoints} computer=${computer} editor=${editor} go=${go} reload=${load} />`
       : html`<${Overview} computer=${computer} />`}
   </section>`

@@ -195,7 +195,13 @@ class ConsoleTest {
     void aViewerSeesNoDestructiveButtonsAndAForgedRequestIsRefused() throws Exception {
         var made = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "looked-at", "image", "hearth/busybox"));
         String id = made.path("computer").path("id").asText();
+        admin.post("/computers/" + id + "/processes", Map.of("command", java.util.List.of("sh", "-c",
+                "echo from-the-process; sleep 600"), "tag", "talker"));
         signIn("vic@example.com", "viewer");
+        browser.open(root() + "#/c/" + id + "/processes");
+        browser.click(By.cssSelector("tr[data-name=talker] [data-action=output]"));
+        browser.awaitText(By.id("process-output"), "from-the-process"); // a viewer reads, followed live
+        browser.screenshot(shot + "-processes");
         browser.open(root() + "#/c/" + id);
         browser.awaitText(By.id("computer-state"), "ready");
         assertTrue(browser.all(By.cssSelector("[data-action=delete], [data-action=sleep]")).isEmpty());
