@@ -256,6 +256,23 @@ class ConsoleTest {
         assertFalse(page.body().contains("<script>"), "no inline script");
     }
 
+    @Test
+    void anApiKeySignInSetsAStrictCookieThatEndsWithTheKey() throws Exception {
+        var made = admin.create("/workspaces/" + ws + "/api_keys", Map.of("name", TestServer.uniqueName("k")));
+        var signIn = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/auth/console"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"api_key\": \"" + made.path("secret").asText() + "\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, signIn.statusCode(), signIn.body());
+        String setCookie = signIn.headers().firstValue("set-cookie").orElse("");
+        assertTrue(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), setCookie);
+        String cookie = setCookie.replaceAll("^hearth_console=([^;]+);.*$", "$1");
+        assertEquals(200, withCookie("GET", "/me", cookie, false));
+        assertEquals(403, withCookie("POST", "/workspaces/" + ws + "/api_keys", cookie, false), "no console header");
+        admin.delete("/workspaces/" + ws + "/api_keys/" + made.path("api_key").path("id").asText());
+        assertEquals(401, withCookie("GET", "/me", cookie, false), "the cookie ends with its key");
+    }
+
     private int withCookie(String method, String path, String cookie, boolean consoleHeader) throws Exception {
         var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Cookie", "hearth_console=" + cookie)
                 .method(method, HttpRequest.BodyPublishers.noBody());
