@@ -237,8 +237,8 @@ class ConsoleTest {
         browser.click(By.id("new-computer"));
         browser.type(By.id("name"), "Not_A_Name");
         browser.click(By.id("create"));
-        String error = browser.awaitText(By.cssSelector(".field-error[data-field=name]"), "");
-        assertFalse(browser.text(By.cssSelector(".field-error[data-field=name]")).isEmpty(), error);
+        String error = browser.await(By.cssSelector(".field-error[data-field=name]")).getText();
+        assertFalse(error.isEmpty(), "the name's error is shown by its field");
         browser.awaitText(By.cssSelector(".error"), "name");
         browser.screenshot(shot + "-error");
         assertTrue(admin.get("/workspaces/" + ws + "/computers").path("computers").findValuesAsText("name").stream()
