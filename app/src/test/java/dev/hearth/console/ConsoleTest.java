@@ -140,10 +140,10 @@ class ConsoleTest {
 
         String cookie = browser.driver().manage().getCookieNamed("hearth_console").getValue();
         assertTrue(browser.driver().manage().getCookieNamed("hearth_console").isHttpOnly());
-        assertEquals(200, withCookie("GET", "/me", cookie, false));
+        assertEquals(200, withCookie("GET", "/me", cookie));
         browser.click(By.id("logout"));
         browser.await(By.id("email"));
-        assertEquals(401, withCookie("GET", "/me", cookie, false), "logout ends the sign-in on the server");
+        assertEquals(401, withCookie("GET", "/me", cookie), "logout ends the sign-in on the server");
     }
 
     @Test
@@ -267,25 +267,25 @@ class ConsoleTest {
         String setCookie = signIn.headers().firstValue("set-cookie").orElse("");
         assertTrue(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), setCookie);
         String cookie = setCookie.replaceAll("^hearth_console=([^;]+);.*$", "$1");
-        assertEquals(200, withCookie("GET", "/me", cookie, false));
-        assertEquals(403, withCookie("POST", "/workspaces/" + ws + "/api_keys", cookie, false), "no console header");
+        assertEquals(200, withCookie("GET", "/me", cookie));
+        assertEquals(403, withCookie("POST", "/workspaces/" + ws + "/api_keys", cookie), "no console header");
         admin.delete("/workspaces/" + ws + "/api_keys/" + made.path("api_key").path("id").asText());
-        assertEquals(401, withCookie("GET", "/me", cookie, false), "the cookie ends with its key");
+        assertEquals(401, withCookie("GET", "/me", cookie), "the cookie ends with its key");
     }
 
-    private int withCookie(String method, String path, String cookie, boolean consoleHeader) throws Exception {
-        var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Cookie", "hearth_console=" + cookie)
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (consoleHeader) {
-            request.header("X-Hearth-Console", "1");
-        }
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    private int withCookie(String method, String path, String cookie) {
+        return status(method, path, "Cookie", "hearth_console=" + cookie);
     }
 
     private int withBearer(String path, String secret) {
+        return status("GET", path, "Authorization", "Bearer " + secret);
+    }
+
+    /** The status of a request with one header, sent as a script would: not by the page. */
+    private int status(String method, String path, String header, String value) {
         try {
-            var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Authorization", "Bearer " + secret)
-                    .build();
+            var request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header(header, value)
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build();
             return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (Exception e) {
             throw new AssertionError(e);

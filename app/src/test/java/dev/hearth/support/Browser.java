@@ -1,5 +1,7 @@
 package dev.hearth.support;
 
+import static dev.hearth.support.Eventually.eventually;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -54,33 +58,30 @@ public final class Browser implements AutoCloseable {
 
     /** The element once it is shown (within 30 s), or a failure naming what was on the page. */
     public WebElement await(By by) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (true) {
-            var found = find(by).filter(WebElement::isDisplayed);
-            if (found.isPresent()) {
-                return found.get();
-            }
-            if (System.nanoTime() > deadline) {
-                screenshot("timeout");
-                throw new AssertionError("not shown: " + by + "; the page says: " + text(By.tagName("body")));
-            }
-            pause();
+        var found = eventually(PATIENCE, () -> find(by).filter(Browser::shown), Optional::isPresent);
+        if (found.isEmpty()) {
+            screenshot("timeout");
+            throw new AssertionError("not shown: " + by + "; the page says: " + text(By.tagName("body")));
+        }
+        return found.get();
+    }
+
+    private static boolean shown(WebElement element) {
+        try {
+            return element.isDisplayed();
+        } catch (StaleElementReferenceException gone) {
+            return false;
         }
     }
 
     /** Waits until the element's text contains {@code wanted}; answers the text. */
     public String awaitText(By by, String wanted) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        String seen = "";
-        while (System.nanoTime() < deadline) {
-            seen = text(by);
-            if (seen.contains(wanted)) {
-                return seen;
-            }
-            pause();
+        String seen = eventually(PATIENCE, () -> text(by), text -> text.contains(wanted));
+        if (!seen.contains(wanted)) {
+            screenshot("timeout");
+            throw new AssertionError("'" + wanted + "' not shown in " + by + "; it says: " + seen);
         }
-        screenshot("timeout");
-        throw new AssertionError("'" + wanted + "' not shown in " + by + "; it says: " + seen);
+        return seen;
     }
 
     public Optional<WebElement> find(By by) {
@@ -122,22 +123,17 @@ public final class Browser implements AutoCloseable {
 
     /** Answers the question the page asks ({@code text} typed into a prompt, if given) and accepts it. */
     public void answer(String text) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (true) {
+        var alert = eventually(PATIENCE, () -> {
             try {
-                var alert = driver.switchTo().alert();
-                if (text != null) {
-                    alert.sendKeys(text);
-                }
-                alert.accept();
-                return;
-            } catch (org.openqa.selenium.NoAlertPresentException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("no confirmation was asked");
-                }
-                pause();
+                return Optional.of(driver.switchTo().alert());
+            } catch (NoAlertPresentException notYet) {
+                return Optional.<Alert>empty();
             }
+        }, Optional::isPresent).orElseThrow(() -> new AssertionError("no confirmation was asked"));
+        if (text != null) {
+            alert.sendKeys(text);
         }
+        alert.accept();
     }
 
     /** Runs a fetch in the page (with its cookie), answering {@code status body}. */
@@ -159,15 +155,6 @@ public final class Browser implements AutoCloseable {
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted");
         }
     }
 

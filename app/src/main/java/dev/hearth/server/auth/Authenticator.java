@@ -120,10 +120,15 @@ public final class Authenticator {
 
     /** {@code principal key|session id}: what a relaying node vouches for. */
     public static String vouchable(Caller caller) {
-        return caller.id() + switch (caller.credential()) {
-            case KeyCredential k -> " key " + k.keyId();
-            case SessionCredential s -> " session " + s.sessionId();
-            case ApiKeyCredential a -> " apikey " + a.keyId();
+        return caller.id() + " " + vouchable(caller.credential());
+    }
+
+    /** {@code key|session|apikey id}: the credential as {@link #vouched} reads it after the principal. */
+    static String vouchable(Caller.Credential credential) {
+        return switch (credential) {
+            case KeyCredential k -> "key " + k.keyId();
+            case SessionCredential s -> "session " + s.sessionId();
+            case ApiKeyCredential a -> "apikey " + a.keyId();
         };
     }
 

@@ -58,18 +58,9 @@ public final class ConsoleSessions {
     private Opened open(String principal, Caller.Credential credential, Principal.View view) {
         String token = Secrets.token("hcs_");
         Instant now = now();
-        jdbi.useHandle(h -> cookies.insert(h, Secrets.sha256(token), principal, credentialText(credential), now,
-                now.plus(lifetime)));
+        jdbi.useHandle(h -> cookies.insert(h, Secrets.sha256(token), principal, Authenticator.vouchable(credential),
+                now, now.plus(lifetime)));
         return new Opened(token, lifetime, view);
-    }
-
-    /** "session ID", "apikey ID" or "key ID", as {@link Authenticator#vouched} reads it after the principal. */
-    private static String credentialText(Caller.Credential credential) {
-        return switch (credential) {
-            case Caller.KeyCredential k -> "key " + k.keyId();
-            case Caller.SessionCredential s -> "session " + s.sessionId();
-            case Caller.ApiKeyCredential a -> "apikey " + a.keyId();
-        };
     }
 
     /**
