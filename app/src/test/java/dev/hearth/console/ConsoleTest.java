@@ -159,7 +159,7 @@ class ConsoleTest {
         browser.awaitText(By.cssSelector("[data-action=copy-uri]"), "Copied");
         browser.type(By.id("sql"), "select 1 as one, null as nothing");
         browser.click(By.id("sql-run"));
-        String result = browser.awaitText(By.id("sql-result"), "SELECT: 1 row");
+        String result = browser.awaitText(By.id("sql-result"), "SELECT: 1 row", Duration.ofSeconds(120)); // its first wake
         assertTrue(result.contains("one") && result.contains("NULL"), result);
         browser.type(By.id("sql"), "create table notes (line text); insert into notes values ('x')");
         browser.click(By.id("sql-run"));
@@ -221,7 +221,8 @@ class ConsoleTest {
         browser.open(root() + "#/d/" + db);
         browser.type(By.id("sql"), "create table written (x int)");
         browser.click(By.id("sql-run"));
-        browser.awaitText(By.cssSelector(".error"), "read-only transaction");
+        // The database's first wake (a new cluster) comes first: slow on a loaded machine.
+        browser.awaitText(By.cssSelector(".error"), "read-only transaction", Duration.ofSeconds(120));
         browser.type(By.id("sql"), "select current_user");
         browser.click(By.id("sql-run"));
         browser.awaitText(By.id("sql-result"), "viewed");

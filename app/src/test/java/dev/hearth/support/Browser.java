@@ -76,7 +76,12 @@ public final class Browser implements AutoCloseable {
 
     /** Waits until the element's text contains {@code wanted}; answers the text. */
     public String awaitText(By by, String wanted) {
-        String seen = eventually(PATIENCE, () -> text(by), text -> text.contains(wanted));
+        return awaitText(by, wanted, PATIENCE);
+    }
+
+    /** The same, waiting up to {@code patience} (a database's first wake, say). */
+    public String awaitText(By by, String wanted, Duration patience) {
+        String seen = eventually(patience, () -> text(by), text -> text.contains(wanted));
         if (!seen.contains(wanted)) {
             screenshot("timeout");
             throw new AssertionError("'" + wanted + "' not shown in " + by + "; it says: " + seen);
