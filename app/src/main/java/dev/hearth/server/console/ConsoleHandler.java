@@ -32,7 +32,8 @@ public final class ConsoleHandler extends Handler.Abstract {
     private record File(byte[] plain, byte[] gzip, String type) {
     }
 
-    private final Map<String, Optional<File>> files = new ConcurrentHashMap<>();
+    // Only files that exist are kept: a name asked for and missing is not, or made-up names would fill it.
+    private final Map<String, File> files = new ConcurrentHashMap<>();
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
@@ -81,8 +82,9 @@ public final class ConsoleHandler extends Handler.Abstract {
     }
 
     private Optional<File> file(String name) {
-        return files.computeIfAbsent(name, n -> read("console/" + n).map(plain -> new File(plain,
-                read("console/" + n + ".gz").orElse(null), TYPES.getOrDefault(extension(n), "application/octet-stream"))));
+        return Optional.ofNullable(files.computeIfAbsent(name, n -> read("console/" + n).map(plain -> new File(plain,
+                read("console/" + n + ".gz").orElse(null), TYPES.getOrDefault(extension(n), "application/octet-stream")))
+                .orElse(null)));
     }
 
     private static Optional<byte[]> read(String resource) {
