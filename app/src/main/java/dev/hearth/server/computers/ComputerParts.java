@@ -34,7 +34,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var sleeps = new Sleeps(records, access, gates, activity, dirs, boots, networking, agents, lifecycle,
                 in.sleep(), in.timings());
         var awake = new Awake(records, gates, activity, sleeps, agents);
-        var execs = new Execs(access, awake, activity, environments, images, agents, in.timings());
+        var execs = new Execs(access, awake, environments, images, agents, in.timings());
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,

@@ -23,19 +23,17 @@ final class Execs {
 
     private final SandboxAccess access;
     private final Awake awake;
-    private final Activity activity;
     private final Environments environments;
     private final ComputerImages images;
     private final Agents agents;
     private final Timings timings;
 
-    Execs(SandboxAccess access, Awake awake, Activity activity, Environments environments,
+    Execs(SandboxAccess access, Awake awake, Environments environments,
           ComputerImages images, Agents agents, Timings timings) {
         this.agents = agents;
         this.timings = timings;
         this.access = access;
         this.awake = awake;
-        this.activity = activity;
         this.environments = environments;
         this.images = images;
     }
@@ -53,18 +51,31 @@ final class Execs {
         }
 
         public ExecApi.Result run(BooleanSupplier callerPresent) {
-            var result = awake.run(read, c -> throughAgent(c, callerPresent,
-                    (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present)));
+            var result = throughAgent(callerPresent,
+                    (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present));
             timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
             return new ExecApi.Result(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
                     result.timedOut(), result.truncated(), result.durationMillis());
         }
 
         public Exec.Result stream(Exec.Sink sink, BooleanSupplier callerPresent) {
-            var result = awake.run(read, c -> throughAgent(c, callerPresent,
-                    (agent, present) -> agents.exec().stream(agent, request, sink, present)));
+            var result = throughAgent(callerPresent,
+                    (agent, present) -> agents.exec().stream(agent, request, sink, present));
             timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
             return result;
+        }
+
+        /** Runs the command through the computer's agent (Awake.onAgent), tracked so that sleep can end it. */
+        private Exec.Result throughAgent(BooleanSupplier callerPresent, AgentRun run) {
+            return awake.onAgent(read, agent -> {
+                var ended = new AtomicBoolean();
+                Runnable untrack = agents.track(agent.sandboxId(), () -> ended.set(true));
+                try {
+                    return run.run(agent, () -> !ended.get() && callerPresent.getAsBoolean());
+                } finally {
+                    untrack.run();
+                }
+            });
         }
 
         /** The command checked, with its whole environment and working directory. */
@@ -134,22 +145,6 @@ final class Execs {
                     + "or uid:gid");
         }
         return given;
-    }
-
-    /** Runs a command through the computer's agent, tracked so that sleep can end it. */
-    private Exec.Result throughAgent(Computer c, BooleanSupplier callerPresent, AgentRun run) {
-        var agent = agents.required(c);
-        var ended = new AtomicBoolean();
-        Runnable untrack = agents.track(c.sandboxId(), () -> ended.set(true));
-        activity.requestBegins(c.id());
-        try {
-            return run.run(agent, () -> !ended.get() && callerPresent.getAsBoolean());
-        } catch (AgentException e) {
-            throw Agents.refusal(e);
-        } finally {
-            activity.requestEnds(c.id());
-            untrack.run();
-        }
     }
 
     @FunctionalInterface
