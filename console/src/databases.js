@@ -88,12 +88,12 @@ export function DatabasePage({ id, roleIn, go }) {
       <${Copy} label="From computers" name="internal_uri" value=${connection.internal_uri} />
       <${Copy} label="Password" name="password" value=${connection.password} />
     </div>`}
-    <${SqlEditor} id=${id} readOnly=${!editor} />
+    <${SqlEditor} id=${id} ws=${database.workspace} readOnly=${!editor} />
   </section>`
 }
 
 /** One statement at a time, run by the server with a row cap and a time limit (read-only for viewers). */
-function SqlEditor({ id, readOnly }) {
+function SqlEditor({ id, ws, readOnly }) {
   const [sql, setSql] = useState('select 1')
   const [result, setResult] = useState(null)
   const [error, setError] = useState(null)
@@ -106,6 +106,7 @@ function SqlEditor({ id, readOnly }) {
   }
   return html`<div class="sql">
     <h3>SQL ${readOnly && html`<span class="muted">(read-only)</span>`}</h3>
+    <${SavedQueries} ws=${ws} sql=${sql} load=${setSql} mayWrite=${!readOnly} />
     <form id="sql-form" onSubmit=${run}>
       <textarea id="sql" rows="5" spellcheck="false" value=${sql} onInput=${(e) => setSql(e.target.value)}
         onKeyDown=${(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) run(e) }}></textarea>
@@ -118,4 +119,50 @@ function SqlEditor({ id, readOnly }) {
         <tbody>${result.rows.map((row) => html`<tr>${row.map((v) => html`<td class=${v === null ? 'null' : ''}>${v === null ? 'NULL' : v}</td>`)}</tr>`)}</tbody></table>`}
     </div>`}
   </div>`
+}
+
+/** The workspace's saved queries (GET/POST /workspaces/{ws}/queries): load one into the editor, save the editor's text, delete. */
+function SavedQueries({ ws, sql, load, mayWrite }) {
+  const [queries, setQueries] = useState(null)
+  const [picked, setPicked] = useState('')
+  const [name, setName] = useState('')
+  const [error, setError] = useState(null)
+  const refresh = () => all(`/workspaces/${enc(ws)}/queries`, 'queries').then(setQueries, setError)
+  useEffect(() => { refresh() }, [ws])
+  const pick = (qid) => {
+    setPicked(qid)
+    const q = (queries || []).find((x) => x.id === qid)
+    if (q) { load(q.sql); setName(q.name) }
+  }
+  const save = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      const current = (queries || []).find((x) => x.id === picked && x.name === name)
+      const saved = current ? await api('PATCH', `/queries/${enc(current.id)}`, { sql })
+        : await api('POST', `/workspaces/${enc(ws)}/queries`, { name, sql })
+      await refresh()
+      setPicked(saved.query.id)
+    } catch (err) { setError(err) }
+  }
+  const remove = async () => {
+    const q = queries.find((x) => x.id === picked)
+    if (!q || !window.confirm(`Delete the saved query ${q.name}?`)) return
+    try {
+      await api('DELETE', `/queries/${enc(q.id)}`)
+      setPicked('')
+      await refresh()
+    } catch (err) { setError(err) }
+  }
+  return html`<form id="saved-queries" class="inline" onSubmit=${save}>
+    <select id="saved-query" value=${picked} onChange=${(e) => pick(e.target.value)}>
+      <option value="">${queries === null ? 'Loading saved queries…' : queries.length === 0 ? 'No saved queries' : 'Saved queries…'}</option>
+      ${(queries || []).map((q) => html`<option value=${q.id}>${q.name}</option>`)}
+    </select>
+    ${mayWrite && html`<${Field} label="" name="name" error=${error}>
+        <input id="query-name" placeholder="name to save as" required value=${name} onInput=${(e) => setName(e.target.value)} /><//>
+      <button id="query-save" type="submit">Save</button>
+      ${picked && html`<button type="button" class="danger" data-action="delete-query" onClick=${remove}>Delete</button>`}`}
+    ${error && !error.fields.name && html`<${ErrorBox} error=${error} />`}
+  </form>`
 }

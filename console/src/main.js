@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.js'
 import { ComputerList, ComputerPage, CreateComputer } from './computers.js'
 import { DatabaseList, DatabasePage } from './databases.js'
+import { Operations } from './operations.js'
 import { SignIn } from './signin.js'
 import { html, Loading } from './ui.js'
 import { Settings } from './workspace.js'
@@ -66,6 +67,7 @@ function App() {
       ${current && html`<nav>
         <a id="nav-computers" href=${`#/w/${current.workspace.id}/computers`}>Computers</a>
         <a id="nav-databases" href=${`#/w/${current.workspace.id}/databases`}>Databases</a>
+        <a id="nav-operations" href=${`#/w/${current.workspace.id}/operations`}>Operations</a>
         <a id="nav-settings" href=${`#/w/${current.workspace.id}/settings`}>Workspace</a>
       </nav>`}
       <span class="who" id="who">${me.principal.name}</span>
@@ -88,6 +90,8 @@ function page(r, current, memberships) {
       return html`<${DatabaseList} ws=${current.workspace.id} role=${current.role} />`
     case 'database':
       return html`<${DatabasePage} id=${r.id} roleIn=${roleIn} go=${go} />`
+    case 'operations':
+      return html`<${Operations} ws=${current.workspace.id} />`
     case 'settings':
       return html`<${Settings} ws=${current.workspace.id} role=${current.role} />`
     default:

@@ -189,6 +189,8 @@ class ComputerTest(LiveWorkspaceCase):
         op = self.h.operations.wait(ck.operation_ids[0], timeout=120)
         self.assertEqual(("succeeded", "checkpoint.create", ck.id), (op.state, op.kind, op.resource))
         self.assertIsNotNone(op.completed_at)
+        listed = list(self.h.operations.list(self.ws, resource=ck.id))
+        self.assertEqual([op.id], [x.id for x in listed])
         self.assertEqual("ready", ck.refresh().state)
         ck.delete()
         self.assertIsNotNone(ck.deleted_at)

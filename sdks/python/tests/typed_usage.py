@@ -16,4 +16,5 @@ def summary(h: Hearth) -> str:
     pending: str = database.pending  # type: ignore[assignment]
     op: Operation = h.operations.get("op")
     done: bool = op.state in ("succeeded", "failed")
-    return f"{name} {state} {memory} {wrong} {port} {pending} {done}"
+    recent: list[Operation] = list(h.operations.list(ws, state="failed", limit=10))
+    return f"{name} {state} {memory} {wrong} {port} {pending} {done} {len(recent)}"

@@ -1,7 +1,7 @@
 // Operations: long-running work (pulls, checkpoints, sleeps, ...) and following it to its end.
 
 import { TimeoutError, errorFromOperation } from "./errors.js";
-import { Model, enc, idOf } from "./common.js";
+import { Model, enc, idOf, paginate } from "./common.js";
 
 export class Operation extends Model {
   async refresh() {
@@ -24,6 +24,16 @@ export class Operations {
   async get(id) {
     const { body } = await this.hearth.transport.json("GET", `/operations/${enc(id)}`);
     return new Operation(this.hearth, body.operation);
+  }
+
+  /**
+   * A workspace's operations, newest first, every page; `state` and `resource` narrow it.
+   * @param {string|{id: string}} workspace
+   * @param {{state?: "running"|"succeeded"|"failed", resource?: string, limit?: number, signal?: AbortSignal}} [options]
+   */
+  list(workspace, options = {}) {
+    return paginate(this.hearth, `/workspaces/${enc(idOf(workspace))}/operations`, "operations",
+      (raw) => new Operation(this.hearth, raw), options);
   }
 
   /**

@@ -245,6 +245,9 @@ describe("computers", () => {
     assert.equal(op.kind, "checkpoint.create");
     assert.equal(op.resource, ck.id);
     assert.ok(op.completedAt);
+    const listed = [];
+    for await (const o of h.operations.list(ws, { resource: ck.id, state: "succeeded" })) listed.push(o.id);
+    assert.deepEqual(listed, [op.id]);
     await ck.refresh();
     assert.equal(ck.state, "ready");
     const names = [];

@@ -36,6 +36,10 @@ export class Operations {
   constructor(hearth: Hearth);
   hearth: Hearth;
   get(id: string): Promise<Operation>;
+  /** A workspace's operations, newest first, every page. */
+  list(workspace: string | { id: string }, options?: {
+    state?: "running" | "succeeded" | "failed"; resource?: string; limit?: number; signal?: AbortSignal;
+  }): AsyncGenerator<Operation, void, undefined>;
   /** Follows it until it settles; a failed one throws its error; past the time, TimeoutError. */
   wait(operation: string | Operation, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Operation>;
 }

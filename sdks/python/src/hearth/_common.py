@@ -132,6 +132,15 @@ class Operations:
     def get(self, operation_id: str) -> Operation:
         return Operation(self._client, self._client._get(f"/operations/{_seg(operation_id)}")["operation"])
 
+    def list(self, workspace: Any, state: str | None = None, resource: str | None = None,
+             limit: int | None = None) -> Iterator[Operation]:
+        """A workspace's operations, newest first; ``state`` (running, succeeded, failed) and
+        ``resource`` (an id) narrow it."""
+        query = {k: v for k, v in {"state": state, "resource": resource}.items() if v is not None}
+        path = f"/workspaces/{_seg(_id_of(workspace))}/operations"
+        for raw in _pages(self._client, path, "operations", query, limit):
+            yield Operation(self._client, raw)
+
     def wait(self, operation: Operation | str, timeout: float = DEFAULT_WAIT_TIMEOUT) -> Operation:
         """``GET /operations/{id}?wait=N`` until the operation is no longer running (at most
         ``timeout`` seconds in all). Answers it when it succeeded; raises OperationFailed (with the

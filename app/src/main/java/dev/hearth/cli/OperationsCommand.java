@@ -3,8 +3,11 @@ package dev.hearth.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
 import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -14,6 +17,33 @@ import picocli.CommandLine.ParentCommand;
 final class OperationsCommand {
     @ParentCommand
     Cli cli;
+
+    @Mixin
+    WorkspaceOption workspace;
+
+    @Command(name = "list", description = "List the workspace's operations, newest first.")
+    int list(@Option(names = "--state", paramLabel = "STATE", description = "running, succeeded or failed") String state,
+             @Option(names = "--resource", paramLabel = "ID", description = "only operations on this resource") String resource,
+             @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "at most N (1 to 100; default 20)") int limit) {
+        var query = new StringBuilder("?limit=").append(limit);
+        if (state != null) {
+            query.append("&state=").append(encode(state));
+        }
+        if (resource != null) {
+            query.append("&resource=").append(encode(resource));
+        }
+        var answer = cli.client().get("/workspaces/" + workspace.required() + "/operations" + query);
+        cli.print(answer, () -> {
+            var table = new Table("ID", "KIND", "STATE", "RESOURCE", "CREATED", "ERROR");
+            for (var op : answer.path("operations")) {
+                table.row(op.path("id").asText(), op.path("kind").asText(), op.path("state").asText(),
+                        op.path("resource").asText("-"), op.path("created_at").asText(),
+                        op.path("error").isNull() ? "-" : op.path("error").path("message").asText());
+            }
+            table.print(cli.out());
+        });
+        return 0;
+    }
 
     @Command(name = "get", description = "Show an operation; with --wait, follow it until it finishes.")
     int get(@Parameters(paramLabel = "OP", description = "the operation's id") String id, @Option(names = "--wait", description = "wait until the operation succeeds or fails") boolean wait) {
@@ -28,6 +58,10 @@ final class OperationsCommand {
             table.print(cli.out());
         });
         return operation.path("operation").path("state").asText().equals("failed") ? 1 : 0;
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 
     /** Long-polls until the operation is no longer running, printing each new line of progress. */

@@ -83,6 +83,7 @@ import dev.hearth.server.store.Store;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
+import dev.hearth.server.queries.SavedQueriesApi;
 import dev.hearth.server.variables.VariablesApi;
 import dev.hearth.server.workspaces.Contents;
 import dev.hearth.server.workspaces.WorkspaceService;
@@ -289,6 +290,7 @@ public final class HearthServer implements AutoCloseable {
         var store = new VariableStore();
         var service = new VariableService(g.jdbi(), store, g.keyring(), g.clock());
         VariablesApi.register(g.routes(), service, store);
+        SavedQueriesApi.register(g.routes(), g.jdbi(), g.clock());
         return service;
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.Config;
+import dev.hearth.server.limits.Limits;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestImages;
@@ -56,7 +57,9 @@ class RoleMatrixTest {
     private final Map<Who, HearthClient> clients = new LinkedHashMap<>();
 
     static UnaryOperator<Config> withOperations() {
-        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all());
+        // Each of the ~700 calls makes its fixture as admin@: more than the default rate allows.
+        return c -> c.withOperations(Duration.ofSeconds(2), TestKinds.all())
+                .withLimits(Limits.DEFAULT.withRequests(10_000, 100_000));
     }
 
     @BeforeAll
@@ -101,6 +104,12 @@ class RoleMatrixTest {
         String operation = server.server().operations().begin("test.sleep", ws, null,
                 Json.mapper().createObjectNode().put("millis", 50)).id();
         return new Fixture(ws, target, variable, invitation, operation, "-");
+    }
+
+    /** A saved query made in the fixture's workspace for the one call. */
+    private String savedQuery(Fixture f) {
+        return clients.get(Who.ADMIN).create("/workspaces/" + f.ws() + "/queries",
+                Map.of("name", TestServer.uniqueName("q"), "sql", "select 1")).path("query").path("id").asText();
     }
 
     private String computerWorkspace;
@@ -264,6 +273,13 @@ class RoleMatrixTest {
                 new Case("PATCH", "/variables/{var}", Needs.EDITOR, 200, f -> "/variables/" + f.variable(),
                         f -> Map.of("value", "y")),
                 new Case("DELETE", "/variables/{var}", Needs.EDITOR, 200, f -> "/variables/" + f.variable(), none),
+                new Case("POST", "/workspaces/{ws}/queries", Needs.EDITOR, 201, f -> ws.apply(f) + "/queries",
+                        f -> Map.of("name", TestServer.uniqueName("q"), "sql", "select 1")),
+                new Case("GET", "/workspaces/{ws}/queries", Needs.VIEWER, 200, f -> ws.apply(f) + "/queries", none),
+                new Case("GET", "/queries/{qry}", Needs.VIEWER, 200, f -> "/queries/" + savedQuery(f), none),
+                new Case("PATCH", "/queries/{qry}", Needs.EDITOR, 200, f -> "/queries/" + savedQuery(f),
+                        f -> Map.of("sql", "select 2")),
+                new Case("DELETE", "/queries/{qry}", Needs.EDITOR, 200, f -> "/queries/" + savedQuery(f), none),
                 new Case("POST", "/workspaces/{ws}/invitations", Needs.ADMIN, 201, f -> ws.apply(f) + "/invitations",
                         f -> Map.of("email", "inv-" + UUID.randomUUID() + "@example.com", "role", "viewer")),
                 new Case("GET", "/workspaces/{ws}/invitations", Needs.ADMIN, 200, f -> ws.apply(f) + "/invitations", none),
@@ -279,6 +295,7 @@ class RoleMatrixTest {
                             case ADMIN, EDITOR, VIEWER -> 404;
                             default -> 401;
                         }),
+                new Case("GET", "/workspaces/{ws}/operations", Needs.VIEWER, 200, f -> ws.apply(f) + "/operations", none),
                 new Case("GET", "/operations/{op}", Needs.VIEWER, 200, f -> "/operations/" + f.operation(), none),
                 new Case("POST", "/workspaces/{ws}/computers", Needs.EDITOR, 201, f -> ws.apply(f) + "/computers",
                         f -> Map.of("name", TestServer.uniqueName("c"), "image", "hearth/busybox")),

@@ -204,6 +204,10 @@ class CliTest {
         var failed = cli(asAdmin(), "operations", "get", bad, "--wait");
         assertEquals(1, failed.code());
         assertTrue(failed.out().contains("asked to fail"), failed.out());
+        var failures = cli(asAdmin(), "operations", "list", "-w", "cli-ops", "--state", "failed");
+        assertEquals(0, failures.code(), failures.err());
+        assertTrue(failures.out().lines().anyMatch(l -> l.startsWith(bad) && l.contains("asked to fail")), failures.out());
+        assertTrue(failures.out().lines().noneMatch(l -> l.startsWith(ok)), failures.out());
     }
 
     @Test

@@ -138,6 +138,11 @@ class ConsoleTest {
                 + "/files?path=/data/notes.txt").readAllBytes()), "the fork has the checkpoint's /data");
         admin.delete("/computers/" + fork);
 
+        browser.click(By.id("nav-operations"));
+        String operations = browser.awaitText(By.id("operations"), "checkpoint.create");
+        assertTrue(operations.contains("succeeded"), operations);
+        browser.screenshot(shot + "-operations");
+
         String cookie = browser.driver().manage().getCookieNamed("hearth_console").getValue();
         assertTrue(browser.driver().manage().getCookieNamed("hearth_console").isHttpOnly());
         assertEquals(200, withCookie("GET", "/me", cookie));
@@ -167,6 +172,15 @@ class ConsoleTest {
         browser.type(By.id("sql"), "create table notes (line text)");
         browser.click(By.id("sql-run"));
         browser.awaitText(By.id("sql-result"), "CREATE");
+        browser.type(By.id("query-name"), "make notes");
+        browser.click(By.id("query-save"));
+        browser.awaitText(By.id("saved-query"), "make notes");
+        browser.driver().navigate().refresh();
+        browser.await(By.id("saved-query"));
+        browser.click(By.xpath("//select[@id='saved-query']/option[text()='make notes']"));
+        assertEquals("create table notes (line text)", eventually(Duration.ofSeconds(10),
+                () -> browser.await(By.id("sql")).getDomProperty("value"), v -> v.startsWith("create")),
+                "a saved query comes back into the editor after a reload");
         browser.screenshot(shot + "-database");
 
         browser.click(By.id("nav-settings"));

@@ -86,6 +86,32 @@ class OperationsTest {
     }
 
     @Test
+    void aWorkspaceListsItsOperationsNewestFirstByStateAndResource() throws Exception {
+        String other = TestServer.workspace(admin).path("id").asText();
+        String failed = get(begin("test.sleep", "{\"millis\": 10, \"fail\": true}"), 30).path("id").asText();
+        String first = get(begin("test.sleep", "{\"millis\": 10}"), 30).path("id").asText();
+        String second = get(begin("test.sleep", "{\"millis\": 10}"), 30).path("id").asText();
+        server.server().operations().begin("test.sleep", other, "thing", Json.mapper().readTree("{\"millis\": 10}"));
+
+        var page = admin.get("/workspaces/" + ws + "/operations?limit=2");
+        assertEquals(List.of(second, first), ids(page.path("operations")));
+        var next = admin.get("/workspaces/" + ws + "/operations?limit=2&cursor=" + page.path("next_cursor").asText());
+        assertEquals(failed, ids(next.path("operations")).getFirst());
+        var failures = admin.get("/workspaces/" + ws + "/operations?state=failed").path("operations");
+        assertTrue(ids(failures).contains(failed));
+        for (var op : failures) {
+            assertEquals("failed", op.path("state").asText());
+            assertEquals(ws, op.path("workspace").asText(), "another workspace's operation is not listed");
+        }
+        assertEquals(0, admin.get("/workspaces/" + ws + "/operations?resource=nothing").path("operations").size());
+        assertError(admin.send("GET", "/workspaces/" + ws + "/operations?state=lost", null, Map.of()), 400, "invalid_request");
+    }
+
+    private static List<String> ids(JsonNode operations) {
+        return operations.valueStream().map(op -> op.path("id").asText()).toList();
+    }
+
+    @Test
     void workLeftRunningByAStoppedServerIsFailedOrResumed() throws Exception {
         String lost = begin("test.sleep", "{\"millis\": 5000}");
         String resumed = begin("test.resumable", "{\"millis\": 500}");

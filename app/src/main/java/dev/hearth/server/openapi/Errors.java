@@ -80,7 +80,7 @@ final class Errors {
             case "workspaces" -> route.method().equals("DELETE") ? EnumSet.of(NOT_EMPTY) : EnumSet.of(CONFLICT, FORBIDDEN);
             case "access" -> EnumSet.of(CONFLICT, LAST_ADMIN);
             case "invitations" -> EnumSet.of(CONFLICT, MAIL_UNAVAILABLE, NOT_FOUND, FORBIDDEN);
-            case "variables" -> EnumSet.of(CONFLICT);
+            case "variables", "queries" -> EnumSet.of(CONFLICT);
             // Work on another node's computer or database, or on one whose node is down or draining.
             case "computers" -> EnumSet.of(CONFLICT, PROTECTED, VARIABLE_MISSING, RUNTIME_UNAVAILABLE,
                     INSUFFICIENT_STORAGE, BAD_GATEWAY, GATEWAY_TIMEOUT, WRONG_NODE, NODE_UNAVAILABLE);

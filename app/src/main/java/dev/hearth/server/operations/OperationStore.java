@@ -4,6 +4,7 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -39,6 +40,24 @@ public final class OperationStore {
     public Optional<Operation> find(Handle h, String id) {
         return h.createQuery("SELECT * FROM operations WHERE id = :id").bind("id", id)
                 .map(OperationStore::operation).findOne();
+    }
+
+    /**
+     * A page of the workspace's operations, newest first: ids sort by creation time, so the cursor
+     * is the last id shown and the next page holds the smaller ones.
+     */
+    public List<Operation> page(Handle h, String workspace, Filter filter, PageRequest page) {
+        return h.createQuery("SELECT * FROM operations WHERE workspace = :w AND (:after = '' OR id < :after)"
+                        + (filter.state() == null ? "" : " AND state = :state")
+                        + (filter.resource() == null ? "" : " AND resource = :resource")
+                        + " ORDER BY id DESC LIMIT :n")
+                .bind("w", workspace).bind("after", page.after().orElse("")).bind("n", page.limit() + 1)
+                .bind("state", filter.state() == null ? null : filter.state().name()).bind("resource", filter.resource())
+                .map(OperationStore::operation).list();
+    }
+
+    /** Which operations a list shows: of one state, of one resource, or (null) any. */
+    public record Filter(Operation.State state, String resource) {
     }
 
     public Optional<String> workspaceOf(Handle h, String id, Optional<String> within) {

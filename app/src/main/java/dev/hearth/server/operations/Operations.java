@@ -2,6 +2,8 @@ package dev.hearth.server.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.server.store.Page;
+import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.Ids;
 import java.time.Clock;
 import java.time.Duration;
@@ -85,6 +87,11 @@ public final class Operations implements AutoCloseable {
     /** The running operation of {@code kind} on the resource, if one runs. */
     public Optional<Operation> running(String resource, String kind) {
         return jdbi.withHandle(h -> store.running(h, resource, kind));
+    }
+
+    public Page<Operation.View> list(String workspace, OperationStore.Filter filter, PageRequest page) {
+        var rows = jdbi.withHandle(h -> store.page(h, workspace, filter, page));
+        return Page.of(rows, page.limit(), Operation::id).map(Operation::view);
     }
 
     public Operation get(String id) {

@@ -23,7 +23,10 @@ public enum Action {
     COMPUTER_WRITE(Role.EDITOR),
     COMPUTER_EXEC(Role.EDITOR),
     DATABASE_READ(Role.VIEWER),
-    DATABASE_WRITE(Role.EDITOR);
+    DATABASE_WRITE(Role.EDITOR),
+    /** Saved SQL queries: text any member reads; editors keep, change and delete them. */
+    QUERY_READ(Role.VIEWER),
+    QUERY_WRITE(Role.EDITOR);
 
     private final Role minimum;
 
