@@ -1,7 +1,9 @@
 // Databases: the workspace's list, a create form and a page with connection details to copy,
-// a credential reset, sleep and wake.
+// a credential reset, sleep and wake, the SQL editor with saved queries, branches and metrics.
 import { useEffect, useState } from 'preact/hooks'
 import { all, api, enc } from './api.js'
+import { Branches } from './branches.js'
+import { DatabaseMetrics } from './metrics.js'
 import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.js'
 
 export function DatabaseList({ ws, role }) {
@@ -48,7 +50,7 @@ function Copy({ label, value, name }) {
   </div>`
 }
 
-export function DatabasePage({ id, roleIn, go }) {
+export function DatabasePage({ id, tab, roleIn, go }) {
   const [database, setDatabase] = useState(null)
   const [connection, setConnection] = useState(null)
   const [error, setError] = useState(null)
@@ -82,6 +84,15 @@ export function DatabasePage({ id, roleIn, go }) {
       </div>`}
     </header>
     <${ErrorBox} error=${error} />
+    <nav class="tabs">${['overview', 'branches', 'metrics'].map((t) => html`<a class=${t === tab ? 'active' : ''} id=${'dtab-' + t} href=${`#/d/${id}/${t}`}>${t}</a>`)}</nav>
+    ${tab === 'branches' ? html`<${Branches} database=${database} editor=${editor} go=${go} />`
+      : tab === 'metrics' ? html`<${DatabaseMetrics} id=${id} />`
+      : html`<${Overview} id=${id} database=${database} connection=${connection} editor=${editor} />`}
+  </section>`
+}
+
+function Overview({ id, database, connection, editor }) {
+  return html`<div>
     ${connection && html`<div class="connection">
       <${Copy} label="Connection string" name="uri" value=${connection.uri} />
       <${Copy} label="Pooler" name="pooler_uri" value=${connection.pooler_uri} />
@@ -89,7 +100,7 @@ export function DatabasePage({ id, roleIn, go }) {
       <${Copy} label="Password" name="password" value=${connection.password} />
     </div>`}
     <${SqlEditor} id=${id} ws=${database.workspace} readOnly=${!editor} />
-  </section>`
+  </div>`
 }
 
 /** One statement at a time, run by the server with a row cap and a time limit (read-only for viewers). */

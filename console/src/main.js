@@ -34,7 +34,7 @@ function route(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean)
   if (parts[0] === 'w' && parts.length >= 3) return { ws: parts[1], page: parts[2], sub: parts[3] }
   if (parts[0] === 'c' && parts[1]) return { page: 'computer', id: parts[1], sub: parts[2] || 'overview' }
-  if (parts[0] === 'd' && parts[1]) return { page: 'database', id: parts[1] }
+  if (parts[0] === 'd' && parts[1]) return { page: 'database', id: parts[1], sub: parts[2] || 'overview' }
   return { page: 'home' }
 }
 
@@ -89,7 +89,7 @@ function page(r, current, memberships) {
     case 'databases':
       return html`<${DatabaseList} ws=${current.workspace.id} role=${current.role} />`
     case 'database':
-      return html`<${DatabasePage} id=${r.id} roleIn=${roleIn} go=${go} />`
+      return html`<${DatabasePage} id=${r.id} tab=${r.sub} roleIn=${roleIn} go=${go} />`
     case 'operations':
       return html`<${Operations} ws=${current.workspace.id} />`
     case 'settings':

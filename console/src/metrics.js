@@ -1,15 +1,22 @@
-// A computer's CPU, memory and disk over the last hour it was awake: the server's samples (one every
-// 5 s, GET .../metrics/history), drawn by uPlot and refreshed every 5 s.
+// A computer's CPU, memory and disk, and a database's sessions, transactions and size, over the
+// last hour they were awake: the server's samples (GET .../metrics/history, one every 5 s for a
+// computer and 10 s for a database), drawn by uPlot and refreshed as often.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { api, enc } from './api.js'
 import { Empty, ErrorBox, html } from './ui.js'
 
-const CHARTS = [
+const COMPUTER = [
   { id: 'cpu', title: 'CPU (%)', value: (s) => s.cpu_percent },
   { id: 'memory', title: 'Memory (MB)', value: (s) => s.memory_bytes / 1048576 },
   { id: 'disk', title: 'Disk used (MB)', value: (s) => s.disk_used_bytes / 1048576 },
+]
+
+const DATABASE = [
+  { id: 'connections', title: 'Sessions', value: (s) => s.connections },
+  { id: 'transactions', title: 'Transactions / s', value: (s) => s.transactions_per_second },
+  { id: 'size', title: 'Size (MB)', value: (s) => s.size_bytes / 1048576 },
 ]
 
 function Chart({ chart, samples }) {
@@ -32,16 +39,26 @@ function Chart({ chart, samples }) {
 }
 
 export function Metrics({ id }) {
+  return html`<${History} path=${`/computers/${enc(id)}/metrics/history`} charts=${COMPUTER} every=${5000}
+    none="No samples yet: one comes every 5 seconds while the computer is awake." />`
+}
+
+export function DatabaseMetrics({ id }) {
+  return html`<${History} path=${`/databases/${enc(id)}/metrics/history`} charts=${DATABASE} every=${10000}
+    none="No samples yet: one comes every 10 seconds while the database is awake." />`
+}
+
+function History({ path, charts, every, none }) {
   const [samples, setSamples] = useState(null)
   const [error, setError] = useState(null)
   useEffect(() => {
-    const load = () => api('GET', `/computers/${enc(id)}/metrics/history`).then((r) => setSamples(r.samples), setError)
+    const load = () => api('GET', path).then((r) => setSamples(r.samples), setError)
     load()
-    const timer = setInterval(load, 5000)
+    const timer = setInterval(load, every)
     return () => clearInterval(timer)
-  }, [id])
+  }, [path])
   if (error) return html`<${ErrorBox} error=${error} />`
   if (!samples) return null
-  if (samples.length === 0) return html`<${Empty}>No samples yet: one comes every 5 seconds while the computer is awake.<//>`
-  return html`<div class="charts">${CHARTS.map((c) => html`<${Chart} key=${c.id} chart=${c} samples=${samples} />`)}</div>`
+  if (samples.length === 0) return html`<${Empty}>${none}<//>`
+  return html`<div class="charts">${charts.map((c) => html`<${Chart} key=${c.id} chart=${c} samples=${samples} />`)}</div>`
 }

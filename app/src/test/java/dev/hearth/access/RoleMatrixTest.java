@@ -386,6 +386,8 @@ class RoleMatrixTest {
                         f -> "/databases/" + f.computer() + "/connection", none),
                 new Case("GET", "/databases/{db}/metrics", Needs.VIEWER, 200,
                         f -> "/databases/" + f.computer() + "/metrics", none),
+                new Case("GET", "/databases/{db}/metrics/history", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/metrics/history", none),
                 new Case("POST", "/databases/{db}/query", Needs.VIEWER, 200, f -> "/databases/" + f.computer() + "/query",
                         f -> Map.of("sql", "select 1")),
                 new Case("POST", "/databases/{db}/reset_credentials", Needs.EDITOR, 200,

@@ -183,6 +183,21 @@ class ConsoleTest {
                 "a saved query comes back into the editor after a reload");
         browser.screenshot(shot + "-database");
 
+        browser.click(By.id("dtab-metrics"));
+        browser.await(By.cssSelector("#chart-connections canvas")); // a sample every 10 s while awake
+        browser.awaitText(By.id("chart-transactions"), "Transactions");
+        browser.screenshot(shot + "-database-metrics");
+        browser.click(By.id("dtab-branches"));
+        browser.type(By.id("database-checkpoint-name"), "before");
+        browser.click(By.id("database-checkpoint-submit"));
+        browser.awaitText(By.cssSelector("tr[data-name=before] .checkpoint-state"), "ready");
+        browser.click(By.cssSelector("tr[data-name=before] [data-action=branch]"));
+        browser.answer("ledger-before");
+        browser.awaitText(By.tagName("h2"), "ledger-before");
+        browser.click(By.id("dtab-branches"));
+        browser.awaitText(By.cssSelector("#branch-tree li[data-name=ledger] li[data-name=ledger-before]"), "ledger-before");
+        browser.screenshot(shot + "-branches");
+
         browser.click(By.id("nav-settings"));
         browser.type(By.id("variable-name"), "api-token");
         browser.type(By.id("variable-value"), "s3cret");

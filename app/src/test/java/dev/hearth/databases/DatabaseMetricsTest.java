@@ -53,4 +53,40 @@ class DatabaseMetricsTest {
         int left = Eventually.eventually(Duration.ofSeconds(10), () -> metrics(id).path("connections").asInt(), n -> n == 0);
         assertEquals(0, left, "both sessions ended");
     }
+
+    @Test
+    void theLastHourIsKeptWhileAwake() throws Exception {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "charted")).path("database")
+                .path("id").asText();
+        assertEquals(0, history(id).size(), "a database that never woke has no samples");
+        var c = admin.get("/databases/" + id + "/connection").path("connection");
+        String url = "jdbc:postgresql://127.0.0.1:" + c.path("port").asInt() + "/charted?sslmode=require";
+        try (var session = DriverManager.getConnection(url, "charted", c.path("password").asText())) {
+            session.createStatement().execute("CREATE TABLE t (n int)");
+            // Two samples 10 s apart; transactions between them give the second a rate.
+            var busy = Eventually.eventually(Duration.ofSeconds(60), () -> {
+                for (int i = 0; i < 20; i++) {
+                    session.createStatement().execute("INSERT INTO t VALUES (1)");
+                }
+                return history(id);
+            }, samples -> samples.size() >= 2 && samples.get(samples.size() - 1).path("transactions_per_second").asDouble() > 0);
+            var last = busy.get(busy.size() - 1);
+            assertTrue(last.path("transactions_per_second").asDouble() > 0, busy.toString());
+            assertEquals(1, last.path("connections").asInt(), "this test's session: " + last);
+            assertTrue(last.path("size_bytes").asLong() > 1 << 20, last.toString());
+            String since = last.path("at").asText();
+            assertEquals(last, history(id, "?since=" + since).getFirst(), "since bounds the samples");
+        }
+        var refused = admin.send("GET", "/databases/" + id + "/metrics/history?until=yesterday", null, Map.of());
+        assertEquals(400, refused.status(), refused.body().toString());
+    }
+
+    private java.util.List<JsonNode> history(String id) {
+        return history(id, "");
+    }
+
+    private java.util.List<JsonNode> history(String id, String query) {
+        return admin.get("/databases/" + id + "/metrics/history" + query).path("samples").valueStream().toList();
+    }
 }

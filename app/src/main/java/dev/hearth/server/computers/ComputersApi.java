@@ -100,7 +100,7 @@ public final class ComputersApi {
 
     private Reply metricsHistory(Exchange ex) {
         return Reply.ok(java.util.Map.of("samples", service.metricsHistory(ex.workspace(), ex.param("cmp"),
-                time(ex, "since"), time(ex, "until"))));
+                ex.timeQuery("since"), ex.timeQuery("until"))));
     }
 
     private Reply update(Exchange ex) {
@@ -139,16 +139,6 @@ public final class ComputersApi {
         BooleanSupplier wanted = ex.header("idempotency-key").isPresent() ? () -> true : peer::connected;
         return ndjson ? Reply.stream("application/x-ndjson", out -> stream(exec, out, peer, ex.requestId()))
                 : Reply.ok(exec.run(wanted));
-    }
-
-    private static java.time.Instant time(Exchange ex, String name) {
-        return ex.query(name).map(text -> {
-            try {
-                return java.time.Instant.parse(text);
-            } catch (java.time.format.DateTimeParseException e) {
-                throw ApiException.invalidField(name, "must be a timestamp (ISO 8601, e.g. 2026-11-21T06:01:19Z)");
-            }
-        }).orElse(null);
     }
 
     private static ComputerFilter filter(Exchange ex) {

@@ -44,6 +44,8 @@ final class DatabaseHost implements AutoCloseable {
     // The databases this node runs (their rows name it), as opposed to those it reaches elsewhere.
     private final Set<String> served = ConcurrentHashMap.newKeySet();
     private final Elsewhere elsewhere;
+    private final DatabaseHistory history;
+    private Thread sampling;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
@@ -64,6 +66,7 @@ final class DatabaseHost implements AutoCloseable {
         this.elsewhere = new Elsewhere(targets, proxy, engine.pooler(), reach, listenHost, served::contains);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
+        this.history = new DatabaseHistory(this, clock);
     }
 
     DatabaseEngine engine() {
@@ -76,6 +79,15 @@ final class DatabaseHost implements AutoCloseable {
 
     ClusterSupervisor supervisor() {
         return supervisor;
+    }
+
+    DatabaseHistory history() {
+        return history;
+    }
+
+    /** The databases this node runs now. */
+    Set<String> served() {
+        return Set.copyOf(served);
     }
 
     PortPool ports() {
@@ -219,11 +231,15 @@ final class DatabaseHost implements AutoCloseable {
         new ClusterReconciler(this, rows, clock).reconcile();
         ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
         ticker.scheduleWithFixedDelay(this::reachElsewhere, 0, Elsewhere.EVERY_SECONDS, TimeUnit.SECONDS);
+        sampling = history.start();
     }
 
     @Override
     public void close() {
         ticker.shutdownNow();
+        if (sampling != null) {
+            sampling.interrupt();
+        }
         trash.await();
         proxy.close();
         supervisor.stopAll();

@@ -198,6 +198,12 @@ public final class DatabaseService implements AutoCloseable {
         }
     }
 
+    /** The last hour of the database's sessions, transactions and size, a sample every 10 s while awake. */
+    public java.util.List<DatabaseHistory.Sample> metricsHistory(Workspace workspace, String ref, Instant since,
+                                                                 Instant until) {
+        return host().history().of(live(workspace, ref).id(), since, until);
+    }
+
     /** The connection details; the password only for roles that may read secrets. */
     public Connection connection(Workspace workspace, String ref, Role role) {
         var engine = host().engine();

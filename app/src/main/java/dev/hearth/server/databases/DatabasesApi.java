@@ -48,6 +48,11 @@ public final class DatabasesApi {
         routes.add("GET", "/databases/{db}/metrics", read, this::metrics)
                 .summary("Sessions and disk the database uses now (never wakes it)")
                 .answers(Contract.one("metrics", DatabaseMetrics.class));
+        routes.add("GET", "/databases/{db}/metrics/history", read, this::metricsHistory)
+                .summary("The last hour of sessions, transactions a second and size, a sample every 10 s while awake")
+                .query("since", "string", "a timestamp: only samples from then on")
+                .query("until", "string", "a timestamp: only samples until then")
+                .answers(Contract.all("samples", DatabaseHistory.Sample.class));
         routes.add("GET", "/databases/{db}/connection", read, this::connection)
                 .summary("How to connect (the password only for editors and admins)")
                 .answers(Contract.one("connection", Connection.class));
@@ -87,6 +92,11 @@ public final class DatabasesApi {
 
     private Reply delete(Exchange ex) {
         return Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply metricsHistory(Exchange ex) {
+        return Reply.ok(java.util.Map.of("samples", service.metricsHistory(ex.workspace(), ex.param("db"),
+                ex.timeQuery("since"), ex.timeQuery("until"))));
     }
 
     private Reply metrics(Exchange ex) {

@@ -113,6 +113,17 @@ public final class Exchange {
         return single(query, name);
     }
 
+    /** A timestamp query parameter ({@code ?since=2026-11-21T06:01:19Z}), or null when absent. */
+    public java.time.Instant timeQuery(String name) {
+        return query(name).map(text -> {
+            try {
+                return java.time.Instant.parse(text);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw ApiException.invalidField(name, "must be a timestamp (ISO 8601, e.g. 2026-11-21T06:01:19Z)");
+            }
+        }).orElse(null);
+    }
+
     /** Every value of a query parameter that may be given more than once, in order. */
     public List<String> queries(String name) {
         return query.getOrDefault(name, List.of());

@@ -214,6 +214,21 @@ public final class Clusters {
         });
     }
 
+    /** Client sessions now and transactions ended since the cluster started (its own session's included). */
+    public record Activity(int connections, long transactions) {
+    }
+
+    public Activity activity(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery("SELECT (SELECT count(*) FROM pg_stat_activity "
+                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()), "
+                    + "(SELECT coalesce(sum(xact_commit + xact_rollback), 0) FROM pg_stat_database)")) {
+                rows.next();
+                return new Activity(rows.getInt(1), rows.getLong(2));
+            }
+        });
+    }
+
     /**
      * The client ports of the sessions logged in over TCP (PostgreSQL 15 lists a backend only once
      * it is past authentication; its own session over the socket shows -1).

@@ -1,0 +1,70 @@
+// A database's checkpoints (take one, branch a new database from one) and the workspace's
+// databases drawn as the tree their branches make: each branch hangs under the database and the
+// checkpoint it was made from.
+import { useEffect, useState } from 'preact/hooks'
+import { all, api, enc } from './api.js'
+import { Action, Empty, ErrorBox, Field, html, Loading, when } from './ui.js'
+
+export function Branches({ database, editor, go }) {
+  const [checkpoints, setCheckpoints] = useState(null)
+  const [databases, setDatabases] = useState(null)
+  const [name, setName] = useState('')
+  const [error, setError] = useState(null)
+  const load = () => Promise.all([
+    all(`/databases/${enc(database.id)}/checkpoints`, 'checkpoints').then(setCheckpoints),
+    all(`/workspaces/${enc(database.workspace)}/databases`, 'databases').then(setDatabases),
+  ]).catch(setError)
+  useEffect(() => {
+    load()
+    const timer = setInterval(load, 3000) // a checkpoint is made in the background
+    return () => clearInterval(timer)
+  }, [database.id])
+  const take = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      await api('POST', `/databases/${enc(database.id)}/checkpoints`, name ? { name } : {})
+      setName('')
+      await load()
+    } catch (err) { setError(err) }
+  }
+  const branch = (c) => async () => {
+    const branchName = window.prompt('Name of the new database', `${database.name}-${c.name}`)
+    if (!branchName) return
+    const made = await api('POST', `/workspaces/${enc(database.workspace)}/databases`, { name: branchName, from_checkpoint: c.id })
+    go(`#/d/${made.database.id}`)
+  }
+  return html`<div>
+    ${editor && html`<form id="take-database-checkpoint" class="inline" onSubmit=${take}>
+      <${Field} label="New checkpoint (copy-on-write, whatever the size)" name="name" error=${error}>
+        <input id="database-checkpoint-name" placeholder="name (optional)" value=${name} onInput=${(e) => setName(e.target.value)} /><//>
+      <button id="database-checkpoint-submit" type="submit">Take</button>
+    </form>`}
+    <${ErrorBox} error=${error} />
+    ${checkpoints === null ? html`<${Loading} />` : checkpoints.length === 0 ? html`<${Empty}>No checkpoints.<//>` : html`
+      <table class="list" id="database-checkpoints"><tbody>${checkpoints.map((c) => html`<tr key=${c.id} data-name=${c.name}>
+        <td>${c.name}</td><td class="checkpoint-state">${c.state}</td><td>${when(c.created_at)}</td>
+        <td>${editor && c.state === 'ready' && html`<${Action} name="branch" label="Branch" action=${branch(c)} onError=${setError} />`}</td>
+      </tr>`)}</tbody></table>`}
+    <h3>Branches</h3>
+    ${databases === null ? html`<${Loading} />` : html`<${Tree} databases=${databases} current=${database.id} />`}
+  </div>`
+}
+
+/** The workspace's databases as nested lists: roots first, each branch under its parent. */
+function Tree({ databases, current }) {
+  const ids = new Set(databases.map((d) => d.id))
+  const children = new Map()
+  for (const d of databases) {
+    const parent = d.parent && ids.has(d.parent) ? d.parent : null
+    if (!children.has(parent)) children.set(parent, [])
+    children.get(parent).push(d)
+  }
+  const node = (d) => html`<li key=${d.id} data-name=${d.name}>
+    <a href=${`#/d/${d.id}/branches`} class=${d.id === current ? 'current' : ''}>${d.name}</a>
+    <span class=${'state ' + d.state}>${d.state}</span>
+    ${d.from_checkpoint && html`<span class="muted"> from checkpoint <code>${d.from_checkpoint}</code></span>`}
+    ${children.has(d.id) && html`<ul>${children.get(d.id).map(node)}</ul>`}
+  </li>`
+  return html`<ul class="tree" id="branch-tree">${(children.get(null) || []).map(node)}</ul>`
+}
