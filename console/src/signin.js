@@ -1,7 +1,9 @@
-// Sign-in: a code mailed to an email address (the same flow as hearth auth login), or an API key.
+// Sign-in: a code mailed to an email address (the same flow as hearth auth login), an API key or a
+// key file (signed here, see keyfile.js).
 // Either way the server answers with an HttpOnly cookie; no token is ever kept by the page.
 import { useState } from 'preact/hooks'
 import { api } from './api.js'
+import { assertion } from './keyfile.js'
 import { ErrorBox, Field, html } from './ui.js'
 
 export function SignIn({ onSignedIn }) {
@@ -21,6 +23,11 @@ export function SignIn({ onSignedIn }) {
   })
   const verify = run(async () => onSignedIn(await api('POST', '/auth/console', { email, code })))
   const withKey = run(async () => onSignedIn(await api('POST', '/auth/console', { api_key: apiKey })))
+  const withFile = run(async () => {
+    const file = document.getElementById('key-file').files[0]
+    if (!file) throw new Error('choose a key file')
+    onSignedIn(await api('POST', '/auth/console', { assertion: await assertion(await file.text()) }))
+  })
   return html`<main class="signin">
     <h1>Sign in to Hearth</h1>
     <${ErrorBox} error=${error} />
@@ -41,6 +48,15 @@ export function SignIn({ onSignedIn }) {
           <input id="api-key" type="password" required value=${apiKey} onInput=${(e) => setApiKey(e.target.value)} />
         <//>
         <button id="key-submit" type="submit">Sign in</button>
+      </form>
+    </details>
+    <details>
+      <summary>Sign in with a key file</summary>
+      <form id="key-file-form" onSubmit=${withFile}>
+        <${Field} label="Key file (its private key stays in this browser)" name="assertion" error=${error}>
+          <input id="key-file" type="file" accept=".json,application/json" required />
+        <//>
+        <button id="key-file-submit" type="submit">Sign in</button>
       </form>
     </details>
   </main>`

@@ -246,12 +246,12 @@ public final class HearthServer implements AutoCloseable {
                 g.baseUrl() + "/auth/token");
         var login = new EmailLogin(g.jdbi(), authStore, access, tokens, g.mailer(), g.clock(),
                 config.sessionLifetime());
-        AuthApi.register(g.routes(), new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl()),
-                login, signingKeys, g.rates());
+        var grant = new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl());
+        AuthApi.register(g.routes(), grant, login, signingKeys, g.rates());
         var apiKeys = new ApiKeys(g.jdbi(), new ApiKeyStore(), accessStore, g.clock());
         ApiKeysApi.register(g.routes(), apiKeys);
         var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, apiKeys, g.clock());
-        var console = new ConsoleSessions(g.jdbi(), authStore, authenticator, login, tokens, g.clock(),
+        var console = new ConsoleSessions(g.jdbi(), authStore, authenticator, login, tokens, grant, g.clock(),
                 config.sessionLifetime());
         ConsoleApi.register(g.routes(), console, g.rates(), g.baseUrl().startsWith("https:"));
         var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore), console);

@@ -303,6 +303,33 @@ class ConsoleTest {
         assertEquals(401, withCookie("GET", "/me", cookie), "the cookie ends with its key");
     }
 
+    @Test
+    void aKeyFileSignsInInTheBrowserAndTheCookieEndsWithTheKey() throws Exception {
+        String name = TestServer.uniqueName("robot");
+        var made = admin.create("/workspaces/" + ws + "/access", Map.of("name", name, "role", "viewer"));
+        String principal = made.path("access").path("principal").path("id").asText();
+        Path file = Files.createTempDirectory("console").resolve("robot-key.json");
+        Files.writeString(file, made.path("key_file").toString());
+        browser.open(root());
+        browser.click(By.xpath("//summary[text()='Sign in with a key file']"));
+        browser.driver().findElement(By.id("key-file")).sendKeys(file.toString());
+        browser.click(By.id("key-file-submit"));
+        browser.awaitText(By.id("who"), name);
+        browser.screenshot(shot + "-signed-in");
+        String cookie = browser.driver().manage().getCookieNamed("hearth_console").getValue();
+        assertEquals(200, withCookie("GET", "/me", cookie));
+        admin.post("/workspaces/" + ws + "/access/" + principal + "/revoke_key", Map.of());
+        assertEquals(401, withCookie("GET", "/me", cookie), "the cookie ends with its key");
+
+        browser.driver().manage().deleteAllCookies();
+        browser.open(root());
+        Files.writeString(file, "{\"subject\": \"nobody\"}");
+        browser.click(By.xpath("//summary[text()='Sign in with a key file']"));
+        browser.driver().findElement(By.id("key-file")).sendKeys(file.toString());
+        browser.click(By.id("key-file-submit"));
+        browser.awaitText(By.cssSelector(".error"), "not a key file");
+    }
+
     private int withCookie(String method, String path, String cookie) {
         return status(method, path, "Cookie", "hearth_console=" + cookie);
     }

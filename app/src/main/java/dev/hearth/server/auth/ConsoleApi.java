@@ -12,14 +12,14 @@ import dev.hearth.server.tenancy.Principal;
 import java.util.Map;
 
 /**
- * HTTP routes of the web console's sign-in: a mailed code or an API key becomes an HttpOnly,
+ * HTTP routes of the web console's sign-in: a mailed code, an API key or a key file's assertion becomes an HttpOnly,
  * SameSite=Strict cookie (Secure under TLS), and logout ends it on the server. The console calls
  * everything else through the same /v1 routes a script does.
  */
 public final class ConsoleApi {
-    /** A mailed code ({@code email} and {@code code}) or an {@code api_key}. */
+    /** A mailed code ({@code email} and {@code code}), an {@code api_key}, or a key file's signed {@code assertion}. */
     @SchemaName("ConsoleSignIn")
-    record SignIn(String email, String code, String apiKey) {
+    record SignIn(String email, String code, String apiKey, String assertion) {
     }
 
     private final ConsoleSessions sessions;
@@ -36,7 +36,7 @@ public final class ConsoleApi {
     public static void register(RouteTable routes, ConsoleSessions sessions, RateLimits rates, boolean secure) {
         var api = new ConsoleApi(sessions, rates, secure);
         routes.add("POST", "/auth/console", Scope.anyone(), api::signIn)
-                .summary("Sign the web console in (a mailed code or an API key): sets its HttpOnly cookie")
+                .summary("Sign the web console in (a mailed code, an API key or a key file's assertion): sets its HttpOnly cookie")
                 .takes(SignIn.class).example("{\"email\": \"ada@example.com\", \"code\": \"123456\"}")
                 .answers(Contract.fields("principal", Contract.of(Principal.View.class)));
         routes.add("POST", "/auth/console/logout", Scope.anyone(), api::logout)
@@ -48,6 +48,7 @@ public final class ConsoleApi {
         var request = ex.body(SignIn.class);
         var opened = rates.signIn(ex.peer().address(), () -> request.apiKey() != null
                 ? sessions.withBearer(request.apiKey())
+                : request.assertion() != null ? sessions.withAssertion(request.assertion())
                 : sessions.withCode(request.email(), request.code()));
         return Reply.ok(Map.of("principal", opened.principal()))
                 .header("Set-Cookie", cookie(opened.token(), opened.lifetime().toSeconds()));

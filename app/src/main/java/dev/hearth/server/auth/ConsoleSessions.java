@@ -12,8 +12,8 @@ import java.time.temporal.ChronoUnit;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The web console's sign-ins. A person signs in with a mailed code (an email session) or an API
- * key; the browser then holds only an opaque HttpOnly cookie, which stands for that principal and
+ * The web console's sign-ins. A person signs in with a mailed code (an email session), an API key
+ * or a key file's assertion; the browser then holds only an opaque HttpOnly cookie, which stands for that principal and
  * credential here. Every request with it is authenticated as a fresh access token for them would
  * be, so an ended session, a revoked key or a logout ends the cookie too.
  */
@@ -28,16 +28,18 @@ public final class ConsoleSessions {
     private final Authenticator authenticator;
     private final EmailLogin login;
     private final AccessTokens tokens;
+    private final TokenGrant grant;
     private final Clock clock;
     private final Duration lifetime;
 
     public ConsoleSessions(Jdbi jdbi, AuthStore store, Authenticator authenticator, EmailLogin login,
-                           AccessTokens tokens, Clock clock, Duration lifetime) {
+                           AccessTokens tokens, TokenGrant grant, Clock clock, Duration lifetime) {
         this.jdbi = jdbi;
         this.store = store;
         this.authenticator = authenticator;
         this.login = login;
         this.tokens = tokens;
+        this.grant = grant;
         this.clock = clock;
         this.lifetime = lifetime;
     }
@@ -53,6 +55,14 @@ public final class ConsoleSessions {
     public Opened withBearer(String secret) {
         var caller = authenticator.authenticate("Bearer " + Validate.required("api_key", secret).strip());
         return open(caller.id(), caller.credential(), caller.principal().view());
+    }
+
+    /**
+     * Signs in with a key file: the browser signs an RFC 7523 assertion with its private key (which
+     * never leaves the page), and the cookie acts as the key, ending when the key is revoked.
+     */
+    public Opened withAssertion(String assertion) {
+        return withBearer(grant.exchange(TokenGrant.JWT_BEARER, assertion).accessToken());
     }
 
     private Opened open(String principal, Caller.Credential credential, Principal.View view) {
