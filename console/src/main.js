@@ -7,6 +7,7 @@ import { ComputerList, ComputerPage, CreateComputer } from './computers.js'
 import { DatabaseList, DatabasePage } from './databases.js'
 import { Operations } from './operations.js'
 import { SignIn } from './signin.js'
+import { useKeys } from './keys.js'
 import { html, Loading } from './ui.js'
 import { Settings } from './workspace.js'
 import './style.css'
@@ -43,11 +44,12 @@ function App() {
   const hash = useHash()
   const load = () => api('GET', '/me').then(setMe, (err) => setMe(err.status === 401 ? null : { error: err }))
   useEffect(() => { load() }, [])
+  const r = route(hash)
+  const memberships = (me && me.workspaces) || []
+  const current = memberships.find((m) => m.workspace.id === r.ws || m.workspace.name === r.ws) || memberships[0]
+  const keysHelp = useKeys(me && current && current.workspace.id, go)
   if (me === undefined) return html`<${Loading} />`
   if (me === null) return html`<${SignIn} onSignedIn=${load} />`
-  const r = route(hash)
-  const memberships = me.workspaces || []
-  const current = memberships.find((m) => m.workspace.id === r.ws || m.workspace.name === r.ws) || memberships[0]
   if (r.page === 'home' && current) {
     go(`#/w/${current.workspace.id}/computers`)
     return html`<${Loading} />`
@@ -71,9 +73,11 @@ function App() {
         <a id="nav-settings" href=${`#/w/${current.workspace.id}/settings`}>Workspace</a>
       </nav>`}
       <span class="who" id="who">${me.principal.name}</span>
+      <span class="muted key-hint" title="Keyboard shortcuts">? keys</span>
       <button id="logout" onClick=${logout}>Sign out</button>
     </header>
     <main>${page(r, current, memberships)}</main>
+    ${keysHelp}
   </div>`
 }
 

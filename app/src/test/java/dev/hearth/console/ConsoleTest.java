@@ -276,6 +276,27 @@ class ConsoleTest {
     }
 
     @Test
+    void keysGoToPagesAndSayWhatTheyAre() {
+        signIn("kim@example.com", "viewer");
+        var page = browser.await(By.tagName("body"));
+        page.sendKeys("gd");
+        browser.awaitText(By.tagName("h2"), "Databases");
+        assertTrue(browser.driver().getCurrentUrl().endsWith("/databases"), browser.driver().getCurrentUrl());
+        page.sendKeys("go");
+        browser.awaitText(By.tagName("h2"), "Operations");
+        page.sendKeys("?");
+        browser.awaitText(By.id("keys-help"), "Computers");
+        browser.screenshot(shot + "-help");
+        page.sendKeys(Keys.ESCAPE);
+        page.sendKeys("gc");
+        browser.awaitText(By.tagName("h2"), "Computers");
+        page.sendKeys("/");
+        assertEquals("search", browser.driver().switchTo().activeElement().getDomAttribute("id"), "/ focuses the search");
+        browser.driver().switchTo().activeElement().sendKeys("gd");
+        assertTrue(browser.driver().getCurrentUrl().endsWith("/computers"), "keys typed in a field are the field's");
+    }
+
+    @Test
     void thePageForbidsFramingAndForeignScripts() throws Exception {
         var page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(root())).build(),
                 HttpResponse.BodyHandlers.ofString());
