@@ -50,6 +50,9 @@ export function ComputerList({ ws, role }) {
   </section>`
 }
 
+/** "10.1.0.0/16, 203.0.113.7" as a list of networks. */
+const networks = (text) => text.split(/[\s,]+/).filter(Boolean)
+
 /** "NAME=value" lines as a computer's env. */
 function envOf(text) {
   const env = {}
@@ -61,14 +64,18 @@ function envOf(text) {
 }
 
 export function CreateComputer({ ws, go }) {
-  const [form, setForm] = useState({ name: '', image: 'hearth/busybox', env: '', port: '', cpus: '1', memory: '512', sleep: '' })
+  const [form, setForm] = useState({ name: '', image: 'hearth/busybox', env: '', secrets: '', port: '', cpus: '1',
+    memory: '512', sleep: '', internet: true, allowOut: '', denyOut: '' })
   const [error, setError] = useState(null)
   const set = (key) => (e) => setForm({ ...form, [key]: e.target.value })
   const submit = async (e) => {
     e.preventDefault()
     setError(null)
-    const body = { name: form.name, image: form.image, env: envOf(form.env),
-      resources: { cpus: Number(form.cpus), memory_mb: Number(form.memory) } }
+    const env = envOf(form.env)
+    for (const [name, variable] of Object.entries(envOf(form.secrets))) env[name] = { secret: variable }
+    const body = { name: form.name, image: form.image, env,
+      resources: { cpus: Number(form.cpus), memory_mb: Number(form.memory) },
+      network: { internet: form.internet, allow_out: networks(form.allowOut), deny_out: networks(form.denyOut) } }
     if (form.port) body.ports = [{ target: Number(form.port) }]
     if (form.sleep) body.auto_sleep_seconds = Number(form.sleep)
     try {
@@ -84,11 +91,21 @@ export function CreateComputer({ ws, go }) {
       <${Field} label="Image" name="image" error=${error}><input id="image" required value=${form.image} onInput=${set('image')} /><//>
       <${Field} label="Environment (NAME=value, one a line)" name="env" error=${error}>
         <textarea id="env" rows="3" value=${form.env} onInput=${set('env')}></textarea><//>
+      <${Field} label="Secrets (NAME=variable, one a line: the workspace's variable, resolved as each process starts)" name="env" error=${error}>
+        <textarea id="secrets" rows="2" value=${form.secrets} onInput=${set('secrets')}></textarea><//>
       <${Field} label="Port to publish" name="ports[0].target" error=${error}><input id="port" inputmode="numeric" value=${form.port} onInput=${set('port')} /><//>
       <${Field} label="CPUs" name="resources.cpus" error=${error}><input id="cpus" value=${form.cpus} onInput=${set('cpus')} /><//>
       <${Field} label="Memory (MB)" name="resources.memory_mb" error=${error}><input id="memory" value=${form.memory} onInput=${set('memory')} /><//>
       <${Field} label="Sleep after idle seconds (empty: never)" name="auto_sleep_seconds" error=${error}>
         <input id="auto-sleep" value=${form.sleep} onInput=${set('sleep')} /><//>
+      <fieldset class="network"><legend>Network</legend>
+        <label class="check"><input id="internet" type="checkbox" checked=${form.internet}
+          onChange=${(e) => setForm({ ...form, internet: e.target.checked })} /> May reach the internet</label>
+        <${Field} label="Always reach (networks, comma-separated)" name="network.allow_out" error=${error}>
+          <input id="allow-out" placeholder="203.0.113.0/24" value=${form.allowOut} onInput=${set('allowOut')} /><//>
+        <${Field} label="Never reach" name="network.deny_out" error=${error}>
+          <input id="deny-out" placeholder="198.51.100.7" value=${form.denyOut} onInput=${set('denyOut')} /><//>
+      </fieldset>
       <button id="create" type="submit">Create</button>
     </form>
   </section>`
@@ -132,7 +149,11 @@ function Overview({ computer: c }) {
   const rows = [['Image', c.image], ['State', c.state + (c.pending ? ` (${c.pending})` : '')],
     ['Resources', `${c.resources.cpus} CPU · ${c.resources.memory_mb} MB · ${c.resources.disk_mb} MB disk`],
     ['URL', c.url], ['Ports', c.ports.map((p) => `${p.target} → ${p.url}`).join(', ') || '—'],
-    ['Environment', c.env_keys.join(', ') || '—'], ['Auto-sleep', c.auto_sleep_seconds ? `${c.auto_sleep_seconds} s` : 'never'],
+    ['Environment', (c.env_vars || []).map((v) => v.name + (v.source === 'secret' ? ' (secret' + (v.missing ? ', missing!' : '') + ')' : '')).join(', ') || '—'],
+    ['Network', `internet ${c.network.internet ? 'yes' : 'no'}`
+      + (c.network.allow_out.length ? ` · always ${c.network.allow_out.join(', ')}` : '')
+      + (c.network.deny_out.length ? ` · never ${c.network.deny_out.join(', ')}` : '')],
+    ['Auto-sleep', c.auto_sleep_seconds ? `${c.auto_sleep_seconds} s` : 'never'],
     ['Created', when(c.created_at)], ['Updated', when(c.updated_at)]]
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`
 }

@@ -23,6 +23,7 @@ function useHash() {
 }
 
 const go = (hash) => { location.hash = hash }
+const NEW = '+new'  // the switcher's choice that makes a workspace
 
 // When the signed-in page first shows (bench/ ConsoleBench reads it: first load to interactive).
 const marks = { done: false, interactive() {
@@ -54,6 +55,16 @@ function App() {
     go(`#/w/${current.workspace.id}/computers`)
     return html`<${Loading} />`
   }
+  const createWorkspace = async (select) => {
+    select.value = current ? current.workspace.id : ''
+    const name = window.prompt('Name of the new workspace (letters, digits and -)')
+    if (!name) return
+    try {
+      const made = await api('POST', '/workspaces', { name })
+      await load()
+      go(`#/w/${made.workspace.id}/computers`)
+    } catch (err) { window.alert(`${err.message}${err.requestId ? ` (request ${err.requestId})` : ''}`) }
+  }
   const logout = async () => {
     await api('POST', '/auth/console/logout')
     setMe(null)
@@ -63,8 +74,9 @@ function App() {
     <header class="top">
       <strong>Hearth</strong>
       <select id="workspace" value=${current && current.workspace.id}
-        onChange=${(e) => go(`#/w/${e.target.value}/computers`)}>
+        onChange=${(e) => (e.target.value === NEW ? createWorkspace(e.target) : go(`#/w/${e.target.value}/computers`))}>
         ${memberships.map((m) => html`<option value=${m.workspace.id}>${m.workspace.name} (${m.role})</option>`)}
+        <option value=${NEW}>New workspace…</option>
       </select>
       ${current && html`<nav>
         <a id="nav-computers" href=${`#/w/${current.workspace.id}/computers`}>Computers</a>

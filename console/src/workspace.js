@@ -7,20 +7,34 @@ import { Action, Empty, ErrorBox, Field, html, Loading, may, when } from './ui.j
 export function Settings({ ws, role }) {
   return html`<section>
     <h2>Workspace</h2>
-    <${Members} ws=${ws} />
+    <${Members} ws=${ws} admin=${may(role, 'admin')} />
     ${may(role, 'admin') && html`<${Invitations} ws=${ws} />`}
     <${Variables} ws=${ws} editor=${may(role, 'editor')} />
     <${ApiKeys} ws=${ws} />
   </section>`
 }
 
-function Members({ ws }) {
+function Members({ ws, admin }) {
   const [members, setMembers] = useState(null)
   const [error, setError] = useState(null)
-  useEffect(() => { all(`/workspaces/${enc(ws)}/access`, 'access').then(setMembers, setError) }, [ws])
+  const load = () => all(`/workspaces/${enc(ws)}/access`, 'access').then(setMembers, setError)
+  useEffect(() => { load() }, [ws])
+  const change = (m) => async (e) => {
+    setError(null)
+    try { await api('PATCH', `/workspaces/${enc(ws)}/access/${enc(m.principal.id)}`, { role: e.target.value }) } catch (err) { setError(err) }
+    await load()
+  }
+  const remove = (m) => async () => {
+    if (!window.confirm(`Remove ${m.principal.name} from this workspace?`)) return
+    await api('DELETE', `/workspaces/${enc(ws)}/access/${enc(m.principal.id)}`)
+    await load()
+  }
   return html`<div><h3>Members</h3><${ErrorBox} error=${error} />
     ${members === null ? html`<${Loading} />` : html`<table class="list" id="members"><tbody>
-      ${members.map((m) => html`<tr key=${m.principal.id} data-name=${m.principal.name}><td>${m.principal.name}</td><td>${m.principal.auth}</td><td>${m.role}</td></tr>`)}
+      ${members.map((m) => html`<tr key=${m.principal.id} data-name=${m.principal.name}><td>${m.principal.name}</td><td>${m.principal.auth}</td>
+        <td>${admin ? html`<select class="member-role" value=${m.role} onChange=${change(m)}>
+          ${['viewer', 'editor', 'admin'].map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
+        <td>${admin && html`<${Action} name="remove-member" label="Remove" danger action=${remove(m)} onError=${setError} />`}</td></tr>`)}
     </tbody></table>`}</div>`
 }
 

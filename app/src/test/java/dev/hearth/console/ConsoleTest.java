@@ -89,18 +89,23 @@ class ConsoleTest {
         signIn("ada@example.com", "editor");
         browser.driver().navigate().refresh();
         browser.awaitText(By.id("who"), "ada@example.com"); // the cookie outlives a reload
+        admin.create("/workspaces/" + ws + "/variables", Map.of("name", "console-token", "value", "t0k3n"));
         browser.click(By.id("new-computer"));
         browser.type(By.id("name"), "console-box");
+        browser.type(By.id("secrets"), "TOKEN=console-token");
+        browser.type(By.id("deny-out"), "198.51.100.7");
         browser.click(By.id("create"));
         browser.awaitText(By.id("computer-state"), "ready");
+        String facts = browser.awaitText(By.cssSelector(".facts"), "TOKEN (secret)");
+        assertTrue(facts.contains("never 198.51.100.7"), facts);
         browser.screenshot(shot + "-computer");
 
         browser.click(By.id("tab-terminal"));
         browser.await(By.cssSelector("#terminal .xterm-rows"));
         browser.awaitText(By.id("terminal"), "#");
         browser.click(By.id("terminal")); // focuses xterm's input, as a person's click does
-        browser.driver().switchTo().activeElement().sendKeys("echo h''i" + Keys.ENTER);
-        String screen = browser.awaitText(By.id("terminal"), "\nhi");
+        browser.driver().switchTo().activeElement().sendKeys("echo h''i $TOKEN" + Keys.ENTER);
+        String screen = browser.awaitText(By.id("terminal"), "\nhi t0k3n");
         assertTrue(screen.contains("echo h''i"), screen);
         browser.screenshot(shot + "-terminal");
 
@@ -216,7 +221,21 @@ class ConsoleTest {
         browser.click(By.cssSelector("tr[data-name=deploy] [data-action=revoke-key]"));
         browser.confirm();
         browser.awaitText(By.cssSelector("tr[data-name=deploy] .key-state"), "revoked");
+        admin.create("/workspaces/" + ws + "/access", Map.of("email", "moved@example.com", "role", "viewer"));
+        browser.driver().navigate().refresh();
+        browser.click(By.xpath("//tr[@data-name='moved@example.com']//select/option[text()='editor']"));
+        eventually(Duration.ofSeconds(10), () -> role("moved@example.com"), "editor"::equals);
+        assertEquals("editor", role("moved@example.com"), "an admin changes a member's role");
+        browser.click(By.cssSelector("tr[data-name='moved@example.com'] [data-action=remove-member]"));
+        browser.confirm();
+        eventually(Duration.ofSeconds(10), () -> role("moved@example.com"), r -> r == null);
+        assertEquals(null, role("moved@example.com"), "an admin removes a member");
         browser.screenshot(shot + "-settings");
+
+        browser.click(By.xpath("//select[@id='workspace']/option[text()='New workspace…']"));
+        browser.answer(TestServer.uniqueName("made-here"));
+        browser.awaitText(By.id("workspace"), "made-here");
+        assertTrue(browser.driver().getCurrentUrl().endsWith("/computers"), browser.driver().getCurrentUrl());
         assertEquals(401, withBearer("/me", secret), "a revoked key is refused at once");
     }
 
@@ -349,6 +368,13 @@ class ConsoleTest {
         browser.driver().findElement(By.id("key-file")).sendKeys(file.toString());
         browser.click(By.id("key-file-submit"));
         browser.awaitText(By.cssSelector(".error"), "not a key file");
+    }
+
+    /** The member's role in the test's workspace, or null for none. */
+    private String role(String email) {
+        return admin.get("/workspaces/" + ws + "/access").path("access").valueStream()
+                .filter(m -> m.path("principal").path("name").asText().equals(email))
+                .map(m -> m.path("role").asText()).findFirst().orElse(null);
     }
 
     private int withCookie(String method, String path, String cookie) {
