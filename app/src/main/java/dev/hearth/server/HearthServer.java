@@ -1,23 +1,7 @@
 package dev.hearth.server;
 
 import dev.hearth.server.access.AccessApi;
-import dev.hearth.server.access.ApiKeyStore;
-import dev.hearth.server.access.ApiKeys;
-import dev.hearth.server.access.ApiKeysApi;
-import dev.hearth.server.access.AccessService;
-import dev.hearth.server.access.AccessStore;
-import dev.hearth.server.access.Authorizer;
-import dev.hearth.server.access.PrincipalStore;
-import dev.hearth.server.auth.AccessTokens;
-import dev.hearth.server.auth.AuthApi;
-import dev.hearth.server.auth.AuthStore;
-import dev.hearth.server.auth.ConsoleApi;
-import dev.hearth.server.auth.ConsoleSessions;
 import dev.hearth.server.auth.Authenticator;
-import dev.hearth.server.auth.EmailLogin;
-import dev.hearth.server.auth.RequestGuard;
-import dev.hearth.server.auth.SigningKeys;
-import dev.hearth.server.auth.TokenGrant;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.CheckpointsApi;
@@ -39,7 +23,6 @@ import dev.hearth.server.disks.Blocks;
 import dev.hearth.server.disks.Volume;
 import dev.hearth.server.e2b.E2b;
 import dev.hearth.server.e2b.E2bSettings;
-import dev.hearth.server.http.Guard;
 import dev.hearth.server.http.Idempotency;
 import dev.hearth.server.http.IdempotencyStore;
 import dev.hearth.server.http.RequestObserver;
@@ -65,7 +48,6 @@ import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
-import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Arrivals;
 import dev.hearth.server.nodes.NodeKey;
 import dev.hearth.server.nodes.NodeLease;
@@ -87,14 +69,12 @@ import dev.hearth.server.queries.SavedQueriesApi;
 import dev.hearth.server.variables.VariablesApi;
 import dev.hearth.server.workspaces.Contents;
 import dev.hearth.server.workspaces.WorkspaceService;
-import dev.hearth.server.workspaces.WorkspaceStore;
 import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -114,20 +94,8 @@ public final class HearthServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HearthServer.class);
     public static final String VERSION = "0.1.0";
 
-    /** What every feature is built on. */
-    private record Ground(Config config, Jdbi jdbi, Clock clock, String baseUrl, Keyring keyring, Mailer mailer,
-                          Operations operations, CheckpointKinds checkpointKinds, RouteTable routes,
-                          RateLimits rates, Timings timings, LocalNode node) {
-    }
-
     /** Databases and their checkpoints (reconciled on start, after the clusters). */
     private record Databases(DatabaseService service, DatabaseCheckpoints checkpoints) {
-    }
-
-    /** Who calls and what they may do: principals, access, tokens, sign-in. */
-    private record Identity(Guard guard, Authenticator authenticator, AccessService access, AccessStore accessStore,
-                            WorkspaceStore workspaceStore, AuthStore authStore, SigningKeys signingKeys,
-                            ConsoleSessions console) {
     }
 
     private final Listeners listeners;
@@ -173,7 +141,7 @@ public final class HearthServer implements AutoCloseable {
         OperationsApi.register(routes, operations, new OperationStore(node.name()));
         OpenApiRoute.register(routes, VERSION);
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
-        var identity = identity(ground);
+        var identity = Identity.wire(ground);
         network = network(config);
         variables = variables(ground);
         computers = computers(ground);
@@ -231,31 +199,6 @@ public final class HearthServer implements AutoCloseable {
 
     public static HearthServer start(Config config) throws Exception {
         return new HearthServer(config);
-    }
-
-    private Identity identity(Ground g) {
-        var config = g.config();
-        var principals = new PrincipalStore();
-        var accessStore = new AccessStore();
-        var workspaceStore = new WorkspaceStore();
-        var authStore = new AuthStore();
-        var signingKeys = new SigningKeys(config.dataDir().resolve("signing-keys.json"), g.clock(),
-                config.signingKeyRotation(), config.accessTokenLifetime());
-        var tokens = new AccessTokens(signingKeys, g.clock(), config.accessTokenLifetime(), g.baseUrl());
-        var access = new AccessService(g.jdbi(), principals, accessStore, workspaceStore, g.clock(), g.baseUrl(),
-                g.baseUrl() + "/auth/token");
-        var login = new EmailLogin(g.jdbi(), authStore, access, tokens, g.mailer(), g.clock(),
-                config.sessionLifetime());
-        var grant = new TokenGrant(g.jdbi(), principals, authStore, tokens, g.clock(), g.baseUrl());
-        AuthApi.register(g.routes(), grant, login, signingKeys, g.rates());
-        var apiKeys = new ApiKeys(g.jdbi(), new ApiKeyStore(), accessStore, g.clock());
-        ApiKeysApi.register(g.routes(), apiKeys);
-        var authenticator = new Authenticator(tokens, g.jdbi(), principals, authStore, apiKeys, g.clock());
-        var console = new ConsoleSessions(g.jdbi(), authStore, authenticator, login, tokens, grant, g.clock(),
-                config.sessionLifetime());
-        ConsoleApi.register(g.routes(), console, g.rates(), g.baseUrl().startsWith("https:"));
-        var guard = new RequestGuard(authenticator, new Authorizer(g.jdbi(), workspaceStore, accessStore), console);
-        return new Identity(guard, authenticator, access, accessStore, workspaceStore, authStore, signingKeys, console);
     }
 
     /**
