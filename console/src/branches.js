@@ -6,6 +6,7 @@ import { all, api, enc } from './api.js'
 import { Action, Empty, ErrorBox, Field, html, Loading, when } from './ui.js'
 
 export function Branches({ database, editor, go }) {
+  const [history, setHistory] = useState(null)
   const [checkpoints, setCheckpoints] = useState(null)
   const [databases, setDatabases] = useState(null)
   const [name, setName] = useState('')
@@ -13,6 +14,7 @@ export function Branches({ database, editor, go }) {
   const load = () => Promise.all([
     all(`/databases/${enc(database.id)}/checkpoints`, 'checkpoints').then(setCheckpoints),
     all(`/workspaces/${enc(database.workspace)}/databases`, 'databases').then(setDatabases),
+    api('GET', `/databases/${enc(database.id)}/history`).then((r) => setHistory(r.history)),
   ]).catch(setError)
   useEffect(() => {
     load()
@@ -41,6 +43,7 @@ export function Branches({ database, editor, go }) {
       <button id="database-checkpoint-submit" type="submit">Take</button>
     </form>`}
     <${ErrorBox} error=${error} />
+    ${history && html`<${AtMoment} key=${database.id} database=${database} history=${history} editor=${editor} go=${go} />`}
     ${checkpoints === null ? html`<${Loading} />` : checkpoints.length === 0 ? html`<${Empty}>No checkpoints.<//>` : html`
       <table class="list" id="database-checkpoints"><tbody>${checkpoints.map((c) => html`<tr key=${c.id} data-name=${c.name}>
         <td>${c.name}</td><td class="checkpoint-state">${c.state}</td><td>${when(c.created_at)}</td>
@@ -67,4 +70,42 @@ function Tree({ databases, current }) {
     ${children.has(d.id) && html`<ul>${children.get(d.id).map(node)}</ul>`}
   </li>`
   return html`<ul class="tree" id="branch-tree">${(children.get(null) || []).map(node)}</ul>`
+}
+
+/** The database's history window, and (for editors) a branch as it was at a moment of it. */
+function AtMoment({ database, history, editor, go }) {
+  const [name, setName] = useState(`${database.name}-then`)
+  const [at, setAt] = useState('')
+  const [error, setError] = useState(null)
+  const branch = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      // datetime-local is the viewer's zone; the API takes an instant.
+      const moment = at ? new Date(at).toISOString() : new Date().toISOString()
+      const made = await api('POST', `/workspaces/${enc(database.workspace)}/databases`, { name, from_database: database.id, at: moment })
+      go(`#/d/${made.database.id}`)
+    } catch (err) { setError(err) }
+  }
+  const restore = async () => {
+    setError(null)
+    const moment = at ? new Date(at) : new Date()
+    if (!window.confirm(`Roll ${database.name} back to ${moment.toLocaleString()}? Its sessions end once; what it is now is kept as a branch.`)) return
+    try {
+      const answer = await api('POST', `/databases/${enc(database.id)}/restore`, { at: moment.toISOString() })
+      go(`#/d/${answer.backup.id}/branches`)
+    } catch (err) { setError(err) }
+  }
+  return html`<div id="history">
+    <p class="muted">${history.earliest ? `History from ${when(history.earliest)} (a window of ${history.window_seconds / 3600} h; ${history.bases} base${history.bases === 1 ? '' : 's'}, ${Math.round(history.archive_bytes / 1048576)} MB of WAL)` : 'No history yet: the first base is being made.'}</p>
+    ${editor && history.earliest && html`<form id="branch-at" class="inline" onSubmit=${branch}>
+      <${Field} label="Branch as it was at (empty: now)" name="at" error=${error}>
+        <input id="branch-at-time" type="datetime-local" step="1" value=${at} onInput=${(e) => setAt(e.target.value)} /><//>
+      <${Field} label="Name" name="name" error=${error}>
+        <input id="branch-at-name" required value=${name} onInput=${(e) => setName(e.target.value)} /><//>
+      <button id="branch-at-submit" type="submit">Branch</button>
+      <button id="restore-at" type="button" class="danger" onClick=${restore}>Restore in place</button>
+    </form>`}
+    ${error && !error.fields.at && !error.fields.name && html`<${ErrorBox} error=${error} />`}
+  </div>`
 }

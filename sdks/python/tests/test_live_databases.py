@@ -91,6 +91,26 @@ class DatabaseTest(LiveWorkspaceCase):
         finally:
             source.delete()
 
+    def test_a_branch_at_a_moment_keeps_the_commits_before_it(self):
+        import datetime
+        import time
+        source = self.ws.databases.create("moments")
+        try:
+            self.assertEqual(0, psql(source.connection().uri, "create table t (v text); insert into t values ('before')").returncode)
+            time.sleep(0.05)
+            moment = datetime.datetime.now(datetime.timezone.utc)
+            time.sleep(0.05)
+            self.assertEqual(0, psql(source.connection().uri, "insert into t values ('after')").returncode)
+            self.assertIsNotNone(source.history()["earliest"])
+            branch = self.ws.databases.create("then", from_database=source, at=moment)
+            try:
+                self.assertEqual(source.id, branch.parent)
+                self.assertEqual("before", psql(branch.connection().uri, "select string_agg(v, ',') from t").stdout.strip())
+            finally:
+                branch.delete()
+        finally:
+            source.delete()
+
     def test_protected_database_refuses_delete(self):
         db = self.ws.databases.create("guarded", protected=True)
         try:

@@ -1,6 +1,6 @@
 // PostgreSQL databases: create (and branch), connection details, credentials, sleep and wake.
 
-import { Model, WorkspaceResources, enc, toBody } from "./common.js";
+import { Model, WorkspaceResources, enc, idOf, toBody } from "./common.js";
 import { Checkpoints } from "./checkpoints.js";
 
 export class Connection extends Model {}
@@ -39,6 +39,15 @@ export class Database extends Model {
     return new Connection(this.hearth, body.connection);
   }
 
+  /**
+   * How far back it can be branched: `{earliest, latest, bases, archive_bytes, window_seconds}`.
+   * @returns {Promise<{earliest: string|null, latest: string, bases: number, archive_bytes: number, window_seconds: number}>}
+   */
+  async history() {
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/history`);
+    return body.history;
+  }
+
   /** @param {{idempotencyKey?: string}} [options] */
   async sleep(options = {}) {
     const { body } = await this.hearth.transport.json("POST", `${this.path}/sleep`, { idempotencyKey: options.idempotencyKey });
@@ -60,12 +69,18 @@ export class Databases extends WorkspaceResources {
 
   /**
    * Creates a database (asleep until its first connection). `fromCheckpoint` (a Checkpoint, its id,
-   * or `DATABASE/NAME`) makes a branch.
+   * or `DATABASE/NAME`) makes a branch; `fromDatabase` and `at` make one as that database was at a
+   * moment (its commits at or before it).
    * @param {string} name
-   * @param {{version?: string, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string, autoSleepSeconds?: number, protected?: boolean,
+   * @param {{version?: string, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string,
+   *   fromDatabase?: Database|string, at?: Date|string, autoSleepSeconds?: number, protected?: boolean,
    *   diskMb?: number, idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
    */
   create(name, options = {}) {
-    return this._create(name, options, { timeoutMs: Math.max(this.hearth.transport.timeoutMs, 300_000) });
+    const moment = options.fromDatabase == null ? {} : {
+      fromDatabase: idOf(options.fromDatabase),
+      at: options.at instanceof Date ? options.at.toISOString() : options.at,
+    };
+    return this._create(name, { ...options, ...moment }, { timeoutMs: Math.max(this.hearth.transport.timeoutMs, 300_000) });
   }
 }

@@ -128,4 +128,16 @@ describe("databases", () => {
     await ck.delete();
     assert.ok(ck.deletedAt);
   });
+
+  test("a branch at a moment holds the commits made at or before it", async () => {
+    const source = await ws.databases.create("moments");
+    const history = await source.history();
+    assert.ok(history.earliest, "the first base is made with the database");
+    assert.equal(history.window_seconds, 86400);
+    const branch = await ws.databases.create("then", { fromDatabase: source, at: new Date() });
+    assert.equal(branch.parent, source.id);
+    assert.equal(branch.state, "ready", "recovered to its moment as it was made");
+    await branch.delete();
+    await source.delete();
+  });
 });

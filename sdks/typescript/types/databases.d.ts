@@ -54,6 +54,8 @@ export class Database extends Model {
   delete(options?: MutationOptions): Promise<this>;
   connection(): Promise<Connection>;
   resetCredentials(options?: MutationOptions): Promise<Connection>;
+  /** How far back it can be branched. */
+  history(): Promise<{ earliest: string | null; latest: string; bases: number; archive_bytes: number; window_seconds: number }>;
   sleep(options?: MutationOptions): Promise<this>;
   wake(options?: MutationOptions): Promise<this>;
 }
@@ -62,8 +64,12 @@ export class Databases {
   constructor(hearth: Hearth, workspace: Workspace);
   hearth: Hearth;
   workspace: Workspace;
-  /** `fromCheckpoint` (a Checkpoint, its id, or `DATABASE/NAME`) makes a branch. */
-  create(name: string, options?: WaitOptions & { version?: string; fromCheckpoint?: Checkpoint | string; autoSleepSeconds?: number; protected?: boolean; diskMb?: number }): Promise<Database>;
+  /**
+   * `fromCheckpoint` (a Checkpoint, its id, or `DATABASE/NAME`) makes a branch; `fromDatabase` and
+   * `at` make one as that database was at a moment (its commits at or before it).
+   */
+  create(name: string, options?: WaitOptions & { version?: string; fromCheckpoint?: Checkpoint | string;
+    fromDatabase?: Database | string; at?: Date | string; autoSleepSeconds?: number; protected?: boolean; diskMb?: number }): Promise<Database>;
   get(idOrName: string): Promise<Database>;
   list(options?: ListOptions): AsyncGenerator<Database, void, undefined>;
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._checkpoints import Checkpoint, Checkpoints
@@ -94,6 +95,11 @@ class Database(Model):
     def reset_credentials(self) -> Connection:
         return Connection(self._client, self._client._send("POST", f"{self._path}/reset_credentials")["connection"])
 
+    def history(self) -> dict[str, Any]:
+        """How far back it can be branched: ``{earliest, latest, bases, archive_bytes, window_seconds}``."""
+        answer: dict[str, Any] = self._client._get(f"{self._path}/history")["history"]
+        return answer
+
     def sleep(self) -> "Database":
         self._set(self._client._send("POST", f"{self._path}/sleep")["database"])
         return self
@@ -109,12 +115,16 @@ class Databases:
         self._workspace = workspace
 
     def create(self, name: str, *, version: str | None = None, from_checkpoint: "Checkpoint | str | None" = None,
+               from_database: "Database | str | None" = None, at: "datetime.datetime | str | None" = None,
                auto_sleep_seconds: int | None = None, protected: bool | None = None, disk_mb: int | None = None,
                idempotency_key: str | None = None) -> Database:
-        """A new database (asleep until first used), or a branch of a checkpoint."""
+        """A new database (asleep until first used), a branch of a checkpoint, or (``from_database``
+        and ``at``) a database as another was at a moment: its commits at or before ``at``."""
+        moment = at.isoformat() if isinstance(at, datetime.datetime) else at
         body = _drop_none(name=name, version=version, auto_sleep_seconds=auto_sleep_seconds, protected=protected,
-                          disk_mb=disk_mb,
-                          from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None)
+                          disk_mb=disk_mb, at=moment,
+                          from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None,
+                          from_database=_id_of(from_database) if from_database is not None else None)
         answer = self._client._send("POST", f"{self._workspace._path}/databases", body,
                                     idempotency_key=idempotency_key, timeout=max(self._client.timeout, 300))
         return Database(self._client, answer["database"])

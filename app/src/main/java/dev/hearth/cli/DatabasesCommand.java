@@ -119,6 +119,29 @@ final class DatabasesCommand {
         return 0;
     }
 
+    @Command(name = "branch", description = "Make a database as another was at a moment (its commits at or before it).")
+    int branch(@Parameters(index = "0", paramLabel = "SOURCE", description = "the database to branch, by name or id") String source,
+               @Parameters(index = "1", paramLabel = "NAME", description = "the new database's name") String name,
+               @Option(names = "--at", required = true, paramLabel = "TIME",
+                       description = "the moment, RFC 3339 (e.g. 2026-11-27T14:02:00Z); see `hearth db history`") String at) {
+        show(cli.client().create("/workspaces/" + workspace.required() + "/databases",
+                Map.of("name", name, "from_database", source, "at", at)));
+        return 0;
+    }
+
+    @Command(name = "history", description = "Show how far back a database can be branched.")
+    int history(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
+        var answer = cli.client().get(path(name, "/history"));
+        cli.print(answer, () -> {
+            var h = answer.path("history");
+            var table = new Table("EARLIEST", "LATEST", "BASES", "ARCHIVE_MB", "WINDOW_HOURS");
+            table.row(h.path("earliest").asText("-"), h.path("latest").asText(), h.path("bases").asText(),
+                    Long.toString(h.path("archive_bytes").asLong() >> 20), Long.toString(h.path("window_seconds").asLong() / 3600));
+            table.print(cli.out());
+        });
+        return 0;
+    }
+
     @Command(name = "reset-credentials", description = "Set a new password; every earlier one stops working.")
     int resetCredentials(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         var answer = cli.client().post(path(name, "/reset_credentials"), Map.of());

@@ -336,6 +336,17 @@ class CliTest {
         assertEquals(0, cli(asAdmin(), "databases", "create", "notes-branch", "--from-checkpoint", "notes/first",
                 "-w", "cli-databases").code());
         assertEquals(0, cli(asAdmin(), "psql", "notes-branch", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
+        var history = cli(asAdmin(), "databases", "history", "notes", "-w", "cli-databases");
+        assertEquals(0, history.code(), history.err());
+        assertTrue(history.out().lines().anyMatch(l -> l.matches("\\d{4}-.* +24")), history.out());
+        var atNow = cli(asAdmin(), "databases", "branch", "notes", "notes-now", "--at", java.time.Instant.now().toString(),
+                "-w", "cli-databases");
+        assertEquals(0, atNow.code(), atNow.err());
+        assertEquals(0, cli(asAdmin(), "psql", "notes-now", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
+        var future = cli(asAdmin(), "databases", "branch", "notes", "notes-later", "--at", "2999-01-01T00:00:00Z",
+                "-w", "cli-databases");
+        assertEquals(1, future.code());
+        assertTrue(future.err().contains("in the future"), future.err());
         assertEquals(0, cli(asAdmin(), "databases", "sleep", "notes", "-w", "cli-databases").code());
         assertEquals(0, cli(asAdmin(), "databases", "delete", "notes-branch", "-w", "cli-databases").code());
         var metrics = cli(asAdmin(), "databases", "metrics", "notes", "-w", "cli-databases");

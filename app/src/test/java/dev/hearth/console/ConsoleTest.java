@@ -201,6 +201,19 @@ class ConsoleTest {
         browser.awaitText(By.tagName("h2"), "ledger-before");
         browser.click(By.id("dtab-branches"));
         browser.awaitText(By.cssSelector("#branch-tree li[data-name=ledger] li[data-name=ledger-before]"), "ledger-before");
+        browser.click(By.linkText("ledger"));
+        browser.awaitText(By.id("history"), "History from");
+        browser.type(By.id("branch-at-name"), "ledger-now");
+        browser.click(By.id("branch-at-submit"));
+        browser.awaitText(By.tagName("h2"), "ledger-now");
+        browser.awaitText(By.id("database-state"), "ready");
+        browser.click(By.id("dtab-branches"));
+        browser.click(By.linkText("ledger"));
+        browser.click(By.id("restore-at"));
+        browser.confirm();
+        browser.awaitText(By.tagName("h2"), "ledger-before-", Duration.ofSeconds(60));
+        browser.awaitText(By.cssSelector("#branch-tree li[data-name=ledger]"), "ledger-before-");
+        browser.screenshot(shot + "-restored");
         browser.screenshot(shot + "-branches");
 
         browser.click(By.id("nav-settings"));

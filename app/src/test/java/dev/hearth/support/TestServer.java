@@ -134,6 +134,19 @@ public final class TestServer implements AutoCloseable {
         server = HearthServer.start(config);
     }
 
+    /** What a test does to the data directory while the server is stopped. */
+    public interface Between {
+        void run() throws Exception;
+    }
+
+    /** Stops, runs {@code between} (as if the server had crashed and this is what it left), starts again. */
+    public void restartAfter(Between between) throws Exception {
+        earlierRestarts.putAll(server.computerRestarts());
+        server.close();
+        between.run();
+        server = HearthServer.start(config);
+    }
+
     /** Restarts of computers whose main process exited, by name, over every start of this server. */
     public Map<String, Integer> restarts() {
         var all = new HashMap<>(earlierRestarts);

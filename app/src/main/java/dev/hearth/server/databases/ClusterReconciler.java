@@ -89,6 +89,7 @@ final class ClusterReconciler {
         host.disks().removeUnowned(ids);
         orphans(host.layout().root().resolve("clusters"), ids);
         orphans(host.layout().root().resolve("checkpoints"), checkpoints);
+        orphans(host.layout().root().resolve("history"), ids);
         host.trash().emptyLater();
     }
 

@@ -374,7 +374,7 @@ final class ClusterSupervisor {
             int port = PortPool.freePort();
             try {
                 return clusters.start(db.placement().version(), layout.data(db.id()), layout.socketDir(db.id()),
-                        layout.log(db.id()), port);
+                        layout.log(db.id()), port, clusters.privateDir(layout.archive(db.id())));
             } catch (IOException e) {
                 // Another process may have taken the port between the probe and the bind.
                 last = e;

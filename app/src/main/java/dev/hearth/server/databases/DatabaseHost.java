@@ -5,10 +5,12 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.metrics.Timings;
+import dev.hearth.server.postgres.History;
 import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.Scram;
+import dev.hearth.server.process.Rounds;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
@@ -44,8 +46,11 @@ final class DatabaseHost implements AutoCloseable {
     // The databases this node runs (their rows name it), as opposed to those it reaches elsewhere.
     private final Set<String> served = ConcurrentHashMap.newKeySet();
     private final Elsewhere elsewhere;
-    private final DatabaseHistory history;
+    private final DatabaseSamples samples;
+    private final Bases bases;
+    private final HistoryKeeper keeper;
     private Thread sampling;
+    private Thread keeping;
     private final ScheduledExecutorService ticker =
             Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("database-auto-sleep").factory());
 
@@ -66,7 +71,9 @@ final class DatabaseHost implements AutoCloseable {
         this.elsewhere = new Elsewhere(targets, proxy, engine.pooler(), reach, listenHost, served::contains);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
-        this.history = new DatabaseHistory(this, clock);
+        this.samples = new DatabaseSamples(this, clock);
+        this.bases = new Bases(layout, disks);
+        this.keeper = new HistoryKeeper(this, bases, clock);
     }
 
     DatabaseEngine engine() {
@@ -81,8 +88,20 @@ final class DatabaseHost implements AutoCloseable {
         return supervisor;
     }
 
-    DatabaseHistory history() {
-        return history;
+    DatabaseSamples samples() {
+        return samples;
+    }
+
+    Bases bases() {
+        return bases;
+    }
+
+    HistoryKeeper keeper() {
+        return keeper;
+    }
+
+    DatabaseRows rows() {
+        return rows;
     }
 
     /** The databases this node runs now. */
@@ -127,6 +146,26 @@ final class DatabaseHost implements AutoCloseable {
                         Scram.verifier(password));
             }
             disks.moveWal(id, diskMb);
+        } catch (IOException | RuntimeException e) {
+            drop(id);
+            LOG.warn("database {} could not be made: {}", name, e.toString());
+            throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the database's cluster could not be made: "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * Makes a stopped cluster from the source's base whose first start replays the source's WAL to the
+     * moment (from its archive, then from its live pg_wal for what is not archived yet) and promotes.
+     */
+    void makeClusterAt(String id, String name, MomentSource moment, String user, String password, int diskMb) {
+        var clusters = engine.clusters();
+        String source = moment.database().id();
+        try {
+            disks.restore(moment.base().dir(), id, diskMb);
+            History.recoverAtStart(layout.data(id), layout.archive(source), layout.wal(source), moment.at());
+            clusters.setPasswordAtStart(layout.data(id), user, Scram.verifier(password));
+            clusters.setPoolerPasswordAtStart(layout.data(id));
         } catch (IOException | RuntimeException e) {
             drop(id);
             LOG.warn("database {} could not be made: {}", name, e.toString());
@@ -217,6 +256,7 @@ final class DatabaseHost implements AutoCloseable {
     void discard(String id, List<Checkpoint> checkpoints) {
         disks.remove(id);
         trash.put(layout.cluster(id));
+        trash.put(layout.history(id));
         checkpoints.forEach(c -> trash.put(layout.checkpoint(c.id())));
     }
 
@@ -231,14 +271,18 @@ final class DatabaseHost implements AutoCloseable {
         new ClusterReconciler(this, rows, clock).reconcile();
         ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
         ticker.scheduleWithFixedDelay(this::reachElsewhere, 0, Elsewhere.EVERY_SECONDS, TimeUnit.SECONDS);
-        sampling = history.start();
+        sampling = samples.start();
+        keeping = Rounds.every("database-history", HistoryKeeper.ROUND, LOG, "keeping databases' history failed",
+                keeper::round);
     }
 
     @Override
     public void close() {
         ticker.shutdownNow();
-        if (sampling != null) {
-            sampling.interrupt();
+        for (var loop : new Thread[] {sampling, keeping}) {
+            if (loop != null) {
+                loop.interrupt();
+            }
         }
         trash.await();
         proxy.close();

@@ -54,7 +54,8 @@ public final class DatabaseService implements AutoCloseable {
 
     /** The body of {@code POST /workspaces/{ws}/databases}. */
     public record CreateDatabase(@Required String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
-                                 @JsonProperty("protected") Boolean protectedFlag, Integer diskMb) {
+                                 @JsonProperty("protected") Boolean protectedFlag, Integer diskMb, String fromDatabase,
+                                 String at) {
     }
 
     /** The body of {@code PATCH /databases/{db}}: what is absent stays as it is. */
@@ -75,6 +76,7 @@ public final class DatabaseService implements AutoCloseable {
     private final Clock clock;
     private final LocalNode node;
     private Optional<DatabaseMoves> moves = Optional.empty();
+    private final Moments moments;
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
@@ -97,13 +99,20 @@ public final class DatabaseService implements AutoCloseable {
         this.unavailable = found.unavailable();
         this.publicHost = settings.publicHost();
         this.clock = clock;
+        this.moments = new Moments(this, rows, clock);
+    }
+
+    /** Its history: branches and restores at a moment (see {@link Moments}). */
+    public Moments moments() {
+        return moments;
     }
 
     public Database create(Workspace workspace, CreateDatabase request) {
         var source = request.fromCheckpoint() == null ? null
                 : BranchSource.find(jdbi, store, checkpointStore, workspace, request.fromCheckpoint());
-        if (source != null) {
-            here(source.database());
+        var moment = moments.source(workspace, request);
+        if (source != null || moment != null) {
+            here(source != null ? source.database() : moment.database());
         } else {
             node.placeDatabase();
         }
@@ -113,10 +122,11 @@ public final class DatabaseService implements AutoCloseable {
         int autoSleep = Validate.range("auto_sleep_seconds", request.autoSleepSeconds(), 0, MAX_AUTO_SLEEP_SECONDS,
                 DEFAULT_AUTO_SLEEP_SECONDS);
         String version = source != null ? source.version(request.version())
-                : host.engine().version(request.version());
-        int diskMb = source == null ? Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB,
-                DEFAULT_DISK_MB) : source.diskMb(request.diskMb(),
-                DatabaseDisks.copiedMb(layout.checkpoint(source.checkpoint().id())));
+                : moment != null ? moment.version(request.version()) : host.engine().version(request.version());
+        int diskMb = source != null ? source.diskMb(request.diskMb(),
+                DatabaseDisks.copiedMb(layout.checkpoint(source.checkpoint().id())))
+                : moment != null ? moment.diskMb(request.diskMb())
+                : Validate.range("disk_mb", request.diskMb(), MIN_DISK_MB, MAX_DISK_MB, DEFAULT_DISK_MB);
         if (jdbi.withHandle(h -> store.find(h, workspace.id(), name)).filter(d -> !d.isDeleted()).isPresent()) {
             throw taken(name);
         }
@@ -124,11 +134,11 @@ public final class DatabaseService implements AutoCloseable {
         int port = host.ports().reserve();
         try {
             var db = newDatabase(host, workspace, id, name, version, port,
-                    new Database.Settings(Boolean.TRUE.equals(request.protectedFlag()), autoSleep, diskMb), source);
+                    new Database.Settings(Boolean.TRUE.equals(request.protectedFlag()), autoSleep, diskMb), source, moment);
             insert(db);
             host.serve(db);
             LOG.info("database {} ({}) created in workspace {} on port {}", name, id, workspace.name(), port);
-            return db;
+            return moment == null ? moments.first(db) : moments.recovered(db, moment);
         } finally {
             host.ports().release(port);
         }
@@ -199,9 +209,9 @@ public final class DatabaseService implements AutoCloseable {
     }
 
     /** The last hour of the database's sessions, transactions and size, a sample every 10 s while awake. */
-    public java.util.List<DatabaseHistory.Sample> metricsHistory(Workspace workspace, String ref, Instant since,
+    public java.util.List<DatabaseSamples.Sample> metricsHistory(Workspace workspace, String ref, Instant since,
                                                                  Instant until) {
-        return host().history().of(live(workspace, ref).id(), since, until);
+        return host().samples().of(live(workspace, ref).id(), since, until);
     }
 
     /** The connection details; the password only for roles that may read secrets. */
@@ -293,7 +303,10 @@ public final class DatabaseService implements AutoCloseable {
 
     /** Makes what the store says true and starts the auto-sleep ticker, where databases can run. */
     public void start() {
-        host.ifPresent(DatabaseHost::start);
+        host.ifPresent(h -> {
+            moments.finishInterrupted();
+            h.start();
+        });
         moves.ifPresent(DatabaseMoves::start);
     }
 
@@ -352,19 +365,48 @@ public final class DatabaseService implements AutoCloseable {
     // ---- helpers
 
     private Database newDatabase(DatabaseHost host, Workspace workspace, String id, String name, String version,
-                                 int port, Database.Settings settings, BranchSource source) {
+                                 int port, Database.Settings settings, BranchSource source, MomentSource moment) {
         String password = Scram.newPassword();
-        String dbName = source == null ? name : source.database().login().dbName();
-        String user = source == null ? name : source.database().login().user();
-        host.makeCluster(id, name, version, dbName, user, password, source == null ? null : source.checkpoint().id(),
-                settings.diskMb());
+        var parent = source != null ? source.database() : moment != null ? moment.database() : null;
+        String dbName = parent == null ? name : parent.login().dbName();
+        String user = parent == null ? name : parent.login().user();
+        if (moment != null) {
+            host.makeClusterAt(id, name, moment, user, password, settings.diskMb());
+        } else {
+            host.makeCluster(id, name, version, dbName, user, password, source == null ? null : source.checkpoint().id(),
+                    settings.diskMb());
+        }
         Instant now = now();
         return new Database(id, workspace.id(), name, new Database.Placement(store.node(), version, publicHost, port),
                 new Database.Login(dbName, user, keyring.seal(password, "database:" + id), false),
-                new Database.Lineage(source == null ? null : source.database().id(),
+                new Database.Lineage(parent == null ? null : parent.id(),
                         source == null ? null : source.checkpoint().id(), 1),
                 settings,
                 new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
+    }
+
+    /**
+     * Stores a new row beside {@code db} (a restore's backup branch): the same version, names and
+     * password, a port of its own, asleep, unprotected, its parent {@code db}.
+     */
+    Database twin(Database db, String id, String name, int port) {
+        Instant now = now();
+        var settings = db.settings();
+        var twin = new Database(id, db.workspace(), name,
+                new Database.Placement(store.node(), db.placement().version(), publicHost, port),
+                new Database.Login(db.login().dbName(), db.login().user(), keyring.seal(rows.password(db), "database:" + id),
+                        false),
+                new Database.Lineage(db.id(), null, 1),
+                new Database.Settings(false, settings.autoSleepSeconds(), settings.diskMb()),
+                new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
+        jdbi.useTransaction(h -> store.insert(h, twin));
+        return twin;
+    }
+
+    /** Marks a row deleted whose disks are gone (an undone restore's backup), if it was stored. */
+    void forgetRow(String id) {
+        jdbi.withHandle(h -> store.find(h, id)).filter(d -> !d.isDeleted())
+                .ifPresent(d -> rows.markDeleted(d.deleted(DatabaseState.SLEEPING, now()), now()));
     }
 
     /** Stores a new database; a cluster made for a row that cannot be stored is removed. */
@@ -398,7 +440,7 @@ public final class DatabaseService implements AutoCloseable {
         return ApiException.conflict("a database named " + name + " already exists in this workspace");
     }
 
-    private Instant now() {
+    Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 }

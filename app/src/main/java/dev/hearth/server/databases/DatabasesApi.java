@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.DATABASE_READ;
 import static dev.hearth.server.tenancy.Action.DATABASE_WRITE;
@@ -52,7 +53,15 @@ public final class DatabasesApi {
                 .summary("The last hour of sessions, transactions a second and size, a sample every 10 s while awake")
                 .query("since", "string", "a timestamp: only samples from then on")
                 .query("until", "string", "a timestamp: only samples until then")
-                .answers(Contract.all("samples", DatabaseHistory.Sample.class));
+                .answers(Contract.all("samples", DatabaseSamples.Sample.class));
+        routes.add("POST", "/databases/{db}/restore", write, this::restore)
+                .summary("Roll the database back to a moment in place; what it was becomes a branch")
+                .takes(RestoreRequest.class).example("{\"at\": \"2026-11-27T14:02:00Z\"}")
+                .answers(Contract.fields("database", Contract.of(Database.class), "backup", Contract.of(Database.class),
+                        "operations", Contract.arrayOf(String.class)));
+        routes.add("GET", "/databases/{db}/history", read, this::history)
+                .summary("How far back the database can be branched: its window, bases and archived WAL")
+                .answers(Contract.one("history", HistoryKeeper.Window.class));
         routes.add("GET", "/databases/{db}/connection", read, this::connection)
                 .summary("How to connect (the password only for editors and admins)")
                 .answers(Contract.one("connection", Connection.class));
@@ -92,6 +101,19 @@ public final class DatabasesApi {
 
     private Reply delete(Exchange ex) {
         return Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply history(Exchange ex) {
+        return Reply.ok(Reply.one("history", service.moments().window(ex.workspace(), ex.param("db"))));
+    }
+
+    /** The body of {@code POST /databases/{db}/restore}. */
+    record RestoreRequest(@Required String at) {
+    }
+
+    private Reply restore(Exchange ex) {
+        var restored = service.moments().restore(ex.workspace(), ex.param("db"), ex.body(RestoreRequest.class).at());
+        return Reply.ok(Map.of("database", restored.database(), "backup", restored.backup(), "operations", List.of()));
     }
 
     private Reply metricsHistory(Exchange ex) {

@@ -1,5 +1,6 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.SchemaName;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Rounds;
@@ -20,12 +21,13 @@ import org.slf4j.LoggerFactory;
  * charts: client sessions, transactions a second since the sample before, and the size of its
  * data directory. Kept in memory (a restart starts it again); a sleeping database adds none.
  */
-final class DatabaseHistory {
-    private static final Logger LOG = LoggerFactory.getLogger(DatabaseHistory.class);
+final class DatabaseSamples {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseSamples.class);
     static final Duration EVERY = Duration.ofSeconds(10);
     private static final int KEPT = (int) (Duration.ofHours(1).toSeconds() / EVERY.toSeconds());
 
     /** One sample; {@code transactionsPerSecond} is null for the first of a run of the cluster. */
+    @SchemaName("DatabaseMetricsSample")
     public record Sample(Instant at, int connections, Double transactionsPerSecond, long sizeBytes) {
     }
 
@@ -36,7 +38,7 @@ final class DatabaseHistory {
     private final Clock clock;
     private final Map<String, Kept> kept = new ConcurrentHashMap<>();
 
-    DatabaseHistory(DatabaseHost host, Clock clock) {
+    DatabaseSamples(DatabaseHost host, Clock clock) {
         this.host = host;
         this.clock = clock;
     }

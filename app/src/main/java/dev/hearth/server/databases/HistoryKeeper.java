@@ -1,0 +1,92 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.api.SchemaName;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps each database's history: makes its bases when they are due (see {@link Bases}) and drops
+ * what lies before its window, a round every {@link #ROUND}. A base is made under the database's
+ * lock, like a checkpoint: a sleep or wake waits for it (tens of milliseconds).
+ */
+final class HistoryKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(HistoryKeeper.class);
+    static final Duration ROUND = Duration.ofSeconds(30);
+    /** How far back a database can be branched or restored. */
+    static final Duration WINDOW = Duration.ofHours(24);
+
+    private final DatabaseHost host;
+    private final Bases bases;
+    private final Clock clock;
+
+    HistoryKeeper(DatabaseHost host, Bases bases, Clock clock) {
+        this.host = host;
+        this.bases = bases;
+        this.clock = clock;
+    }
+
+    void round() {
+        for (String id : host.served()) {
+            if (!bases.kept(id)) {
+                continue;
+            }
+            try {
+                host.supervisor().locked(id, () -> {
+                    keep(id);
+                    return null;
+                });
+            } catch (ClusterSupervisor.Departed movedAway) {
+                LOG.debug("database {} moved to another node", id);
+            } catch (Exception e) {
+                LOG.warn("database {}: its history could not be kept this round: {}", id, e.toString());
+            }
+        }
+    }
+
+    /** The first base of a database made just now (or recovered to a moment); the caller holds it still. */
+    void first(Database db) throws Exception {
+        if (bases.kept(db.id())) {
+            take(db.id(), db.placement().version());
+        }
+    }
+
+    private void take(String id, String version) throws Exception {
+        var clusters = host.engine().clusters();
+        var cluster = host.supervisor().cluster(id);
+        bases.take(id, cluster != null ? clusters.checkpointed(cluster) : clusters.redo(version, host.layout().data(id)),
+                clock);
+    }
+
+    private void keep(String id) throws Exception {
+        var newest = bases.of(id).stream().reduce((older, newer) -> newer);
+        var cluster = host.supervisor().cluster(id);
+        if (newest.isEmpty()) {
+            take(id, host.rows().load(id).placement().version());
+        } else if (cluster != null) {
+            long written = Bases.walSince(newest.get(), host.engine().clusters().currentLsn(cluster));
+            boolean old = newest.get().takenAt().plus(Bases.EVERY).isBefore(clock.instant());
+            if (written >= Bases.WAL_BOUND || old && written > 0) {
+                take(id, null);
+            }
+        }
+        bases.prune(id, clock.instant().minus(WINDOW));
+    }
+
+    /**
+     * The moments a database can be branched or restored to now: from its oldest base to now (null
+     * earliest: no base yet); its bases, the bytes of WAL its archive holds, and the window it keeps.
+     */
+    @SchemaName("DatabaseHistory")
+    public record Window(Instant earliest, Instant latest, int bases, long archiveBytes, long windowSeconds) {
+    }
+
+    Window window(String id) {
+        var kept = bases.of(id);
+        return new Window(kept.isEmpty() ? null : kept.getFirst().takenAt(), clock.instant(), kept.size(),
+                bases.archiveBytes(id), WINDOW.toSeconds());
+    }
+
+}

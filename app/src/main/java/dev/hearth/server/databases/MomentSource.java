@@ -1,0 +1,65 @@
+package dev.hearth.server.databases;
+
+import dev.hearth.api.ApiException;
+import dev.hearth.api.ErrorCode;
+import dev.hearth.api.Validate;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+
+/**
+ * What a branch at a moment is made from: a database of the same workspace, the moment (the state
+ * after every commit at or before it), and the newest base made at or before that moment, from
+ * which the branch replays the database's archived WAL.
+ */
+record MomentSource(Database database, Instant at, Bases.Base base) {
+
+    /** The source {@code from_database} names at {@code at}, if its history reaches that moment. */
+    static MomentSource find(Database database, String at, Bases bases, HistoryKeeper.Window window) {
+        Instant moment = moment(Validate.required("at", at));
+        if (window.earliest() == null) {
+            throw ApiException.invalidField("from_database", "database " + database.name() + " keeps no history yet "
+                    + "(its first base is made within " + HistoryKeeper.ROUND.toSeconds() + " s of its creation)");
+        }
+        if (moment.isAfter(window.latest())) {
+            throw outside("is in the future", window);
+        }
+        var base = bases.before(database.id(), moment).orElseThrow(() -> outside("is before the history of "
+                + database.name() + " begins", window));
+        return new MomentSource(database, moment, base);
+    }
+
+    /** A branch keeps the source's version; asking for another is an error. */
+    String version(String requested) {
+        String kept = database.placement().version();
+        if (requested != null && !requested.equals(kept)) {
+            throw ApiException.invalidField("version", "a branch keeps its database's version, " + kept);
+        }
+        return kept;
+    }
+
+    /** The branch's disk: as asked, at least the source's (the base is a copy of its disk). */
+    int diskMb(Integer requested) {
+        int kept = database.settings().diskMb();
+        int mb = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB, kept);
+        if (mb < kept) {
+            throw ApiException.invalidField("disk_mb", "a branch's disk is at least its database's, " + kept + " MB");
+        }
+        return mb;
+    }
+
+    private static Instant moment(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw ApiException.invalidField("at", "must be a timestamp (RFC 3339, e.g. 2026-11-27T14:02:00Z)");
+        }
+    }
+
+    /** 400 naming {@code at}, with the window's bounds in {@code details.earliest} and {@code details.latest}. */
+    private static ApiException outside(String problem, HistoryKeeper.Window window) {
+        String message = problem + ": give a moment from " + window.earliest() + " to " + window.latest();
+        return new ApiException(ErrorCode.INVALID_REQUEST, "at: " + message, Map.of("fields", Map.of("at", message),
+                "earliest", window.earliest().toString(), "latest", window.latest().toString()));
+    }
+}
