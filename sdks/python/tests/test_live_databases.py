@@ -102,6 +102,7 @@ class DatabaseTest(LiveWorkspaceCase):
             time.sleep(0.05)
             self.assertEqual(0, psql(source.connection().uri, "insert into t values ('after')").returncode)
             self.assertIsNotNone(source.history()["earliest"])
+            self.assertTrue(any("insert into t" in s["query"] for s in source.insights(limit=100)))
             branch = self.ws.databases.create("then", from_database=source, at=moment)
             try:
                 self.assertEqual(source.id, branch.parent)

@@ -40,6 +40,15 @@ export class Database extends Model {
   }
 
   /**
+   * The statements it spends most time on (wakes it): `[{query, calls, total_millis, mean_millis, rows}]`.
+   * @param {{order?: "total"|"mean", limit?: number}} [options]
+   */
+  async insights(options = {}) {
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/insights`, { query: { order: options.order, limit: options.limit } });
+    return body.statements;
+  }
+
+  /**
    * How far back it can be branched: `{earliest, latest, bases, archive_bytes, window_seconds}`.
    * @returns {Promise<{earliest: string|null, latest: string, bases: number, archive_bytes: number, window_seconds: number}>}
    */

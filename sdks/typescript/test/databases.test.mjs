@@ -134,6 +134,7 @@ describe("databases", () => {
     const history = await source.history();
     assert.ok(history.earliest, "the first base is made with the database");
     assert.equal(history.window_seconds, 86400);
+    assert.ok(Array.isArray(await source.insights({ order: "mean", limit: 5 })));
     const branch = await ws.databases.create("then", { fromDatabase: source, at: new Date() });
     assert.equal(branch.parent, source.id);
     assert.equal(branch.state, "ready", "recovered to its moment as it was made");

@@ -54,6 +54,8 @@ export class Database extends Model {
   delete(options?: MutationOptions): Promise<this>;
   connection(): Promise<Connection>;
   resetCredentials(options?: MutationOptions): Promise<Connection>;
+  /** The statements it spends most time on (wakes it). */
+  insights(options?: { order?: "total" | "mean"; limit?: number }): Promise<Array<{ query: string; calls: number; total_millis: number; mean_millis: number; rows: number }>>;
   /** How far back it can be branched. */
   history(): Promise<{ earliest: string | null; latest: string; bases: number; archive_bytes: number; window_seconds: number }>;
   sleep(options?: MutationOptions): Promise<this>;

@@ -95,6 +95,12 @@ class Database(Model):
     def reset_credentials(self) -> Connection:
         return Connection(self._client, self._client._send("POST", f"{self._path}/reset_credentials")["connection"])
 
+    def insights(self, order: Literal["total", "mean"] = "total", limit: int = 20) -> list[dict[str, Any]]:
+        """The statements it spends most time on (wakes it): ``[{query, calls, total_millis, mean_millis, rows}]``."""
+        answer: list[dict[str, Any]] = self._client._get(f"{self._path}/insights",
+                                                         query={"order": order, "limit": limit})["statements"]
+        return answer
+
     def history(self) -> dict[str, Any]:
         """How far back it can be branched: ``{earliest, latest, bases, archive_bytes, window_seconds}``."""
         answer: dict[str, Any] = self._client._get(f"{self._path}/history")["history"]

@@ -129,6 +129,23 @@ final class DatabasesCommand {
         return 0;
     }
 
+    @Command(name = "insights", description = "Show the statements a database spends most time on (wakes it).")
+    int insights(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
+                 @Option(names = "--order", paramLabel = "total|mean", defaultValue = "total", description = "by all calls' time (default) or one call's") String order,
+                 @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "how many, 1 to 100 (default 20)") int limit) {
+        var answer = cli.client().get(path(name, "/insights") + "&order=" + order + "&limit=" + limit);
+        cli.print(answer, () -> {
+            var table = new Table("CALLS", "TOTAL_MS", "MEAN_MS", "ROWS", "QUERY");
+            for (var s : answer.path("statements")) {
+                table.row(s.path("calls").asText(), String.format("%.1f", s.path("total_millis").asDouble()),
+                        String.format("%.2f", s.path("mean_millis").asDouble()), s.path("rows").asText(),
+                        s.path("query").asText().replaceAll("\\s+", " "));
+            }
+            table.print(cli.out());
+        });
+        return 0;
+    }
+
     @Command(name = "history", description = "Show how far back a database can be branched.")
     int history(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name) {
         var answer = cli.client().get(path(name, "/history"));

@@ -390,6 +390,8 @@ class RoleMatrixTest {
                         f -> "/databases/" + f.computer() + "/metrics/history", none),
                 new Case("GET", "/databases/{db}/history", Needs.VIEWER, 200,
                         f -> "/databases/" + f.computer() + "/history", none),
+                new Case("GET", "/databases/{db}/insights", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/insights", none),
                 new Case("POST", "/databases/{db}/query", Needs.VIEWER, 200, f -> "/databases/" + f.computer() + "/query",
                         f -> Map.of("sql", "select 1")),
                 new Case("POST", "/databases/{db}/reset_credentials", Needs.EDITOR, 200,

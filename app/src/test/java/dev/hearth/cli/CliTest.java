@@ -343,6 +343,9 @@ class CliTest {
                 "-w", "cli-databases");
         assertEquals(0, atNow.code(), atNow.err());
         assertEquals(0, cli(asAdmin(), "psql", "notes-now", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
+        var insights = cli(asAdmin(), "databases", "insights", "notes", "--order", "mean", "-w", "cli-databases");
+        assertEquals(0, insights.code(), insights.err());
+        assertTrue(insights.out().lines().anyMatch(l -> l.contains("CREATE TABLE t")), insights.out());
         var future = cli(asAdmin(), "databases", "branch", "notes", "notes-later", "--at", "2999-01-01T00:00:00Z",
                 "-w", "cli-databases");
         assertEquals(1, future.code());

@@ -82,6 +82,35 @@ class DatabaseMetricsTest {
         assertEquals(400, refused.status(), refused.body().toString());
     }
 
+    @Test
+    void insightsNameTheSlowStatementAndOutliveASleep() throws Exception {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "insightful")).path("database")
+                .path("id").asText();
+        var c = admin.get("/databases/" + id + "/connection").path("connection");
+        String url = "jdbc:postgresql://127.0.0.1:" + c.path("port").asInt() + "/insightful?sslmode=require";
+        try (var session = DriverManager.getConnection(url, "insightful", c.path("password").asText())) {
+            for (int i = 0; i < 2; i++) {
+                session.createStatement().execute("SELECT pg_sleep(0.3)");
+            }
+            for (int i = 0; i < 5; i++) {
+                session.createStatement().execute("SELECT 1");
+            }
+        }
+        var top = admin.get("/databases/" + id + "/insights").path("statements").get(0);
+        assertTrue(top.path("query").asText().contains("pg_sleep"), top.toString());
+        assertEquals(2, top.path("calls").asInt(), top.toString());
+        assertTrue(top.path("total_millis").asDouble() >= 550, top.toString());
+
+        admin.post("/databases/" + id + "/sleep", Map.of());
+        var afterSleep = admin.get("/databases/" + id + "/insights?order=mean&limit=1").path("statements");
+        assertEquals(1, afterSleep.size(), afterSleep.toString());
+        assertTrue(afterSleep.get(0).path("query").asText().contains("pg_sleep"), "kept through a sleep: " + afterSleep);
+        for (String bad : new String[] {"order=slowest", "limit=0", "limit=many"}) {
+            assertEquals(400, admin.send("GET", "/databases/" + id + "/insights?" + bad, null, Map.of()).status(), bad);
+        }
+    }
+
     private java.util.List<JsonNode> history(String id) {
         return history(id, "");
     }

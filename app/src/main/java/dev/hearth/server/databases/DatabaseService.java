@@ -77,6 +77,7 @@ public final class DatabaseService implements AutoCloseable {
     private final LocalNode node;
     private Optional<DatabaseMoves> moves = Optional.empty();
     private final Moments moments;
+    private final DatabaseInsights insights = new DatabaseInsights(this);
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
@@ -100,6 +101,11 @@ public final class DatabaseService implements AutoCloseable {
         this.publicHost = settings.publicHost();
         this.clock = clock;
         this.moments = new Moments(this, rows, clock);
+    }
+
+    /** The statements databases spend their time on (see {@link DatabaseInsights}). */
+    public DatabaseInsights insights() {
+        return insights;
     }
 
     /** Its history: branches and restores at a moment (see {@link Moments}). */

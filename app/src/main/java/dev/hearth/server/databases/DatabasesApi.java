@@ -9,6 +9,7 @@ import dev.hearth.server.checkpoints.CheckpointRoutes;
 import dev.hearth.server.databases.DatabaseService.CreateDatabase;
 import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Contract;
+import dev.hearth.server.postgres.Insights;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -59,6 +60,11 @@ public final class DatabasesApi {
                 .takes(RestoreRequest.class).example("{\"at\": \"2026-11-27T14:02:00Z\"}")
                 .answers(Contract.fields("database", Contract.of(Database.class), "backup", Contract.of(Database.class),
                         "operations", Contract.arrayOf(String.class)));
+        routes.add("GET", "/databases/{db}/insights", read, this::insights)
+                .summary("The statements the database spends most time on (pg_stat_statements); wakes it")
+                .query("order", "string", "total (default) or mean: the time of all calls, or of one")
+                .query("limit", "integer", "how many, 1 to 100 (default 20)")
+                .answers(Contract.all("statements", Insights.Statement.class));
         routes.add("GET", "/databases/{db}/history", read, this::history)
                 .summary("How far back the database can be branched: its window, bases and archived WAL")
                 .answers(Contract.one("history", HistoryKeeper.Window.class));
@@ -101,6 +107,20 @@ public final class DatabasesApi {
 
     private Reply delete(Exchange ex) {
         return Reply.ok(Reply.one("database", service.delete(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply insights(Exchange ex) {
+        Integer limit = ex.query("limit").map(DatabasesApi::integer).orElse(null);
+        return Reply.ok(Map.of("statements", service.insights().top(ex.workspace(), ex.param("db"),
+                ex.query("order").orElse(null), limit)));
+    }
+
+    private static Integer integer(String text) {
+        try {
+            return Integer.valueOf(text);
+        } catch (NumberFormatException e) {
+            throw dev.hearth.api.ApiException.invalidField("limit", "a whole number from 1 to 100");
+        }
     }
 
     private Reply history(Exchange ex) {

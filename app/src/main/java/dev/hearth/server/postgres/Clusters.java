@@ -180,6 +180,7 @@ public final class Clusters {
                 "-c", "recovery_init_sync_method=syncfs",
                 "-c", "logging_collector=off"));
         args.addAll(History.archiving(archive));
+        args.addAll(Insights.loading(host.bin(version, "postgres")));
         args.addAll(recovery);
         var command = host.asClusterUser(args);
         var process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -297,6 +298,11 @@ public final class Clusters {
                 }
             }
         });
+    }
+
+    /** The statements the cluster spent most time on (see {@link Insights}). */
+    public List<Insights.Statement> insights(Cluster cluster, Insights.Order order, int limit) {
+        return Insights.top(cluster, order, limit);
     }
 
     /** Where the cluster's WAL is now (PostgreSQL's X/Y form). */
