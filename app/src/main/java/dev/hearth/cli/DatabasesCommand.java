@@ -129,6 +129,15 @@ final class DatabasesCommand {
         return 0;
     }
 
+    @Command(name = "restore", description = "Roll a database back to a moment in place; what it was becomes a branch.")
+    int restore(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
+                @Option(names = "--at", required = true, paramLabel = "TIME",
+                        description = "the moment, RFC 3339 (e.g. 2026-11-27T14:02:00Z); see `hearth db history`") String at) {
+        var answer = cli.client().post(path(name, "/restore"), Map.of("at", at));
+        cli.print(answer, () -> table(JsonTrees.array().add(answer.path("database")).add(answer.path("backup"))));
+        return 0;
+    }
+
     @Command(name = "insights", description = "Show the statements a database spends most time on (wakes it).")
     int insights(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
                  @Option(names = "--order", paramLabel = "total|mean", defaultValue = "total", description = "by all calls' time (default) or one call's") String order,

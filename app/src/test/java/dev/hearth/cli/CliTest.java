@@ -343,6 +343,10 @@ class CliTest {
                 "-w", "cli-databases");
         assertEquals(0, atNow.code(), atNow.err());
         assertEquals(0, cli(asAdmin(), "psql", "notes-now", "-w", "cli-databases", "--", "-c", "SELECT * FROM t").code());
+        var restored = cli(asAdmin(), "databases", "restore", "notes-now", "--at", java.time.Instant.now().toString(),
+                "-w", "cli-databases");
+        assertEquals(0, restored.code(), restored.err());
+        assertTrue(restored.out().lines().anyMatch(l -> l.startsWith("notes-now-before-")), restored.out());
         var insights = cli(asAdmin(), "databases", "insights", "notes", "--order", "mean", "-w", "cli-databases");
         assertEquals(0, insights.code(), insights.err());
         assertTrue(insights.out().lines().anyMatch(l -> l.contains("CREATE TABLE t")), insights.out());
