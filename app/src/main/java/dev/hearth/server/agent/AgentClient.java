@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -30,7 +32,14 @@ public final class AgentClient implements AutoCloseable {
     static final Duration HEAD = Duration.ofSeconds(30);
     private static final int MAX_ERROR_BYTES = 64 * 1024;
 
-    private final HttpClient http = new HttpClient();
+    private final Client http = new Client();
+
+    /** Jetty's client, with its own copy of a request (as for a redirect: method, headers, body, tag). */
+    private static final class Client extends HttpClient {
+        Request again(Request request) {
+            return copyRequest(request, request.getURI()).tag(request.getTag());
+        }
+    }
     // Requests sent and not yet complete, by sandbox, so that a sandbox's death ends them.
     private final Map<String, Set<Request>> inFlight = new ConcurrentHashMap<>();
 
@@ -55,8 +64,11 @@ public final class AgentClient implements AutoCloseable {
     }
 
     Request request(AgentEndpoint agent, String method, String path) {
-        var request = http.newRequest(agent.url(path)).method(method).tag(agent.sandboxId())
-                .headers(h -> h.put(HttpHeader.AUTHORIZATION, "Bearer " + agent.secret()));
+        return tracked(agent, http.newRequest(agent.url(path)).method(method).tag(agent.sandboxId())
+                .headers(h -> h.put(HttpHeader.AUTHORIZATION, "Bearer " + agent.secret())));
+    }
+
+    private Request tracked(AgentEndpoint agent, Request request) {
         String id = agent.sandboxId();
         inFlight.compute(id, (k, mine) -> {
             var set = mine != null ? mine : ConcurrentHashMap.<Request>newKeySet();
@@ -95,6 +107,22 @@ public final class AgentClient implements AutoCloseable {
      * request's own time limit); an error status becomes an AgentException.
      */
     Answer open(AgentEndpoint agent, Request request) {
+        var sent = new AtomicBoolean();
+        request.onRequestCommit(r -> sent.set(true));
+        try {
+            return answer(agent, request);
+        } catch (AgentException e) {
+            if (sent.get() || !e.unreachable() || !(e.getCause() instanceof IOException) || e.getCause() instanceof ConnectException
+                    || !(request.getBody() == null || request.getBody() instanceof BytesRequestContent)) {
+                throw e;
+            }
+            // Failed before a byte went out: a pooled connection the agent had closed (an agent that
+            // renews itself ends its connections). Nothing reached it, so once more on a new connection.
+            return answer(agent, tracked(agent, http.again(request)));
+        }
+    }
+
+    private Answer answer(AgentEndpoint agent, Request request) {
         var listener = new InputStreamResponseListener();
         request.send(listener);
         try {
