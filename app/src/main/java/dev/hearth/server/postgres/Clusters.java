@@ -188,14 +188,6 @@ public final class Clusters {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         var cluster = new Cluster(process, port, socketDir, version);
         awaitReady(cluster, data, log, limit);
-        if (!recovery.isEmpty() && History.targeted(data)) {
-            try {
-                History.promoteAtTarget(cluster, limit, () -> tail(log));
-            } catch (IOException e) {
-                stop(cluster);
-                throw e;
-            }
-        }
         if (atStart) {
             try {
                 AtStart.run(data, rules.open(), () -> PrivateSessions.open(cluster, LIMIT));

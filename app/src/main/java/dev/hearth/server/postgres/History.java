@@ -1,10 +1,6 @@
 package dev.hearth.server.postgres;
 
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.util.function.Supplier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -62,84 +58,18 @@ public final class History {
     }
 
     /**
-     * The settings of a pending recovery. To a moment, replay pauses there ({@code hot_standby=on} so that
-     * Hearth can see it, while only Hearth may log in) and {@link #promoteAtTarget} promotes it: a fast
-     * promotion, without the end-of-recovery checkpoint that {@code recovery_target_action=promote}
-     * waits for (half a second or more on loop-mounted disks). To the end of the WAL, the promotion is
-     * PostgreSQL's own and connections wait for it ({@code hot_standby=off}).
+     * The settings of a pending recovery. Connections wait for the promotion ({@code hot_standby=off}), so
+     * the start is ready only once the moment is reached and the cluster writes again.
      */
     static List<String> recovering(Path data) throws IOException {
         var args = new ArrayList<String>();
-        var lines = Files.readAllLines(data.resolve(PENDING));
-        for (String line : lines) {
+        for (String line : Files.readAllLines(data.resolve(PENDING))) {
             args.add("-c");
             args.add(line);
         }
-        boolean toMoment = targeted(lines);
-        args.addAll(List.of("-c", "recovery_target_inclusive=on", "-c", "recovery_target_timeline=latest",
-                "-c", "recovery_target_action=" + (toMoment ? "pause" : "promote"), "-c", "hot_standby=" + toMoment));
-        if (toMoment) {
-            // A hot standby needs at least the settings the WAL recorded; initdb's default is the highest seen.
-            args.addAll(List.of("-c", "max_worker_processes=8"));
-        }
+        args.addAll(List.of("-c", "recovery_target_inclusive=on", "-c", "recovery_target_action=promote",
+                "-c", "recovery_target_timeline=latest", "-c", "hot_standby=off"));
         return args;
-    }
-
-    static boolean targeted(Path data) throws IOException {
-        return targeted(Files.readAllLines(data.resolve(PENDING)));
-    }
-
-    private static boolean targeted(List<String> lines) {
-        return lines.stream().anyMatch(l -> l.startsWith("recovery_target_time="));
-    }
-
-    /**
-     * Waits until replay pauses at the moment, then promotes; an IOException with the log's end if the
-     * postmaster exits meanwhile (such as with {@link #ENDED_BEFORE_TARGET}).
-     */
-    static void promoteAtTarget(Cluster cluster, Duration limit, Supplier<String> log) throws IOException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!cluster.process().isAlive()) {
-                throw new IOException("postgres exited in recovery: " + log.get());
-            }
-            try {
-                if (PrivateSessions.with(cluster, Duration.ofSeconds(30), History::promotedIfPaused)) {
-                    return;
-                }
-            } catch (IllegalStateException exitingOrNotYet) {
-                // a session refused while it starts or stops: the loop looks again
-            }
-            sleep();
-        }
-        throw new IOException("recovery did not reach its moment within " + limit.toSeconds() + " s: " + log.get());
-    }
-
-    private static boolean promotedIfPaused(Connection session) throws SQLException {
-        try (var statement = session.createStatement();
-             var rows = statement.executeQuery("SELECT pg_is_in_recovery(), pg_get_wal_replay_pause_state()")) {
-            rows.next();
-            if (!rows.getBoolean(1)) {
-                return true;
-            }
-            if (!"paused".equals(rows.getString(2))) {
-                return false;
-            }
-        }
-        try (var statement = session.createStatement();
-             var rows = statement.executeQuery("SELECT pg_promote(true, 60)")) {
-            rows.next();
-            return rows.getBoolean(1);
-        }
-    }
-
-    private static void sleep() throws IOException {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while recovering", e);
-        }
     }
 
     /** After {@link #ENDED_BEFORE_TARGET}: the next start recovers to the end of the WAL. */
