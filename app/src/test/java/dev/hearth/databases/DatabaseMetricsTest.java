@@ -1,6 +1,7 @@
 package dev.hearth.databases;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 /** What a database uses, moving with what its users do, read without waking it. */
 @HearthServerTest(databases = true)
 class DatabaseMetricsTest {
+    @Injected
+    private TestServer server;
     @Injected
     private HearthClient admin;
 
@@ -109,6 +112,39 @@ class DatabaseMetricsTest {
         for (String bad : new String[] {"order=slowest", "limit=0", "limit=many"}) {
             assertEquals(400, admin.send("GET", "/databases/" + id + "/insights?" + bad, null, Map.of()).status(), bad);
         }
+    }
+
+    /** An archive that cannot be written shows in the metrics, and so does its recovery. */
+    @Test
+    void aFailingArchiveShowsInTheMetrics() throws Exception {
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "archived")).path("database")
+                .path("id").asText();
+        var c = admin.get("/databases/" + id + "/connection").path("connection");
+        String url = "jdbc:postgresql://127.0.0.1:" + c.path("port").asInt() + "/archived?sslmode=require";
+        var archive = server.dataDir.resolve("databases/history/" + id + "/wal");
+        try (var session = DriverManager.getConnection(url, "archived", c.path("password").asText())) {
+            session.createStatement().execute("SELECT 1"); // awake, its archive directory made
+            java.nio.file.Files.setPosixFilePermissions(archive, java.util.Set.of());
+            try {
+                // More than a 16 MB segment: one is complete and the archiver tries it.
+                session.createStatement().execute("CREATE TABLE big AS SELECT repeat('x', 1000) AS pad "
+                        + "FROM generate_series(1, 25000)");
+                var failing = Eventually.eventually(Duration.ofSeconds(60), () -> metrics(id).path("archiving"),
+                        a -> a.path("failing").asBoolean());
+                assertTrue(failing.path("failing").asBoolean(), failing.toString());
+                assertTrue(failing.path("last_failed_wal").asText().matches("[0-9A-F]{24}"), failing.toString());
+            } finally {
+                java.nio.file.Files.setPosixFilePermissions(archive,
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
+            session.createStatement().execute("CREATE TABLE bigger AS SELECT repeat('y', 1000) AS pad "
+                    + "FROM generate_series(1, 25000)");
+            var healed = Eventually.eventually(Duration.ofSeconds(120), () -> metrics(id).path("archiving"),
+                    a -> !a.path("failing").asBoolean());
+            assertFalse(healed.path("failing").asBoolean(), "archiving goes on once it can: " + healed);
+        }
+        assertTrue(metrics(id).has("archiving"), "the field is always there (null asleep)");
     }
 
     private java.util.List<JsonNode> history(String id) {

@@ -14,6 +14,7 @@ import dev.hearth.server.network.Firewall;
 import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Shipments;
+import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -199,16 +200,18 @@ public final class DatabaseService implements AutoCloseable {
         var db = live(workspace, ref);
         var cluster = host.supervisor().cluster(db.id());
         Integer connections = null;
+        Clusters.Archiver archiving = null;
         if (cluster != null) {
             try {
                 connections = host.engine().clusters().connections(cluster);
+                archiving = host.engine().clusters().archiver(cluster);
             } catch (RuntimeException stoppedMeanwhile) {
                 LOG.debug("database {}: no session count ({})", db.id(), stoppedMeanwhile.getMessage());
             }
         }
         try {
             return new DatabaseMetrics(db.id(), db.status().state(), connections, Disk.size(layout.data(db.id())),
-                    clock.instant());
+                    archiving, clock.instant());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot measure database " + db.id(), e);
         }

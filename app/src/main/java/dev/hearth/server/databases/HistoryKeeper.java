@@ -1,9 +1,12 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.api.SchemaName;
+import dev.hearth.server.postgres.Clusters;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +24,7 @@ final class HistoryKeeper {
     private final DatabaseHost host;
     private final Bases bases;
     private final Clock clock;
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
     HistoryKeeper(DatabaseHost host, Bases bases, Clock clock) {
         this.host = host;
@@ -60,12 +64,22 @@ final class HistoryKeeper {
                 clock);
     }
 
+    private void watchArchive(String id, Clusters.Archiver archiver) {
+        if (archiver.failing() && failing.add(id)) {
+            LOG.warn("database {}: its WAL cannot be archived (last failure at {}, {}): its history stops growing and "
+                    + "WAL waits on its WAL disk; see postgres.log", id, archiver.lastFailedAt(), archiver.lastFailedWal());
+        } else if (!archiver.failing() && failing.remove(id)) {
+            LOG.info("database {}: its WAL is archived again", id);
+        }
+    }
+
     private void keep(String id) throws Exception {
         var newest = bases.of(id).stream().reduce((older, newer) -> newer);
         var cluster = host.supervisor().cluster(id);
         if (newest.isEmpty()) {
             take(id, host.rows().load(id).placement().version());
         } else if (cluster != null) {
+            watchArchive(id, host.engine().clusters().archiver(cluster));
             long written = Bases.walSince(newest.get(), host.engine().clusters().currentLsn(cluster));
             boolean old = newest.get().takenAt().plus(Bases.EVERY).isBefore(clock.instant());
             if (written >= Bases.WAL_BOUND || old && written > 0) {

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -254,6 +255,28 @@ public final class Clusters {
                     + "(SELECT coalesce(sum(xact_commit + xact_rollback), 0) FROM pg_stat_database)")) {
                 rows.next();
                 return new Activity(rows.getInt(1), rows.getLong(2));
+            }
+        });
+    }
+
+    /**
+     * The WAL archiver's last success and failure ({@code pg_stat_archiver}): {@code failing} when the
+     * last attempt failed (a full volume, say), so WAL waits in {@code pg_wal} instead of being archived.
+     */
+    public record Archiver(boolean failing, Instant lastArchivedAt, Instant lastFailedAt, String lastFailedWal) {
+    }
+
+    public Archiver archiver(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery(
+                    "SELECT last_archived_time, last_failed_time, last_failed_wal FROM pg_stat_archiver")) {
+                rows.next();
+                var archived = rows.getTimestamp(1);
+                var failed = rows.getTimestamp(2);
+                Instant archivedAt = archived == null ? null : archived.toInstant();
+                Instant failedAt = failed == null ? null : failed.toInstant();
+                boolean failing = failedAt != null && (archivedAt == null || failedAt.isAfter(archivedAt));
+                return new Archiver(failing, archivedAt, failedAt, rows.getString(3));
             }
         });
     }
