@@ -15,7 +15,7 @@ export class Database extends Model {
     return this._load(body.database);
   }
 
-  /** PATCH `{protected, autoSleepSeconds, diskMb}`. @param {Record<string, any>} changes @param {{idempotencyKey?: string}} [options] */
+  /** PATCH `{protected, autoSleepSeconds, diskMb, historyHours}`. @param {Record<string, any>} changes @param {{idempotencyKey?: string}} [options] */
   async update(changes, options = {}) {
     const { body } = await this.hearth.transport.json("PATCH", this.path, { json: toBody(changes), idempotencyKey: options.idempotencyKey });
     return this._load(body.database);
@@ -83,7 +83,7 @@ export class Databases extends WorkspaceResources {
    * @param {string} name
    * @param {{version?: string, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string,
    *   fromDatabase?: Database|string, at?: Date|string, autoSleepSeconds?: number, protected?: boolean,
-   *   diskMb?: number, idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
+   *   diskMb?: number, historyHours?: number, idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]
    */
   create(name, options = {}) {
     const moment = options.fromDatabase == null ? {} : {

@@ -42,6 +42,8 @@ export class Database extends Model {
   protected: boolean;
   autoSleepSeconds: number;
   diskMb: number;
+  /** How far back it can be branched or restored, in hours. */
+  historyHours: number;
   error: ErrorInfo;
   createdAt: string;
   updatedAt: string;
@@ -50,7 +52,7 @@ export class Database extends Model {
   readonly path: string;
   readonly checkpoints: Checkpoints;
   refresh(): Promise<this>;
-  update(changes: { protected?: boolean; autoSleepSeconds?: number; diskMb?: number }, options?: MutationOptions): Promise<this>;
+  update(changes: { protected?: boolean; autoSleepSeconds?: number; diskMb?: number; historyHours?: number }, options?: MutationOptions): Promise<this>;
   delete(options?: MutationOptions): Promise<this>;
   connection(): Promise<Connection>;
   resetCredentials(options?: MutationOptions): Promise<Connection>;
@@ -71,7 +73,7 @@ export class Databases {
    * `at` make one as that database was at a moment (its commits at or before it).
    */
   create(name: string, options?: WaitOptions & { version?: string; fromCheckpoint?: Checkpoint | string;
-    fromDatabase?: Database | string; at?: Date | string; autoSleepSeconds?: number; protected?: boolean; diskMb?: number }): Promise<Database>;
+    fromDatabase?: Database | string; at?: Date | string; autoSleepSeconds?: number; protected?: boolean; diskMb?: number; historyHours?: number }): Promise<Database>;
   get(idOrName: string): Promise<Database>;
   list(options?: ListOptions): AsyncGenerator<Database, void, undefined>;
 }

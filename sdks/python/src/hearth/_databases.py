@@ -43,7 +43,7 @@ class Connection(Model):
 
 class Database(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
-               "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error",
+               "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "history_hours", "node", "error",
                "created_at", "updated_at", "last_active_at", "deleted_at")
     # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
     id: str
@@ -61,6 +61,7 @@ class Database(Model):
     protected: bool
     auto_sleep_seconds: int
     disk_mb: int
+    history_hours: int
     node: str | None
     error: dict[str, Any] | None
     created_at: str
@@ -81,7 +82,7 @@ class Database(Model):
         return self
 
     def update(self, **fields: Any) -> "Database":
-        """PATCH: ``protected, auto_sleep_seconds, disk_mb``."""
+        """PATCH: ``protected, auto_sleep_seconds, disk_mb, history_hours``."""
         self._set(self._client._send("PATCH", self._path, fields)["database"])
         return self
 
@@ -123,12 +124,13 @@ class Databases:
     def create(self, name: str, *, version: str | None = None, from_checkpoint: "Checkpoint | str | None" = None,
                from_database: "Database | str | None" = None, at: "datetime.datetime | str | None" = None,
                auto_sleep_seconds: int | None = None, protected: bool | None = None, disk_mb: int | None = None,
+               history_hours: int | None = None,
                idempotency_key: str | None = None) -> Database:
         """A new database (asleep until first used), a branch of a checkpoint, or (``from_database``
         and ``at``) a database as another was at a moment: its commits at or before ``at``."""
         moment = at.isoformat() if isinstance(at, datetime.datetime) else at
         body = _drop_none(name=name, version=version, auto_sleep_seconds=auto_sleep_seconds, protected=protected,
-                          disk_mb=disk_mb, at=moment,
+                          disk_mb=disk_mb, at=moment, history_hours=history_hours,
                           from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None,
                           from_database=_id_of(from_database) if from_database is not None else None)
         answer = self._client._send("POST", f"{self._workspace._path}/databases", body,

@@ -28,6 +28,7 @@ final class DatabasesCommand {
                        description = "a branch: the checkpoint's data with new credentials") String fromCheckpoint,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long without connections (0: never)") Integer autoSleep,
                @Option(names = "--disk-mb", paramLabel = "MB", description = "disk for the database's files (default 10240, a branch: its source's)") Integer diskMb,
+               @Option(names = "--history-hours", paramLabel = "HOURS", description = "how far back it can be branched or restored (1 to 720, default 24)") Integer historyHours,
                @Option(names = "--protected", description = "refuse deletes until unprotected") boolean protect) {
         var body = new LinkedHashMap<String, Object>(Map.of("name", name));
         if (version != null) {
@@ -41,6 +42,9 @@ final class DatabasesCommand {
         }
         if (diskMb != null) {
             body.put("disk_mb", diskMb);
+        }
+        if (historyHours != null) {
+            body.put("history_hours", historyHours);
         }
         if (protect) {
             body.put("protected", true);
@@ -66,7 +70,8 @@ final class DatabasesCommand {
     int update(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
                @Option(names = "--protected", arity = "1", paramLabel = "true|false", description = "refuse deletes until unprotected (true or false)") Boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this many seconds idle") Integer autoSleep,
-               @Option(names = "--disk-mb", paramLabel = "MB", description = "a bigger disk, from the cluster's next start") Integer diskMb) {
+               @Option(names = "--disk-mb", paramLabel = "MB", description = "a bigger disk, from the cluster's next start") Integer diskMb,
+               @Option(names = "--history-hours", paramLabel = "HOURS", description = "how far back it can be branched or restored (1 to 720)") Integer historyHours) {
         var body = new LinkedHashMap<String, Object>();
         if (protect != null) {
             body.put("protected", protect);
@@ -76,6 +81,9 @@ final class DatabasesCommand {
         }
         if (diskMb != null) {
             body.put("disk_mb", diskMb);
+        }
+        if (historyHours != null) {
+            body.put("history_hours", historyHours);
         }
         show(cli.client().patch(path(name, ""), body));
         return 0;

@@ -58,6 +58,12 @@ class DatabaseHistoryTest {
         assertTrue(Instant.parse(history.path("earliest").asText()).isAfter(created.minusSeconds(1)), history.toString());
         assertTrue(history.path("bases").asInt() >= 1, history.toString());
         assertEquals(86_400, history.path("window_seconds").asInt(), history.toString());
+        assertEquals(24, made.path("history_hours").asInt(), "the default window");
+        assertEquals(48, admin.patch("/databases/" + id, Map.of("history_hours", 48)).path("database").path("history_hours").asInt());
+        assertEquals(172_800, admin.get("/databases/" + id + "/history").path("history").path("window_seconds").asInt());
+        for (int bad : new int[] {0, 721}) {
+            assertEquals(400, admin.send("PATCH", "/databases/" + id, Map.of("history_hours", bad), Map.of()).status());
+        }
 
         assertEquals("1", entries(branch("at-one", id, afterOne)));
         assertEquals("1,2", entries(branch("at-two", id, afterTwo)));

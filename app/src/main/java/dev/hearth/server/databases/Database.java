@@ -38,8 +38,11 @@ public record Database(String id, String workspace, String name, Placement place
      * A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0:
      * never); its files are on a disk of {@code diskMb} (0: made before disks had sizes, unbounded).
      */
-    public record Settings(boolean protectedFlag, int autoSleepSeconds, int diskMb) {
+    /** {@code historyHours}: how far back it can be branched or restored (see {@link HistoryKeeper}). */
+    public record Settings(boolean protectedFlag, int autoSleepSeconds, int diskMb, int historyHours) {
         public static final int NO_DISK = 0;
+        public static final int DEFAULT_HISTORY_HOURS = 24;
+        public static final int MAX_HISTORY_HOURS = 720;
     }
 
     /** Where it is in its life: its state, why its cluster last stopped unasked, and when things happened. */
@@ -93,7 +96,8 @@ public record Database(String id, String workspace, String name, Placement place
     /** Gone from view: no reset left pending, no longer protected, and in {@code newState} (the table's). */
     public Database deleted(DatabaseState newState, Instant now) {
         return new Database(id, workspace, name, placement, login.withPassword(login.password(), false), lineage,
-                new Settings(false, settings.autoSleepSeconds(), settings.diskMb()), status.deleted(newState, now));
+                new Settings(false, settings.autoSleepSeconds(), settings.diskMb(), settings.historyHours()),
+                status.deleted(newState, now));
     }
 
     /** The associated data that binds the sealed password to this row. */

@@ -56,12 +56,12 @@ public final class DatabaseService implements AutoCloseable {
     /** The body of {@code POST /workspaces/{ws}/databases}. */
     public record CreateDatabase(@Required String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
                                  @JsonProperty("protected") Boolean protectedFlag, Integer diskMb, String fromDatabase,
-                                 String at) {
+                                 String at, Integer historyHours) {
     }
 
     /** The body of {@code PATCH /databases/{db}}: what is absent stays as it is. */
     public record UpdateDatabase(@JsonProperty("protected") Boolean protectedFlag, Integer autoSleepSeconds,
-                                 Integer diskMb) {
+                                 Integer diskMb, Integer historyHours) {
     }
 
     private final Jdbi jdbi;
@@ -141,7 +141,8 @@ public final class DatabaseService implements AutoCloseable {
         int port = host.ports().reserve();
         try {
             var db = newDatabase(host, workspace, id, name, version, port,
-                    new Database.Settings(Boolean.TRUE.equals(request.protectedFlag()), autoSleep, diskMb), source, moment);
+                    new Database.Settings(Boolean.TRUE.equals(request.protectedFlag()), autoSleep, diskMb,
+                            historyHours(request.historyHours(), Database.Settings.DEFAULT_HISTORY_HOURS)), source, moment);
             insert(db);
             host.serve(db);
             LOG.info("database {} ({}) created in workspace {} on port {}", name, id, workspace.name(), port);
@@ -169,7 +170,8 @@ public final class DatabaseService implements AutoCloseable {
                 settings.autoSleepSeconds());
         int diskMb = DatabaseDisks.grown(request.diskMb(), settings.diskMb());
         return locked(db.id(), () -> {
-            var changed = rows.load(db.id()).withSettings(new Database.Settings(protect, autoSleep, diskMb), now());
+            var changed = rows.load(db.id()).withSettings(new Database.Settings(protect, autoSleep, diskMb,
+                    historyHours(request.historyHours(), settings.historyHours())), now());
             rows.save(changed);
             host().supervisor().autoSleep(db.id(), autoSleep);
             return changed;
@@ -406,7 +408,7 @@ public final class DatabaseService implements AutoCloseable {
                 new Database.Login(db.login().dbName(), db.login().user(), keyring.seal(rows.password(db), "database:" + id),
                         false),
                 new Database.Lineage(db.id(), null, 1),
-                new Database.Settings(false, settings.autoSleepSeconds(), settings.diskMb()),
+                new Database.Settings(false, settings.autoSleepSeconds(), settings.diskMb(), settings.historyHours()),
                 new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
         jdbi.useTransaction(h -> store.insert(h, twin));
         return twin;
@@ -443,6 +445,10 @@ public final class DatabaseService implements AutoCloseable {
         var done = pending.withPassword(pending.login().password(), false, now());
         rows.save(done);
         return done;
+    }
+
+    private static int historyHours(Integer requested, int current) {
+        return Validate.range("history_hours", requested, 1, Database.Settings.MAX_HISTORY_HOURS, current);
     }
 
     private static ApiException taken(String name) {

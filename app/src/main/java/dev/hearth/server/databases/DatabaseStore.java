@@ -46,9 +46,10 @@ public final class DatabaseStore {
         h.createUpdate("""
                 INSERT INTO databases (id, workspace, name, state, version, port, db_name, db_user, password_key,
                     password, reset_pending, protected, auto_sleep_seconds, disk_mb, generation, parent, from_checkpoint,
-                    created_at, updated_at, node)
+                    created_at, updated_at, node, history_hours)
                 VALUES (:id, :ws, :name, :state, :version, :port, :db, :user, :key, :password, :pending, :protected,
-                    :autoSleep, :disk, :gen, :parent, :fromCheckpoint, :at, :at, :node)""")
+                    :autoSleep, :disk, :gen, :parent, :fromCheckpoint, :at, :at, :node, :history)""")
+                .bind("history", d.settings().historyHours())
                 .bind("node", d.placement().node())
                 .bind("id", d.id()).bind("ws", d.workspace()).bind("name", d.name())
                 .bind("state", d.status().state().wire()).bind("version", d.placement().version())
@@ -124,13 +125,13 @@ public final class DatabaseStore {
         h.createUpdate("""
                 UPDATE databases SET state = :state, password_key = :key, password = :password,
                     reset_pending = :pending, protected = :protected, auto_sleep_seconds = :autoSleep, disk_mb = :disk,
-                    error = :error,
+                    history_hours = :history, error = :error,
                     updated_at = :updated, last_active_at = :active, deleted_at = :deleted
                 WHERE id = :id""")
                 .bind("id", d.id()).bind("state", status.state().wire()).bind("key", login.password().keyId())
                 .bind("password", login.password().data()).bind("pending", login.resetPending())
                 .bind("protected", d.settings().protectedFlag()).bind("autoSleep", d.settings().autoSleepSeconds())
-                .bind("disk", disk(d)).bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
+                .bind("disk", disk(d)).bind("history", d.settings().historyHours()).bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
                 .bind("active", millis(status.lastActiveAt())).bind("deleted", millis(status.deletedAt())).execute();
     }
 
@@ -142,7 +143,7 @@ public final class DatabaseStore {
                         rs.getBoolean("reset_pending")),
                 new Database.Lineage(rs.getString("parent"), rs.getString("from_checkpoint"), rs.getInt("generation")),
                 new Database.Settings(rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),
-                        rs.getInt("disk_mb")),
+                        rs.getInt("disk_mb"), rs.getInt("history_hours")),
                 status(rs));
     }
 

@@ -11,11 +11,11 @@ import java.time.Instant;
  * without its login (the names inside the cluster and the password belong to the connection).
  */
 @JsonPropertyOrder({"id", "workspace", "name", "state", "pending", "engine", "version", "host", "port", "parent",
-        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "node", "error", "created_at", "updated_at",
+        "from_checkpoint", "generation", "protected", "auto_sleep_seconds", "disk_mb", "history_hours", "node", "error", "created_at", "updated_at",
         "last_active_at", "deleted_at"})
 public record DatabaseView(@Required String id, @Required String workspace, @Required String name, @Required DatabaseState state, @Required String version, String host,
                            int port, String parent, String fromCheckpoint, int generation,
-                           @JsonProperty("protected") boolean protectedFlag, int autoSleepSeconds, int diskMb,
+                           @JsonProperty("protected") boolean protectedFlag, int autoSleepSeconds, int diskMb, int historyHours,
                            String node, Operation.Error error, @Required Instant createdAt, Instant updatedAt, Instant lastActiveAt,
                            Instant deletedAt) {
     static DatabaseView of(Database d) {
@@ -24,7 +24,8 @@ public record DatabaseView(@Required String id, @Required String workspace, @Req
         var status = d.status();
         return new DatabaseView(d.id(), d.workspace(), d.name(), status.state(), place.version(), place.host(),
                 place.port(), lineage.parent(), lineage.fromCheckpoint(), lineage.generation(),
-                d.settings().protectedFlag(), d.settings().autoSleepSeconds(), d.settings().diskMb(), place.node(), status.error(), status.createdAt(),
+                d.settings().protectedFlag(), d.settings().autoSleepSeconds(), d.settings().diskMb(),
+                d.settings().historyHours(), place.node(), status.error(), status.createdAt(),
                 status.updatedAt(), status.lastActiveAt(), status.deletedAt());
     }
 

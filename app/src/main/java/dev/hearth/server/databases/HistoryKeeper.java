@@ -18,8 +18,6 @@ import org.slf4j.LoggerFactory;
 final class HistoryKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(HistoryKeeper.class);
     static final Duration ROUND = Duration.ofSeconds(30);
-    /** How far back a database can be branched or restored. */
-    static final Duration WINDOW = Duration.ofHours(24);
 
     private final DatabaseHost host;
     private final Bases bases;
@@ -64,6 +62,11 @@ final class HistoryKeeper {
                 clock);
     }
 
+    /** How far back the database can be branched or restored: its {@code history_hours}. */
+    private static Duration window(Database db) {
+        return Duration.ofHours(db.settings().historyHours());
+    }
+
     private void watchArchive(String id, Clusters.Archiver archiver) {
         if (archiver.failing() && failing.add(id)) {
             LOG.warn("database {}: its WAL cannot be archived (last failure at {}, {}): its history stops growing and "
@@ -86,7 +89,7 @@ final class HistoryKeeper {
                 take(id, null);
             }
         }
-        bases.prune(id, clock.instant().minus(WINDOW));
+        bases.prune(id, clock.instant().minus(window(host.rows().load(id))));
     }
 
     /**
@@ -100,7 +103,7 @@ final class HistoryKeeper {
     Window window(String id) {
         var kept = bases.of(id);
         return new Window(kept.isEmpty() ? null : kept.getFirst().takenAt(), clock.instant(), kept.size(),
-                bases.archiveBytes(id), WINDOW.toSeconds());
+                bases.archiveBytes(id), window(host.rows().load(id)).toSeconds());
     }
 
 }

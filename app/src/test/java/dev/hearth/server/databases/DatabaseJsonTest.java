@@ -18,12 +18,12 @@ class DatabaseJsonTest {
     void aReadyBranchWithAnError() throws Exception {
         var db = new Database("db1", "ws1", "shop", new Database.Placement("local", "16", "db.example", 7401),
                 new Database.Login("shop_db", "shop_user", new Keyring.Sealed("k1", "sealed"), true),
-                new Database.Lineage("db0", "chk0", 1), new Database.Settings(true, 300, 10240),
+                new Database.Lineage("db0", "chk0", 1), new Database.Settings(true, 300, 10240, 24),
                 new Database.Status(DatabaseState.READY, new Operation.Error("crashed", "postgres exited"), AT,
                         AT.plusSeconds(1), AT.plusSeconds(2), null));
         assertEquals("{\"id\":\"db1\",\"workspace\":\"ws1\",\"name\":\"shop\",\"state\":\"ready\",\"pending\":null,"
                 + "\"engine\":\"postgres\",\"version\":\"16\",\"host\":\"db.example\",\"port\":7401,\"parent\":\"db0\","
-                + "\"from_checkpoint\":\"chk0\",\"generation\":1,\"protected\":true,\"auto_sleep_seconds\":300,\"disk_mb\":10240,\"node\":\"local\","
+                + "\"from_checkpoint\":\"chk0\",\"generation\":1,\"protected\":true,\"auto_sleep_seconds\":300,\"disk_mb\":10240,\"history_hours\":24,\"node\":\"local\","
                 + "\"error\":{\"code\":\"crashed\",\"message\":\"postgres exited\"},"
                 + "\"created_at\":\"2026-01-02T03:04:05.678Z\",\"updated_at\":\"2026-01-02T03:04:06.678Z\","
                 + "\"last_active_at\":\"2026-01-02T03:04:07.678Z\",\"deleted_at\":null}",
@@ -34,11 +34,11 @@ class DatabaseJsonTest {
     void aDeletedOneWithoutParents() throws Exception {
         var db = new Database("db2", "ws1", "cart", new Database.Placement("local", "15", "::1", 7402),
                 new Database.Login("cart", "cart", new Keyring.Sealed("k1", "sealed"), false),
-                new Database.Lineage(null, null, 1), new Database.Settings(false, 0, 0),
+                new Database.Lineage(null, null, 1), new Database.Settings(false, 0, 0, 24),
                 new Database.Status(DatabaseState.SLEEPING, null, AT, AT, null, AT));
         assertEquals("{\"id\":\"db2\",\"workspace\":\"ws1\",\"name\":\"cart\",\"state\":\"sleeping\",\"pending\":null,"
                 + "\"engine\":\"postgres\",\"version\":\"15\",\"host\":\"::1\",\"port\":7402,\"parent\":null,"
-                + "\"from_checkpoint\":null,\"generation\":1,\"protected\":false,\"auto_sleep_seconds\":0,\"disk_mb\":0,\"node\":\"local\","
+                + "\"from_checkpoint\":null,\"generation\":1,\"protected\":false,\"auto_sleep_seconds\":0,\"disk_mb\":0,\"history_hours\":24,\"node\":\"local\","
                 + "\"error\":null,\"created_at\":\"2026-01-02T03:04:05.678Z\",\"updated_at\":\"2026-01-02T03:04:05.678Z\","
                 + "\"last_active_at\":null,\"deleted_at\":\"2026-01-02T03:04:05.678Z\"}",
                 Json.mapper().writeValueAsString(db));
