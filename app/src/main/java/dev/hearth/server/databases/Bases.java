@@ -1,7 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.ClusterStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ final class Bases {
      * Makes a base of a database whose cluster the caller holds still (its lock), with the redo point
      * read just before; it is dated when the copy is done, so that it holds nothing later than its date.
      */
-    Base take(String id, Clusters.Redo redo, Clock clock) throws IOException {
+    Base take(String id, ClusterStats.Redo redo, Clock clock) throws IOException {
         Path making = Files.createDirectories(layout.bases(id)).resolve("making");
         Disk.deleteTree(making);
         disks.snapshot(id, making);

@@ -24,7 +24,7 @@ public final class DatabaseInsights {
         var host = service.host();
         return service.locked(db.id(), () -> {
             host.supervisor().start(db.id());
-            return host.engine().clusters().insights(host.supervisor().cluster(db.id()), by, n);
+            return Insights.top(host.supervisor().cluster(db.id()), by, n);
         });
     }
 

@@ -1,6 +1,6 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.ClusterStats;
 import java.time.Instant;
 
 /**
@@ -9,5 +9,5 @@ import java.time.Instant;
  * goes: a failing archive keeps WAL on the database's WAL disk and stops its history from growing.
  */
 public record DatabaseMetrics(String database, DatabaseState state, Integer connections, long sizeBytes,
-                              Clusters.Archiver archiving, Instant measuredAt) {
+                              ClusterStats.Archiver archiving, Instant measuredAt) {
 }

@@ -2,7 +2,7 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.SchemaName;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.ClusterStats;
 import dev.hearth.server.process.Rounds;
 import java.io.IOException;
 import java.time.Clock;
@@ -72,14 +72,14 @@ final class DatabaseSamples {
                 continue;
             }
             try {
-                add(id, host.engine().clusters().activity(cluster), Disk.size(host.layout().data(id)));
+                add(id, ClusterStats.activity(cluster), Disk.size(host.layout().data(id)));
             } catch (IOException | RuntimeException asleepMeanwhile) {
                 LOG.debug("no sample of database {}: {}", id, asleepMeanwhile.toString());
             }
         }
     }
 
-    private void add(String id, Clusters.Activity activity, long size) {
+    private void add(String id, ClusterStats.Activity activity, long size) {
         var k = kept.computeIfAbsent(id, x -> new Kept(new ArrayDeque<>(), new long[] {-1}));
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         synchronized (k) {

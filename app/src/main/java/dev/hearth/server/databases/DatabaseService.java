@@ -14,7 +14,7 @@ import dev.hearth.server.network.Firewall;
 import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Shipments;
-import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.ClusterStats;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -202,11 +202,11 @@ public final class DatabaseService implements AutoCloseable {
         var db = live(workspace, ref);
         var cluster = host.supervisor().cluster(db.id());
         Integer connections = null;
-        Clusters.Archiver archiving = null;
+        ClusterStats.Archiver archiving = null;
         if (cluster != null) {
             try {
                 connections = host.engine().clusters().connections(cluster);
-                archiving = host.engine().clusters().archiver(cluster);
+                archiving = ClusterStats.archiver(cluster);
             } catch (RuntimeException stoppedMeanwhile) {
                 LOG.debug("database {}: no session count ({})", db.id(), stoppedMeanwhile.getMessage());
             }

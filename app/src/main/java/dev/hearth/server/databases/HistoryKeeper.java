@@ -1,7 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.api.SchemaName;
-import dev.hearth.server.postgres.Clusters;
+import dev.hearth.server.postgres.ClusterStats;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +58,7 @@ final class HistoryKeeper {
     private void take(String id, String version) throws Exception {
         var clusters = host.engine().clusters();
         var cluster = host.supervisor().cluster(id);
-        bases.take(id, cluster != null ? clusters.checkpointed(cluster) : clusters.redo(version, host.layout().data(id)),
+        bases.take(id, cluster != null ? ClusterStats.checkpointed(cluster) : clusters.redo(version, host.layout().data(id)),
                 clock);
     }
 
@@ -67,7 +67,7 @@ final class HistoryKeeper {
         return Duration.ofHours(db.settings().historyHours());
     }
 
-    private void watchArchive(String id, Clusters.Archiver archiver) {
+    private void watchArchive(String id, ClusterStats.Archiver archiver) {
         if (archiver.failing() && failing.add(id)) {
             LOG.warn("database {}: its WAL cannot be archived (last failure at {}, {}): its history stops growing and "
                     + "WAL waits on its WAL disk; see postgres.log", id, archiver.lastFailedAt(), archiver.lastFailedWal());
@@ -82,8 +82,8 @@ final class HistoryKeeper {
         if (newest.isEmpty()) {
             take(id, host.rows().load(id).placement().version());
         } else if (cluster != null) {
-            watchArchive(id, host.engine().clusters().archiver(cluster));
-            long written = Bases.walSince(newest.get(), host.engine().clusters().currentLsn(cluster));
+            watchArchive(id, ClusterStats.archiver(cluster));
+            long written = Bases.walSince(newest.get(), ClusterStats.currentLsn(cluster));
             boolean old = newest.get().takenAt().plus(Bases.EVERY).isBefore(clock.instant());
             if (written >= Bases.WAL_BOUND || old && written > 0) {
                 take(id, null);

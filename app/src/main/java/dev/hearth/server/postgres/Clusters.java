@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -244,43 +243,6 @@ public final class Clusters {
         });
     }
 
-    /** Client sessions now and transactions ended since the cluster started (its own session's included). */
-    public record Activity(int connections, long transactions) {
-    }
-
-    public Activity activity(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery("SELECT (SELECT count(*) FROM pg_stat_activity "
-                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()), "
-                    + "(SELECT coalesce(sum(xact_commit + xact_rollback), 0) FROM pg_stat_database)")) {
-                rows.next();
-                return new Activity(rows.getInt(1), rows.getLong(2));
-            }
-        });
-    }
-
-    /**
-     * The WAL archiver's last success and failure ({@code pg_stat_archiver}): {@code failing} when the
-     * last attempt failed (a full volume, say), so WAL waits in {@code pg_wal} instead of being archived.
-     */
-    public record Archiver(boolean failing, Instant lastArchivedAt, Instant lastFailedAt, String lastFailedWal) {
-    }
-
-    public Archiver archiver(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery(
-                    "SELECT last_archived_time, last_failed_time, last_failed_wal FROM pg_stat_archiver")) {
-                rows.next();
-                var archived = rows.getTimestamp(1);
-                var failed = rows.getTimestamp(2);
-                Instant archivedAt = archived == null ? null : archived.toInstant();
-                Instant failedAt = failed == null ? null : failed.toInstant();
-                boolean failing = failedAt != null && (archivedAt == null || failedAt.isAfter(archivedAt));
-                return new Archiver(failing, archivedAt, failedAt, rows.getString(3));
-            }
-        });
-    }
-
     /**
      * The client ports of the sessions logged in over TCP (PostgreSQL 15 lists a backend only once
      * it is past authentication; its own session over the socket shows -1).
@@ -305,46 +267,13 @@ public final class Clusters {
                 "-D", target.toString(), "-X", "stream", "-c", "fast", "--no-manifest")), LIMIT);
     }
 
-    /** Where a recovery from a copy made now would start: the WAL file of the redo point, and the current LSN. */
-    public record Redo(String walFile, String lsn) {
-    }
-
-    /** A checkpoint first (so that a copy made next replays little), then where its redo starts. */
-    public Redo checkpointed(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var statement = session.createStatement()) {
-                statement.execute("CHECKPOINT");
-                try (var rows = statement.executeQuery("SELECT pg_walfile_name(redo_lsn), pg_current_wal_lsn()::text "
-                        + "FROM pg_control_checkpoint()")) {
-                    rows.next();
-                    return new Redo(rows.getString(1), rows.getString(2));
-                }
-            }
-        });
-    }
-
-    /** The statements the cluster spent most time on (see {@link Insights}). */
-    public List<Insights.Statement> insights(Cluster cluster, Insights.Order order, int limit) {
-        return Insights.top(cluster, order, limit);
-    }
-
-    /** Where the cluster's WAL is now (PostgreSQL's X/Y form). */
-    public String currentLsn(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery("SELECT pg_current_wal_lsn()::text")) {
-                rows.next();
-                return rows.getString(1);
-            }
-        });
-    }
-
     /** The same for a stopped cluster, from its control file. */
-    public Redo redo(String version, Path data) {
+    public ClusterStats.Redo redo(String version, Path data) {
         String control = Commands.check(host.asClusterUser(List.of(host.bin(version, "pg_controldata").toString(),
                 data.toString())), LIMIT);
         String file = History.redoFile(control).orElseThrow(() -> new IllegalStateException(
                 "pg_controldata gave no REDO WAL file for " + data));
-        return new Redo(file, null);
+        return new ClusterStats.Redo(file, null);
     }
 
     /** A copy of a stopped cluster (or a checkpoint) at {@code to}, which must not exist (see {@link DataDirCopy}). */

@@ -34,7 +34,7 @@ public final class Insights {
         return installed ? List.of("-c", "shared_preload_libraries=pg_stat_statements") : List.of();
     }
 
-    static List<Statement> top(Cluster cluster, Order order, int limit) {
+    public static List<Statement> top(Cluster cluster, Order order, int limit) {
         return PrivateSessions.with(cluster, LIMIT, session -> {
             try (var statement = session.createStatement()) {
                 statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");

@@ -1,0 +1,81 @@
+package dev.hearth.server.postgres;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What Hearth reads of a running cluster over its private socket, as its superuser: sessions and
+ * transactions (metrics), the WAL archiver's state, and where its WAL and redo point are (bases).
+ */
+public final class ClusterStats {
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+
+    private ClusterStats() {
+    }
+
+    /** Client sessions now and transactions ended since the cluster started (its own session's included). */
+    public record Activity(int connections, long transactions) {
+    }
+
+    public static Activity activity(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery("SELECT (SELECT count(*) FROM pg_stat_activity "
+                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()), "
+                    + "(SELECT coalesce(sum(xact_commit + xact_rollback), 0) FROM pg_stat_database)")) {
+                rows.next();
+                return new Activity(rows.getInt(1), rows.getLong(2));
+            }
+        });
+    }
+
+    /**
+     * The WAL archiver's last success and failure ({@code pg_stat_archiver}): {@code failing} when the
+     * last attempt failed (a full volume, say), so WAL waits in {@code pg_wal} instead of being archived.
+     */
+    public record Archiver(boolean failing, Instant lastArchivedAt, Instant lastFailedAt, String lastFailedWal) {
+    }
+
+    public static Archiver archiver(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery(
+                    "SELECT last_archived_time, last_failed_time, last_failed_wal FROM pg_stat_archiver")) {
+                rows.next();
+                var archived = rows.getTimestamp(1);
+                var failed = rows.getTimestamp(2);
+                Instant archivedAt = archived == null ? null : archived.toInstant();
+                Instant failedAt = failed == null ? null : failed.toInstant();
+                boolean failing = failedAt != null && (archivedAt == null || failedAt.isAfter(archivedAt));
+                return new Archiver(failing, archivedAt, failedAt, rows.getString(3));
+            }
+        });
+    }
+
+    /** Where a recovery from a copy made now would start: the WAL file of the redo point, and the current LSN. */
+    public record Redo(String walFile, String lsn) {
+    }
+
+    /** A checkpoint first (so that a copy made next replays little), then where its redo starts. */
+    public static Redo checkpointed(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var statement = session.createStatement()) {
+                statement.execute("CHECKPOINT");
+                try (var rows = statement.executeQuery("SELECT pg_walfile_name(redo_lsn), pg_current_wal_lsn()::text "
+                        + "FROM pg_control_checkpoint()")) {
+                    rows.next();
+                    return new Redo(rows.getString(1), rows.getString(2));
+                }
+            }
+        });
+    }
+
+
+    /** Where the cluster's WAL is now (PostgreSQL's X/Y form). */
+    public static String currentLsn(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery("SELECT pg_current_wal_lsn()::text")) {
+                rows.next();
+                return rows.getString(1);
+            }
+        });
+    }
+}
