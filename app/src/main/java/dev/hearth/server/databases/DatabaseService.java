@@ -205,8 +205,9 @@ public final class DatabaseService implements AutoCloseable {
         ClusterStats.Archiver archiving = null;
         if (cluster != null) {
             try {
-                connections = host.engine().clusters().connections(cluster);
-                archiving = ClusterStats.archiver(cluster);
+                var now = ClusterStats.now(cluster);
+                connections = now.connections();
+                archiving = now.archiving();
             } catch (RuntimeException stoppedMeanwhile) {
                 LOG.debug("database {}: no session count ({})", db.id(), stoppedMeanwhile.getMessage());
             }

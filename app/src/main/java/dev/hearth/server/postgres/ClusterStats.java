@@ -1,5 +1,7 @@
 package dev.hearth.server.postgres;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -9,6 +11,9 @@ import java.time.Instant;
  */
 public final class ClusterStats {
     private static final Duration LIMIT = Duration.ofSeconds(120);
+    /** Sessions of clients (the pooler's among them), not counting the asking session itself. */
+    private static final String CLIENT_SESSIONS = "SELECT count(*) FROM pg_stat_activity "
+            + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
 
     private ClusterStats() {
     }
@@ -19,11 +24,23 @@ public final class ClusterStats {
 
     public static Activity activity(Cluster cluster) {
         return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery("SELECT (SELECT count(*) FROM pg_stat_activity "
-                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()), "
+            try (var rows = session.createStatement().executeQuery("SELECT (" + CLIENT_SESSIONS + "), "
                     + "(SELECT coalesce(sum(xact_commit + xact_rollback), 0) FROM pg_stat_database)")) {
                 rows.next();
                 return new Activity(rows.getInt(1), rows.getLong(2));
+            }
+        });
+    }
+
+    /** What a database's metrics show of its running cluster: client sessions and the archiver, in one session. */
+    public record Now(int connections, Archiver archiving) {
+    }
+
+    public static Now now(Cluster cluster) {
+        return PrivateSessions.with(cluster, LIMIT, session -> {
+            try (var rows = session.createStatement().executeQuery(CLIENT_SESSIONS)) {
+                rows.next();
+                return new Now(rows.getInt(1), archiver(session));
             }
         });
     }
@@ -36,18 +53,20 @@ public final class ClusterStats {
     }
 
     public static Archiver archiver(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery(
-                    "SELECT last_archived_time, last_failed_time, last_failed_wal FROM pg_stat_archiver")) {
-                rows.next();
-                var archived = rows.getTimestamp(1);
-                var failed = rows.getTimestamp(2);
-                Instant archivedAt = archived == null ? null : archived.toInstant();
-                Instant failedAt = failed == null ? null : failed.toInstant();
-                boolean failing = failedAt != null && (archivedAt == null || failedAt.isAfter(archivedAt));
-                return new Archiver(failing, archivedAt, failedAt, rows.getString(3));
-            }
-        });
+        return PrivateSessions.with(cluster, LIMIT, ClusterStats::archiver);
+    }
+
+    private static Archiver archiver(Connection session) throws SQLException {
+        try (var rows = session.createStatement().executeQuery(
+                "SELECT last_archived_time, last_failed_time, last_failed_wal FROM pg_stat_archiver")) {
+            rows.next();
+            var archived = rows.getTimestamp(1);
+            var failed = rows.getTimestamp(2);
+            Instant archivedAt = archived == null ? null : archived.toInstant();
+            Instant failedAt = failed == null ? null : failed.toInstant();
+            boolean failing = failedAt != null && (archivedAt == null || failedAt.isAfter(archivedAt));
+            return new Archiver(failing, archivedAt, failedAt, rows.getString(3));
+        }
     }
 
     /** Where a recovery from a copy made now would start: the WAL file of the redo point, and the current LSN. */

@@ -232,17 +232,6 @@ public final class Clusters {
         }
     }
 
-    /** Sessions of clients on the running cluster (the pooler's among them), not counting this question's own. */
-    public int connections(Cluster cluster) {
-        return PrivateSessions.with(cluster, LIMIT, session -> {
-            try (var rows = session.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity "
-                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
-                rows.next();
-                return rows.getInt(1);
-            }
-        });
-    }
-
     /**
      * The client ports of the sessions logged in over TCP (PostgreSQL 15 lists a backend only once
      * it is past authentication; its own session over the socket shows -1).
