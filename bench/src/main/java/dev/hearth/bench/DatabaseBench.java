@@ -281,6 +281,11 @@ public final class DatabaseBench {
                 "-c", "ssl_key_file=" + root.resolve("tls/server.key"), "-c", "shared_buffers=16MB",
                 "-c", "max_connections=100", "-c", "max_worker_processes=4", "-c", "max_logical_replication_workers=0"))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return ready(p, data, () -> "");
+    }
+
+    /** The postgres {@code p} of {@code data} once its postmaster.pid says ready (pg_ctl's own test); {@code log} says why not. */
+    static Process ready(Process p, Path data, java.util.concurrent.Callable<String> log) throws Exception {
         Path pid = data.resolve("postmaster.pid");
         while (true) {
             try {
@@ -292,7 +297,7 @@ public final class DatabaseBench {
                 // not written yet
             }
             if (!p.isAlive()) {
-                throw new IllegalStateException("raw postgres did not start");
+                throw new IllegalStateException("raw postgres did not start" + log.call());
             }
             Thread.sleep(1);
         }

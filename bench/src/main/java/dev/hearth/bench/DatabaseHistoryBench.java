@@ -7,7 +7,6 @@ import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.router.RouterSettings;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -205,21 +204,7 @@ public final class DatabaseHistoryBench {
         var p = new ProcessBuilder(args).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(raw.resolve("postgres.log").toFile())).start();
         started.add(p);
-        Path pid = data.resolve("postmaster.pid");
-        while (true) {
-            try {
-                var lines = Files.readAllLines(pid);
-                if (lines.size() >= 8 && lines.get(7).strip().equals("ready")) {
-                    return p;
-                }
-            } catch (IOException notYet) {
-                // not written yet
-            }
-            if (!p.isAlive()) {
-                throw new IllegalStateException("raw postgres did not start: " + Files.readString(raw.resolve("postgres.log")));
-            }
-            Thread.sleep(1);
-        }
+        return DatabaseBench.ready(p, data, () -> ": " + Files.readString(raw.resolve("postgres.log")));
     }
 
     private void halt(Process p) throws Exception {
