@@ -34,10 +34,15 @@ public final class AgentClient implements AutoCloseable {
 
     private final Client http = new Client();
 
-    /** Jetty's client, with its own copy of a request (as for a redirect: method, headers, body, tag). */
+    /**
+     * Jetty's client, with its own copy of a request: Jetty copies as for a redirect (method, headers,
+     * body), leaving out the tag and, as for another host, the Authorization; both are put back.
+     */
     private static final class Client extends HttpClient {
         Request again(Request request) {
-            return copyRequest(request, request.getURI()).tag(request.getTag());
+            String authorization = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+            return copyRequest(request, request.getURI()).tag(request.getTag())
+                    .headers(h -> h.put(HttpHeader.AUTHORIZATION, authorization));
         }
     }
     // Requests sent and not yet complete, by sandbox, so that a sandbox's death ends them.
