@@ -111,14 +111,36 @@ public final class Browser implements AutoCloseable {
         }).orElse("");
     }
 
+    /** Types into a field; again if the page re-rendered it meanwhile (a controlled field put its old value back). */
     public void type(By by, String text) {
-        var field = await(by);
-        field.clear();
-        field.sendKeys(text);
+        for (int attempt = 0; ; attempt++) {
+            try {
+                var field = await(by);
+                field.clear();
+                field.sendKeys(text);
+                if (attempt == 2 || text.equals(field.getDomProperty("value"))) {
+                    return;
+                }
+            } catch (StaleElementReferenceException rerendered) {
+                if (attempt == 2) {
+                    throw rerendered;
+                }
+            }
+        }
     }
 
+    /** Clicks an element; again if the page re-rendered it between finding and clicking. */
     public void click(By by) {
-        await(by).click();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                await(by).click();
+                return;
+            } catch (StaleElementReferenceException rerendered) {
+                if (attempt == 2) {
+                    throw rerendered;
+                }
+            }
+        }
     }
 
     /** Accepts the confirmation a destructive action asks for. */
