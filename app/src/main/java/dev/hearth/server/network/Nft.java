@@ -38,7 +38,17 @@ final class Nft {
         }
     }
 
-    private record Library(MethodHandle run, MethodHandle errors, MemorySegment context, ReentrantLock lock) {
+    /** What nft prints for a command such as {@code list table inet t}; empty when the command fails. */
+    static Optional<String> read(String command) {
+        if (LIBRARY.isPresent()) {
+            return LIBRARY.get().read(command);
+        }
+        var result = Commands.run(List.of("nft", "-f", "-"), command, LIMIT);
+        return result.ok() ? Optional.of(result.stdout()) : Optional.empty();
+    }
+
+    private record Library(MethodHandle run, MethodHandle errors, MethodHandle output, MemorySegment context,
+                           ReentrantLock lock) {
         static Optional<Library> load() {
             try {
                 var linker = Linker.nativeLinker();
@@ -55,6 +65,10 @@ final class Nft {
                         FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
                                 MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE)),
                                 ValueLayout.ADDRESS));
+                var output = linker.downcallHandle(lookup.find("nft_ctx_get_output_buffer").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
+                                MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE)),
+                                ValueLayout.ADDRESS));
                 var context = (MemorySegment) create.invokeExact(0);
                 if (context.equals(MemorySegment.NULL)) {
                     return Optional.empty();
@@ -62,10 +76,28 @@ final class Nft {
                 // Buffered, so that nothing is printed on the server's stdout and errors can be read back.
                 bufferErrors.invoke(context);
                 bufferOutput.invoke(context);
-                return Optional.of(new Library(run, errors, context, new ReentrantLock()));
+                return Optional.of(new Library(run, errors, output, context, new ReentrantLock()));
             } catch (Throwable e) {
                 LOG.info("libnftables is not usable ({}); firewall changes run the nft command", e.toString());
                 return Optional.empty();
+            }
+        }
+
+        /** Runs a listing; the output buffer is read (and so emptied) under the same lock. */
+        Optional<String> read(String command) {
+            lock.lock();
+            try (var arena = Arena.ofConfined()) {
+                int result = (int) run.invokeExact(context, arena.allocateFrom(command));
+                var text = ((MemorySegment) output.invokeExact(context)).getString(0);
+                if (result != 0) {
+                    var ignored = (MemorySegment) errors.invokeExact(context);
+                    return Optional.empty();
+                }
+                return Optional.of(text);
+            } catch (Throwable e) {
+                throw new Commands.Failure("libnftables failed: " + e);
+            } finally {
+                lock.unlock();
             }
         }
 
