@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.server.network.ComputerNetwork;
+import dev.hearth.server.network.DirectPorts;
 import dev.hearth.support.HearthServerTest;
 import dev.hearth.support.Injected;
 import dev.hearth.support.TestComputers;
@@ -23,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a firewall reload does to Hearth's rules, done by hand: its table deleted, a computer's chain
- * emptied. Hearth notices within seconds and puts them back (egress returns, the policy holds, the
+ * emptied, the databases' forwarding table deleted. Hearth notices within seconds and puts them back (egress returns, the policy holds, the
  * host stays closed), and a create while the table is gone still makes a working computer. Only
  * Hearth's own table is touched, never the host's ruleset.
  */
-@HearthServerTest(computers = true)
+@HearthServerTest(computers = true, databases = true)
 class FirewallRepairTest {
     private static final Duration REPAIR = Duration.ofSeconds(15);
     private static final String HELLO = "hello from the test host";
@@ -82,6 +83,27 @@ class FirewallRepairTest {
         assertEquals(HELLO, get(id, TestHost.ADDRESS, TestHost.PORT));
         assertEquals("ready", admin.get("/computers/" + id).path("computer").path("state").asText());
         assertHostClosed(id);
+    }
+
+    @Test
+    void theDatabasesTableIsPutBackWithItsForwards() throws Exception {
+        var made = admin.send("POST", "/workspaces/" + ws + "/databases", Map.of("name", "forwarded"), TestComputers.key());
+        assertEquals(201, made.status(), () -> made.body().toString());
+        String db = made.body().path("database").path("id").asText();
+        assertEquals("1", query(db));
+        String databases = "ip " + DirectPorts.tableFor(server.dataDir);
+        String before = nft("list table " + databases);
+        assertTrue(before.contains(" : "), "an awake database's port is forwarded: " + before);
+        nft("delete table " + databases);
+        assertEquals(before, eventually(REPAIR, () -> nft("list table " + databases), before::equals),
+                "the table comes back with the same forwards");
+        assertEquals("1", query(db));
+    }
+
+    private String query(String db) {
+        var r = admin.send("POST", "/databases/" + db + "/query", Map.of("sql", "select 1"), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        return r.body().path("result").path("rows").path(0).path(0).asText();
     }
 
     /** A service of the host bound to 0.0.0.0 answers neither at the computer's gateway nor at the services address. */

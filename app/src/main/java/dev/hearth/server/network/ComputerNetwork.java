@@ -7,10 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.time.Duration;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Computers' networking, started once per {@code hearth serve} that runs computers: the services
@@ -18,37 +15,17 @@ import org.slf4j.LoggerFactory;
  * (named after its data directory, so that instances on one host keep to their own rules).
  */
 public final class ComputerNetwork implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ComputerNetwork.class);
-    private static final Duration WATCH_EVERY = Duration.ofSeconds(1);
     private final NetworkSettings settings;
     private final Firewall firewall;
     private final Resolver resolver;
     private final Waker waker;
-    private final Thread watch;
 
     private ComputerNetwork(NetworkSettings settings, Firewall firewall, Resolver resolver, Waker waker) {
         this.settings = settings;
         this.firewall = firewall;
         this.resolver = resolver;
         this.waker = waker;
-        this.watch = Thread.ofVirtual().name("firewall-watch").start(this::watch);
-    }
-
-    /**
-     * Looks at the table every second and puts it back when it was removed or changed: a firewall
-     * reload or {@code nft flush ruleset} must not leave computers open to the host or cut off.
-     */
-    private void watch() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(WATCH_EVERY);
-                firewall.repairIfChanged();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("cannot check or repair the firewall table: {}", e.getMessage());
-            }
-        }
+        firewall.watched();
     }
 
     public static ComputerNetwork start(Path dataDir, NetworkSettings settings, Directory directory, Waker.Wake wake)
@@ -94,7 +71,7 @@ public final class ComputerNetwork implements AutoCloseable {
     /** Stops answering; the rules stay, so that running computers keep their network until the next start. */
     @Override
     public void close() {
-        watch.interrupt();
+        firewall.unwatch();
         resolver.close();
         waker.close();
     }

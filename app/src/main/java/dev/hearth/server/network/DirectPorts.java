@@ -35,9 +35,11 @@ public final class DirectPorts {
 
     private final String table;
     private final Map<String, Forward> forwards = new ConcurrentHashMap<>();
+    private final OwnTable own;
 
     private DirectPorts(String table) {
         this.table = "ip " + table;
+        this.own = new OwnTable(this.table, this::whole);
     }
 
     /** Starts with an empty table; empty (and logged) where nftables cannot be used. */
@@ -45,6 +47,7 @@ public final class DirectPorts {
         var ports = new DirectPorts(tableFor(dataDir));
         try {
             ports.reset();
+            ports.own.watched();
             return Optional.of(ports);
         } catch (Commands.Failure | UnsatisfiedLinkError e) {
             LOG.warn("nftables is not usable ({}): every database connection is relayed by Hearth's proxy",
@@ -59,8 +62,11 @@ public final class DirectPorts {
     }
 
     private void reset() {
-        Nft.apply("add table " + table + "\ndelete table " + table + "\n"
-                + "table " + table + " {\n"
+        own.change("add table " + table + "\ndelete table " + table + "\n" + base(), forwards::clear);
+    }
+
+    private String base() {
+        return "table " + table + " {\n"
                 + "  map direct { type ipv4_addr . inet_service : ipv4_addr . inet_service; }\n"
                 + "  set guarded { type ipv4_addr . inet_service; }\n"
                 // dstnat (-100) by number: nft names it only for prerouting.
@@ -70,7 +76,22 @@ public final class DirectPorts {
                 + "    dnat to ip daddr . tcp dport map @direct\n  }\n"
                 + "  chain input { type filter hook input priority filter; policy accept;\n"
                 + "    iifname != \"lo\" ct status ! dnat ip daddr . tcp dport @guarded drop\n  }\n"
-                + "}\n");
+                + "}\n";
+    }
+
+    /** The table with every forward Hearth holds: what is put back when something else removed it. */
+    private String whole() {
+        var text = new StringBuilder(base());
+        forwards.values().forEach(f -> text.append(addition(f)));
+        return text.toString();
+    }
+
+    private String addition(Forward forward) {
+        String text = "add element " + table + " direct { " + forward.element() + " }\n";
+        if (forward.guarded()) {
+            text += "add element " + table + " guarded { " + forward.address() + " . " + forward.privatePort() + " }\n";
+        }
+        return text;
     }
 
     /** New connections to the public port go to the private one (a forward it had is replaced). */
@@ -80,20 +101,15 @@ public final class DirectPorts {
         if (previous != null) {
             batch.append(removal(previous));
         }
-        batch.append("add element ").append(table).append(" direct { ").append(forward.element()).append(" }\n");
-        if (forward.guarded()) {
-            batch.append("add element ").append(table).append(" guarded { ").append(forward.address())
-                    .append(" . ").append(forward.privatePort()).append(" }\n");
-        }
-        Nft.apply(batch.toString());
-        forwards.put(forward.key(), forward);
+        batch.append(addition(forward));
+        own.change(batch.toString(), () -> forwards.put(forward.key(), forward));
     }
 
     /** New connections to the public port reach whatever listens on it again; open ones go on. */
     public synchronized void close(String address, int publicPort) {
-        var previous = forwards.remove(address + " . " + publicPort);
+        var previous = forwards.get(address + " . " + publicPort);
         if (previous != null) {
-            Nft.apply(removal(previous));
+            own.change(removal(previous), () -> forwards.remove(previous.key()));
         }
     }
 
@@ -108,6 +124,7 @@ public final class DirectPorts {
 
     /** Removes the table: Hearth is stopping, and its clusters with it. */
     public void drop() {
+        own.close();
         try {
             Nft.apply("add table " + table + "\ndelete table " + table + "\n");
         } catch (Commands.Failure e) {
