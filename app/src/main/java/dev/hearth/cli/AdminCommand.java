@@ -1,9 +1,11 @@
 package dev.hearth.cli;
 
+import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Store;
+import dev.hearth.server.teardown.Teardown;
 import dev.hearth.server.variables.KeyRotation;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,6 +46,31 @@ final class AdminCommand {
                 table.row(p.id(), p.image(), p.state(), p.slot().index(), p.createdAt());
             }
             table.print(cli.out());
+        }
+        return 0;
+    }
+
+    @Command(name = "teardown", description = "Take a data directory down while no hearth serve uses it: stop its "
+            + "computers and databases and remove the sandboxes, network namespaces, cgroups, nftables tables, mounts "
+            + "and processes it left on this host. The directory stays (hearth serve on it starts them again) unless --delete.")
+    int teardown(
+            @Option(names = "--data-dir", paramLabel = "DATA_DIR", defaultValue = "${env:HEARTH_DATA_DIR:-.hearth}", description = "data directory (default ${DEFAULT-VALUE})") Path dataDir,
+            @Option(names = "--delete", description = "delete the data directory afterwards (its computers, databases and keys are gone for good)") boolean delete) throws IOException {
+        Teardown.Report report;
+        try {
+            report = Teardown.run(dataDir);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        cli.out().printf("stopped %d sandboxes and %d processes; removed %d network namespaces, %d cgroups, "
+                + "%d nftables tables and %d mounts%n", report.sandboxes(), report.processes(), report.networks(),
+                report.cgroups(), report.tables(), report.mounts());
+        if (delete) {
+            Disk.deleteTree(dataDir);
+            cli.out().println("deleted " + dataDir.toAbsolutePath().normalize());
+        } else {
+            cli.out().println("kept " + dataDir.toAbsolutePath().normalize() + " (hearth serve on it starts its "
+                    + "computers and databases again)");
         }
         return 0;
     }

@@ -128,6 +128,16 @@ public final class ChildServer {
             server.join();
             return;
         }
+        if (kind.equals("everything")) {
+            String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "left", "image", "hearth/busybox"))
+                    .path("computer").path("id").asText();
+            String db = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "left")).path("database")
+                    .path("id").asText();
+            System.out.println("started " + id + " " + db);
+            System.out.flush();
+            server.join();
+            return;
+        }
         if (kind.startsWith("crash-")) {
             System.out.println("started " + CrashPaths.run(admin, ws, dataDir, kind.substring("crash-".length())));
             System.out.flush();

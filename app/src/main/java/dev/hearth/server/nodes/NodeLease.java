@@ -130,6 +130,15 @@ public final class NodeLease implements AutoCloseable {
      * A data directory holds one node's computers and clusters, so it serves that node only; one
      * that served before nodes had names (it has computers' or databases' directories) served the default one.
      */
+    /** Whether a hearth serve (of this process or another) holds the data directory now. */
+    public static boolean served(Path dataDir) throws IOException {
+        try (var lock = DataDirLock.take(dataDir)) {
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        }
+    }
+
     static void checkDataDir(Path dataDir, String name) throws IOException {
         // Only checked here: the name is written once the node is registered.
         boolean served = Files.exists(dataDir.resolve("node")) || Files.exists(dataDir.resolve("runsc"))

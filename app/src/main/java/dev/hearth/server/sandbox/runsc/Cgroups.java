@@ -164,4 +164,15 @@ final class Cgroups {
         }
         return removed;
     }
+
+    /** Removes the instance's parent cgroup under every controller (once its sandboxes' are gone). */
+    void removeParent() {
+        try (var controllers = Files.newDirectoryStream(ROOT)) {
+            for (Path controller : controllers) {
+                controller.resolve(parent).toFile().delete();
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list cgroups", e);
+        }
+    }
 }

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Computers as gVisor sandboxes driven through the runsc command line: one network namespace and
@@ -21,6 +23,7 @@ import java.util.Set;
  * writable layer in a per-computer overlay directory, /data bind-mounted from the host.
  */
 public final class RunscRuntime implements SandboxRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(RunscRuntime.class);
     private final Runsc cli;
     private final Networks networks;
     private final Disks disks = new Disks();
@@ -64,6 +67,41 @@ public final class RunscRuntime implements SandboxRuntime {
             }
         }
         return thawed;
+    }
+
+    /** What {@link #removeAll} took away. */
+    public record Removed(int sandboxes, int networks) {
+    }
+
+    /**
+     * Removes everything the instance whose runsc root this is left on the host, for whoever takes
+     * a data directory down without a server: its sandboxes (thawed first), and their network
+     * namespaces and veths.
+     */
+    public static Removed removeAll(Path root) {
+        thawAll(root);
+        var runsc = new Runsc("runsc", root);
+        int sandboxes = 0;
+        for (String id : runsc.list().keySet()) {
+            try {
+                runsc.delete(id);
+                sandboxes++;
+            } catch (Commands.Failure e) {
+                LOG.warn("cannot remove sandbox {}: {}", id, e.getMessage());
+            }
+        }
+        var networks = new Networks(root.resolveSibling("networks"));
+        var slots = networks.slots();
+        slots.forEach(networks::remove);
+        return new Removed(sandboxes, slots.size());
+    }
+
+    /** Removes the instance's cgroups once no process is left in them; answers how many sandboxes' went. */
+    public static int removeCgroups(Path root) {
+        var cgroups = new Cgroups(root);
+        int removed = cgroups.prune(Set.of());
+        cgroups.removeParent();
+        return removed;
     }
 
     /** The sandboxes under a runsc root, from runsc's state files: {@code runsc list} would wait on a frozen one. */
