@@ -293,6 +293,10 @@ extern atomic_int active;
 extern pthread_t main_thread;
 extern atomic_bool main_known; /* run_init has started the main process, or knows there is none */
 
+/* ---- memguard.c ---- */
+void memguard_start(void);
+void memguard_json(struct jbuf *b);
+
 /* ---- pool.c ---- */
 struct claim;
 struct claim *claim_take(void);

@@ -188,6 +188,8 @@ int main(int argc, char **argv)
     main_thread = pthread_self(); /* before serving: a claim wakes it */
     caps_init();
     collector_start();
+    if (getpid() == 1)
+        memguard_start();
     char *secret = env_get(SECRET_ENV);
     if (secret && *secret)
         serve_start(secret);

@@ -252,6 +252,7 @@ void h_stats(struct conn *c)
     struct jbuf b = {0};
     jb_lit(&b, "{\"processes\":");
     jb_int(&b, n);
+    memguard_json(&b);
     jb_lit(&b, "}");
     answer_json(c, 200, &b);
 }

@@ -150,6 +150,10 @@ export interface ComputerMetrics {
   state: string;
   cpuSeconds: number | null;
   memoryBytes: number | null;
+  processes: number | null;
+  /** Processes its agent ended because it was out of memory, since it last started. */
+  memoryKills: number | null;
+  lastMemoryKill: { pid: number; command: string; bytes: number; at: string } | null;
   diskUsedBytes: number;
   diskSizeBytes: number | null;
   measuredAt: string;

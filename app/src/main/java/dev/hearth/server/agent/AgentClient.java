@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -196,10 +197,16 @@ public final class AgentClient implements AutoCloseable {
         return health != null && health.path("unclaimed").asBoolean(false);
     }
 
-    /** How many processes the computer runs now, its agent left out. */
-    public int processes(AgentEndpoint agent) {
+    /** What the computer runs now, and what the agent ended for want of memory. */
+    public AgentStats stats(AgentEndpoint agent) {
         var stats = json(agent, request(agent, "GET", "/stats").timeout(2, TimeUnit.SECONDS));
-        return stats == null ? 0 : stats.path("processes").asInt();
+        if (stats == null) {
+            return new AgentStats(0, 0, Optional.empty());
+        }
+        var last = stats.path("last_memory_kill");
+        return new AgentStats(stats.path("processes").asInt(), stats.path("memory_kills").asInt(),
+                last.isObject() ? Optional.of(new AgentStats.Kill(last.path("pid").asLong(), last.path("command").asText(),
+                        last.path("bytes").asLong(), Instant.parse(last.path("at").asText()))) : Optional.empty());
     }
 
     /** Gives an agent (reached with the secret it has) the secret it answers to from now on. */

@@ -5,6 +5,7 @@ import dev.hearth.api.ErrorCode;
 import dev.hearth.server.agent.AgentClaim;
 import dev.hearth.server.agent.AgentClient;
 import dev.hearth.server.agent.AgentEndpoint;
+import dev.hearth.server.agent.AgentStats;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.agent.AgentExec;
 import dev.hearth.server.agent.AgentFiles;
@@ -112,10 +113,10 @@ final class Agents {
         return c.slot() == null ? Optional.empty() : Optional.of(endpoint(c, c.id()));
     }
 
-    /** How many processes the computer runs, if its agent answers (a metric: never an error). */
-    Optional<Integer> processes(Computer c) {
+    /** What the computer's agent says of it, if it answers (metrics: never an error). */
+    Optional<AgentStats> stats(Computer c) {
         try {
-            return of(c).map(client::processes);
+            return of(c).map(client::stats);
         } catch (AgentException e) {
             return Optional.empty();
         }

@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.fs.Disk;
+import dev.hearth.server.agent.AgentStats;
 import dev.hearth.server.sandbox.SandboxUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,9 +29,12 @@ final class ComputerUsage {
         Optional<SandboxUsage> usage = running ? access.runtime().flatMap(r -> r.usage(computer.sandboxId()))
                 : Optional.empty();
         var disk = disk(computer);
-        Integer processes = running ? agents.processes(computer).orElse(null) : null;
+        Optional<AgentStats> stats = running ? agents.stats(computer) : Optional.empty();
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
-                usage.map(SandboxUsage::memoryBytes).orElse(null), processes, disk.used(), disk.size(), clock.instant());
+                usage.map(SandboxUsage::memoryBytes).orElse(null), stats.map(AgentStats::processes).orElse(null),
+                stats.map(AgentStats::memoryKills).orElse(null),
+                stats.flatMap(AgentStats::lastMemoryKill).map(MemoryKill::of).orElse(null),
+                disk.used(), disk.size(), clock.instant());
     }
 
     /** Bytes used on a computer's disk, and its size (null without a disk of its own). */
