@@ -29,13 +29,25 @@ public record Connection(String host, int port, String database, String user, St
     /** {@code poolerDatabase} is the database's id: the pooler's names are unique on the server. */
     static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
         var login = db.login();
+        return of(db, login.user(), password, login.resetPending(), poolerPort, poolerDatabase, ca);
+    }
+
+    /** How {@code user} (another role of the database) reaches its default database. */
+    static Connection of(Database db, String user, String password, int poolerPort, String poolerDatabase,
+                         String ca) {
+        return of(db, user, password, false, poolerPort, poolerDatabase, ca);
+    }
+
+    private static Connection of(Database db, String user, String password, boolean resetPending, int poolerPort,
+                                 String poolerDatabase, String ca) {
         var place = db.placement();
+        String dbName = db.login().dbName();
         String internal = db.name() + INTERNAL_DOMAIN;
-        return new Connection(place.host(), place.port(), login.dbName(), login.user(), password, TRACKED,
-                login.resetPending(), uri(login.user(), password, place.host(), place.port(), login.dbName()),
-                uri(login.user(), password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
-                internal, uri(login.user(), password, internal, INTERNAL_PORT, login.dbName()),
-                uri(login.user(), password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
+        return new Connection(place.host(), place.port(), dbName, user, password, TRACKED,
+                resetPending, uri(user, password, place.host(), place.port(), dbName),
+                uri(user, password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
+                internal, uri(user, password, internal, INTERNAL_PORT, dbName),
+                uri(user, password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
     }
 
     public Connection redacted() {
