@@ -141,6 +141,7 @@ class DatabaseRolesTest {
         assertError(admin.send("DELETE", "/databases/" + id + "/roles/guarded", null, Map.of()), 409, "protected");
         assertError(admin.send("DELETE", "/databases/" + id + "/pg_databases/guarded", null, Map.of()), 409, "protected");
         assertEquals(404, admin.send("DELETE", "/databases/" + id + "/pg_databases/nothing", null, Map.of()).status());
+        assertEquals(404, admin.send("DELETE", "/databases/" + id + "/roles/Not-A-Name", null, Map.of()).status());
         for (String bad : new String[] {"postgres", "pgbouncer", "pg_monitor", "Upper", "1st", "a b", "x\"; DROP ROLE y",
                 "", "a".repeat(64)}) {
             var r = key("POST", "/databases/" + id + "/roles", Map.of("name", bad));

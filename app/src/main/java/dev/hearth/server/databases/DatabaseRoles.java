@@ -71,6 +71,7 @@ public final class DatabaseRoles {
      */
     public WithPassword resetPassword(Workspace workspace, String ref, String role) {
         var db = service.live(workspace, ref);
+        requireNamed(db, "role", role);
         if (role.equals(db.login().user())) {
             var reset = service.resetCredentials(workspace, ref);
             return new WithPassword(new Role(role, true), reset);
@@ -86,6 +87,7 @@ public final class DatabaseRoles {
 
     /** Drops the role and ends its sessions; refused for the owner role, and while it owns anything. */
     public Role delete(Workspace workspace, String ref, String role) {
+        requireNamed(service.live(workspace, ref), "role", role);
         return inCluster(workspace, ref, (db, cluster) -> {
             if (role.equals(db.login().user())) {
                 throw new ApiException(ErrorCode.PROTECTED, "role " + role + " is the owner role of database "
@@ -118,6 +120,7 @@ public final class DatabaseRoles {
 
     /** Drops a database (its sessions end); refused for the default one. */
     public PgDatabase deleteDatabase(Workspace workspace, String ref, String name) {
+        requireNamed(service.live(workspace, ref), "PostgreSQL database", name);
         return inCluster(workspace, ref, (db, cluster) -> {
             if (name.equals(db.login().dbName())) {
                 throw new ApiException(ErrorCode.PROTECTED, "database " + name + " is the default database of "
@@ -144,6 +147,13 @@ public final class DatabaseRoles {
 
     private interface Work<T> {
         T run(Database db, Cluster cluster);
+    }
+
+    /** A name no role or database here can have is not there: 404 before any wake. */
+    private static void requireNamed(Database db, String what, String name) {
+        if (!NAME.matcher(name).matches()) {
+            throw ApiException.notFound(what + " " + name + " in database " + db.name());
+        }
     }
 
     private static void requireRole(Cluster cluster, Database db, String role) {

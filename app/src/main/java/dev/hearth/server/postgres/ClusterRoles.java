@@ -1,5 +1,6 @@
 package dev.hearth.server.postgres;
 
+import dev.hearth.api.Required;
 import dev.hearth.api.SchemaName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -23,7 +24,7 @@ public final class ClusterRoles {
 
     /** A login role of the cluster; {@code owner} for the role its Hearth database's connection names. */
     @SchemaName("DatabaseRole")
-    public record Role(String name, boolean owner) {
+    public record Role(@Required String name, boolean owner) {
     }
 
     /** What PostgreSQL refused, with its SQLSTATE and its reason (its detail appended). */
@@ -138,7 +139,7 @@ public final class ClusterRoles {
 
     /** A database of the cluster: its name, its owner role, and whether it is the one connections name. */
     @SchemaName("PgDatabase")
-    public record PgDatabase(String name, String ownerName,
+    public record PgDatabase(@Required String name, @Required String ownerName,
                              @com.fasterxml.jackson.annotation.JsonProperty("default") boolean defaultDatabase) {
     }
 
