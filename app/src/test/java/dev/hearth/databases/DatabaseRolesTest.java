@@ -68,6 +68,19 @@ class DatabaseRolesTest {
         assertEquals(List.of("analytics:reporter:false", "scratch:warehouse:false", "warehouse:warehouse:true"),
                 databases(id));
 
+        // It sees none of the owner's tables until the owner grants it what it may (the owner cannot grant its role).
+        var ownerConnection = admin.get("/databases/" + id + "/connection").path("connection");
+        String ownerPassword = ownerConnection.path("password").asText();
+        DatabasesTest.execute(DatabasesTest.jdbc(ownerConnection, ownerPassword), "CREATE TABLE ledger (n int)");
+        var denied = assertThrows(SQLException.class, () -> DatabasesTest.query(DatabasesTest.jdbc(c, password),
+                "SELECT count(*) FROM ledger"));
+        assertTrue(denied.getMessage().contains("permission denied"), denied::getMessage);
+        var noAdmin = assertThrows(SQLException.class, () -> DatabasesTest.execute(DatabasesTest.jdbc(ownerConnection,
+                ownerPassword), "GRANT warehouse TO reporter"));
+        assertTrue(noAdmin.getMessage().contains("admin option"), noAdmin::getMessage);
+        DatabasesTest.execute(DatabasesTest.jdbc(ownerConnection, ownerPassword), "GRANT SELECT ON ledger TO reporter");
+        assertEquals("0", DatabasesTest.query(DatabasesTest.jdbc(c, password), "SELECT count(*) FROM ledger"));
+
         // An owner's credential reset leaves other roles alone.
         admin.post("/databases/" + id + "/reset_credentials", null);
         assertEquals("7", DatabasesTest.query(connect(c, "analytics", password), "SELECT n FROM facts"));
@@ -89,13 +102,15 @@ class DatabaseRolesTest {
                 + branched.path("host").asText() + ":" + branched.path("port").asInt()
                 + "/analytics?sslmode=require&connectTimeout=30", "reporter", password), "SELECT n FROM facts"));
 
-        // A role that owns a database is not dropped: PostgreSQL's reason, 409.
+        // A role that owns a database is not dropped: PostgreSQL's reason, 409; it still logs in.
         var owns = admin.send("DELETE", "/databases/" + id + "/roles/reporter", null, Map.of());
         assertError(owns, 409, "conflict");
         assertTrue(owns.body().path("error").path("message").asText().contains("analytics"), owns.body()::toString);
+        assertEquals("1", DatabasesTest.query(DatabasesTest.jdbc(c, password), "SELECT 1"));
         assertEquals(200, admin.send("DELETE", "/databases/" + id + "/pg_databases/analytics", null, Map.of()).status());
         assertEquals(List.of("scratch:warehouse:false", "warehouse:warehouse:true"), databases(id));
         var open = DatabasesTest.jdbc(c, password);
+        // Owning nothing now, it goes with the privileges granted to it (SELECT on ledger).
         var gone = admin.send("DELETE", "/databases/" + id + "/roles/reporter", null, Map.of());
         assertEquals(200, gone.status(), () -> gone.body().toString());
         assertEquals(List.of("warehouse:true"), roles(id));

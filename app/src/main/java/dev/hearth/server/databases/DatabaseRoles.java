@@ -85,7 +85,7 @@ public final class DatabaseRoles {
         });
     }
 
-    /** Drops the role and ends its sessions; refused for the owner role, and while it owns anything. */
+    /** Drops the role and the privileges granted to it, its sessions ended; refused for the owner role, and while it owns anything. */
     public Role delete(Workspace workspace, String ref, String role) {
         requireNamed(service.live(workspace, ref), "role", role);
         return inCluster(workspace, ref, (db, cluster) -> {

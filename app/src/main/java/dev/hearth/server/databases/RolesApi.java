@@ -41,7 +41,7 @@ final class RolesApi {
                 .summary("A new password for the role (its sessions end); the owner role's is reset_credentials")
                 .answers(withPassword);
         routes.add("DELETE", "/databases/{db}/roles/{role}", write, this::delete)
-                .summary("Drop a role (its sessions end); not the owner role, nor one that owns objects")
+                .summary("Drop a role and the privileges granted to it (its sessions end); not the owner role, nor one that owns objects")
                 .answers(Contract.one("role", Role.class));
         routes.add("GET", "/databases/{db}/pg_databases", read, this::databases)
                 .summary("The PostgreSQL databases inside the database; wakes it")

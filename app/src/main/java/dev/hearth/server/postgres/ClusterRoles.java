@@ -82,23 +82,86 @@ public final class ClusterRoles {
     }
 
     /**
-     * Drops a role and ends its sessions; refused (2BP01) while it owns objects or holds privileges
-     * in any of the cluster's databases, with PostgreSQL's reason.
+     * Drops a role: refused (2BP01, PostgreSQL's reason) while it owns anything in any of the cluster's
+     * databases; the privileges granted to it are revoked ({@code DROP OWNED BY} in each database that
+     * holds some, once nothing is owned). Its sessions end first and it may not log in meanwhile, so that
+     * it cannot make an object between the check and the revoke; a refused drop gives its login back.
      */
     public static void drop(Cluster cluster, String role) {
-        in(cluster, session -> {
+        String name = Clusters.ident(role);
+        var places = in(cluster, session -> {
+            long oid = oid(session, role);
+            if (owns(session, oid)) {
+                dropRole(session, name); // refused with PostgreSQL's reason
+            }
             try (var statement = session.createStatement()) {
-                long oid;
-                try (var rows = statement.executeQuery("SELECT oid FROM pg_roles WHERE rolname = " + Clusters.literal(role))) {
-                    rows.next();
-                    oid = rows.getLong(1);
-                }
-                statement.execute("DROP ROLE " + Clusters.ident(role));
-                // By its oid: a dropped role's sessions show no user name.
+                statement.execute("ALTER ROLE " + name + " NOLOGIN");
                 statement.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usesysid = " + oid);
+            }
+            if (owns(session, oid)) {
+                try (var statement = session.createStatement()) {
+                    statement.execute("ALTER ROLE " + name + " LOGIN");
+                }
+                dropRole(session, name);
+            }
+            return grantedIn(session, oid);
+        });
+        for (String database : places) {
+            PrivateSessions.with(cluster, LIMIT, database, session -> {
+                try (var statement = session.createStatement()) {
+                    statement.execute("DROP OWNED BY " + name);
+                }
+                return null;
+            });
+        }
+        in(cluster, session -> {
+            try {
+                dropRole(session, name);
+            } catch (SQLException e) {
+                try (var statement = session.createStatement()) {
+                    statement.execute("ALTER ROLE " + name + " LOGIN");
+                }
+                throw e;
             }
             return null;
         });
+    }
+
+    private static long oid(Connection session, String role) throws SQLException {
+        try (var query = session.prepareStatement("SELECT oid FROM pg_roles WHERE rolname = ?")) {
+            query.setString(1, role);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** Whether the role owns an object in any database, or a database (pg_shdepend: shared by all). */
+    private static boolean owns(Connection session, long oid) throws SQLException {
+        try (var rows = session.createStatement().executeQuery("SELECT 1 FROM pg_shdepend WHERE refclassid = "
+                + "'pg_authid'::regclass AND refobjid = " + oid + " AND deptype = 'o' LIMIT 1")) {
+            return rows.next();
+        }
+    }
+
+    /** The databases where privileges are granted to it (those of shared objects: postgres). */
+    private static List<String> grantedIn(Connection session, long oid) throws SQLException {
+        var found = new ArrayList<String>();
+        try (var rows = session.createStatement().executeQuery("SELECT DISTINCT coalesce(d.datname, 'postgres') "
+                + "FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid WHERE s.refclassid = "
+                + "'pg_authid'::regclass AND s.refobjid = " + oid + " AND (d.oid IS NULL OR d.datallowconn)")) {
+            while (rows.next()) {
+                found.add(rows.getString(1));
+            }
+        }
+        return found;
+    }
+
+    private static void dropRole(Connection session, String name) throws SQLException {
+        try (var statement = session.createStatement()) {
+            statement.execute("DROP ROLE " + name);
+        }
     }
 
     /** The cluster's databases (not its templates, not Hearth's {@code postgres}), each with its owner. */
