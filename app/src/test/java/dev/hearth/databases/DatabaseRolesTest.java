@@ -48,6 +48,7 @@ class DatabaseRolesTest {
         assertEquals("reporter", made.body().path("role").path("name").asText());
         var c = made.body().path("connection");
         assertEquals("reporter", c.path("user").asText());
+        assertEquals("shown_once", c.path("password_status").asText());
         String password = c.path("password").asText();
         assertEquals(List.of("reporter:false", "warehouse:true"), roles(id));
 
