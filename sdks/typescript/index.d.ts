@@ -14,6 +14,7 @@ export * from "./types/files.js";
 export * from "./types/processes.js";
 export * from "./types/checkpoints.js";
 export * from "./types/databases.js";
+export * from "./types/roles.js";
 export * from "./types/variables.js";
 export * from "./types/images.js";
 export * from "./types/access.js";

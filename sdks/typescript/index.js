@@ -10,6 +10,7 @@ export { Files, FileInfo, FileWatch } from "./src/files.js";
 export { Process, Processes } from "./src/processes.js";
 export { Checkpoint, Checkpoints, WorkspaceCheckpoints } from "./src/checkpoints.js";
 export { Database, Databases, Connection } from "./src/databases.js";
+export { DatabaseRole, DatabaseRoles, PgDatabase, PgDatabases } from "./src/roles.js";
 export { Variable, Variables } from "./src/variables.js";
 export { Image, Images } from "./src/images.js";
 export { Access, AccessList, ApiKey, ApiKeys, Invitation, Invitations } from "./src/access.js";

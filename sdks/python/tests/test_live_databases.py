@@ -112,6 +112,35 @@ class DatabaseTest(LiveWorkspaceCase):
         finally:
             source.delete()
 
+    @unittest.skipUnless(PSQL, "no psql under /usr/lib/postgresql")
+    def test_roles_and_databases_inside_it(self):
+        db = self.ws.databases.create("tenants")
+        try:
+            role = db.roles.create("reporter")
+            assert role.connection is not None
+            self.assertEqual(("reporter", False, "reporter"), (role.name, role.owner, role.connection.user))
+            self.assertEqual([("reporter", False), ("tenants", True)], [(r.name, r.owner) for r in db.roles.list()])
+            shelf = db.pg_databases.create("shelf", owner=role)
+            self.assertEqual(("shelf", "reporter", False), (shelf.name, shelf.owner_name, shelf.default))
+            uri = role.connection.uri.replace("/tenants?", "/shelf?")
+            done = psql(uri, "create table t (v int)")
+            self.assertEqual(0, done.returncode, done.stderr)
+            self.assertEqual("reporter", psql(uri, "select tableowner from pg_tables where tablename = 't'").stdout.strip())
+            self.assertEqual("1", psql(role.connection.pooler_uri, "select 1").stdout.strip())
+            old = role.connection
+            new = role.reset_password()
+            self.assertNotEqual(old.password, new.password)
+            self.assertNotEqual(0, psql(old.uri, "select 1").returncode)
+            with self.assertRaises(hearth.Conflict):
+                role.delete()  # it owns shelf
+            shelf.delete()
+            self.assertEqual(["tenants"], [d.name for d in db.pg_databases.list()])
+            role.delete()
+            with self.assertRaises(hearth.Protected):
+                db.roles.get("tenants").delete()
+        finally:
+            db.delete()
+
     def test_protected_database_refuses_delete(self):
         db = self.ws.databases.create("guarded", protected=True)
         try:

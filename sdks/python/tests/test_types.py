@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DOCUMENT = os.path.join(HERE, "..", "..", "..", "docs", "openapi.json")
 MODELS = {"Workspace": "Workspace", "Computer": "Computer", "Database": "Database", "Connection": "Connection",
           "Checkpoint": "Checkpoint", "Variable": "Variable", "ApiKey": "ApiKey", "Operation": "Operation",
-          "Process": "ProcessInfo", "FileInfo": "FileInfo"}
+          "Process": "ProcessInfo", "FileInfo": "FileInfo", "DatabaseRole": "DatabaseRole", "PgDatabase": "PgDatabase"}
 
 
 def python_type(schema: dict) -> str:

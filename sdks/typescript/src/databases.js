@@ -2,6 +2,7 @@
 
 import { Model, WorkspaceResources, enc, idOf, toBody } from "./common.js";
 import { Checkpoints } from "./checkpoints.js";
+import { DatabaseRoles, PgDatabases } from "./roles.js";
 
 export class Connection extends Model {}
 
@@ -9,6 +10,10 @@ export class Database extends Model {
   get path() { return `/databases/${enc(this.id)}`; }
   /** The database's checkpoints. */
   get checkpoints() { return new Checkpoints(this.hearth, this.path, "database"); }
+  /** Its PostgreSQL login roles (each call wakes it). */
+  get roles() { return new DatabaseRoles(this.hearth, this.path); }
+  /** The PostgreSQL databases inside it (each call wakes it). */
+  get pgDatabases() { return new PgDatabases(this.hearth, this.path); }
 
   async refresh() {
     const { body } = await this.hearth.transport.json("GET", this.path);

@@ -4,7 +4,7 @@
 import { describe, test as nodeTest, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { Checkpoint, Conflict, Connection, Database, NotFound, Protected } from "../index.js";
+import { Checkpoint, Conflict, Connection, Database, DatabaseRole, NotFound, PgDatabase, Protected } from "../index.js";
 import { client, databasesEnabled, destroyWorkspace, uniqueName } from "../testing/helpers.mjs";
 
 const skip = databasesEnabled ? false : "HEARTH_TEST_DATABASES=0";
@@ -140,5 +140,28 @@ describe("databases", () => {
     assert.equal(branch.state, "ready", "recovered to its moment as it was made");
     await branch.delete();
     await source.delete();
+  });
+
+  test("roles and databases inside it", async () => {
+    const tenants = await ws.databases.create("tenants");
+    const role = await tenants.roles.create("reporter");
+    assert.ok(role instanceof DatabaseRole);
+    assert.equal(role.name, "reporter");
+    assert.equal(role.owner, false);
+    assert.equal(role.connection.user, "reporter");
+    assert.ok(role.connection.poolerUri.includes(`/${tenants.id}?`));
+    assert.deepEqual((await tenants.roles.list()).map((r) => [r.name, r.owner]), [["reporter", false], ["tenants", true]]);
+    const shelf = await tenants.pgDatabases.create("shelf", { owner: role });
+    assert.ok(shelf instanceof PgDatabase);
+    assert.deepEqual([shelf.name, shelf.ownerName, shelf.default], ["shelf", "reporter", false]);
+    const first = role.connection.password;
+    const fresh = await role.resetPassword();
+    assert.notEqual(fresh.password, first);
+    await assert.rejects(role.delete(), Conflict, "it owns shelf");
+    await shelf.delete();
+    assert.deepEqual((await tenants.pgDatabases.list()).map((d) => d.name), ["tenants"]);
+    await role.delete();
+    await assert.rejects(tenants.roles.get("tenants").delete(), Protected);
+    await tenants.delete();
   });
 });

@@ -4,6 +4,7 @@
 import { Checkpoint, Checkpoints } from "./checkpoints.js";
 import { ErrorInfo, ListOptions, Model, MutationOptions, WaitOptions } from "./common.js";
 import { Hearth } from "./hearth.js";
+import { DatabaseRoles, PgDatabases } from "./roles.js";
 import { Workspace } from "./workspaces.js";
 
 export class Connection extends Model {
@@ -51,6 +52,10 @@ export class Database extends Model {
   deletedAt: string | null;
   readonly path: string;
   readonly checkpoints: Checkpoints;
+  /** Its PostgreSQL login roles (each call wakes it). */
+  readonly roles: DatabaseRoles;
+  /** The PostgreSQL databases inside it (each call wakes it). */
+  readonly pgDatabases: PgDatabases;
   refresh(): Promise<this>;
   update(changes: { protected?: boolean; autoSleepSeconds?: number; diskMb?: number; historyHours?: number }, options?: MutationOptions): Promise<this>;
   delete(options?: MutationOptions): Promise<this>;

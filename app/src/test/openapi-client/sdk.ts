@@ -4,7 +4,8 @@
 // API gains that the SDK does not declare fails to compile here (OpenApiClientTest).
 import type { components } from './api.js'
 import type {
-  ApiKey, Checkpoint, Computer, Connection, Database, ExecResult, Invitation, Operation, Variable, Workspace,
+  ApiKey, Checkpoint, Computer, Connection, Database, DatabaseRole, ExecResult, Invitation, Operation, PgDatabase,
+  Variable, Workspace,
 } from '../../../sdks/typescript/index.js'
 
 type Schemas = components['schemas']
@@ -33,4 +34,6 @@ export type Checked = [
   Holds<Covers<Schemas['Invitation'], Invitation>>,
   Holds<Covers<Schemas['Operation'], Operation>>,
   Holds<Covers<Schemas['ExecResult'], ExecResult>>,
+  Holds<Covers<Schemas['DatabaseRole'], DatabaseRole>>,
+  Holds<Covers<Schemas['PgDatabase'], PgDatabase>>,
 ]

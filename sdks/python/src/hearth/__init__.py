@@ -13,7 +13,7 @@ from .errors import *  # noqa: E402,F401,F403  (one class per error code)
 from .errors import ERROR_CLASSES, HearthError, error_from_answer  # noqa: E402,F401
 from ._auth import KeyFileTokens, StaticToken, TokenSource  # noqa: E402,F401
 from .models import (  # noqa: E402,F401
-    ApiKey, Checkpoint, Computer, Connection, Database, ExecEvent, ExecResult, FileEvent, FileInfo, FileWatch,
-    Operation, Process, Variable, Workspace,
+    ApiKey, Checkpoint, Computer, Connection, Database, DatabaseRole, ExecEvent, ExecResult, FileEvent, FileInfo, FileWatch,
+    Operation, PgDatabase, Process, Variable, Workspace,
 )
 from .client import DEFAULT_URL, Hearth  # noqa: E402,F401

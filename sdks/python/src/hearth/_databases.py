@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._checkpoints import Checkpoint, Checkpoints
 from ._common import Model, _drop_none, _id_of, _pages, _seg
+from ._roles import DatabaseRoles, PgDatabases
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._workspaces import Workspace
@@ -72,6 +73,9 @@ class Database(Model):
     def __init__(self, client: "Hearth", raw: Mapping[str, Any]):
         super().__init__(client, raw)
         self.checkpoints = Checkpoints(client, self)
+        # Its PostgreSQL login roles and databases (each call wakes it).
+        self.roles = DatabaseRoles(client, self)
+        self.pg_databases = PgDatabases(client, self)
 
     @property
     def _path(self) -> str:

@@ -1,6 +1,6 @@
 """The API's objects, gathered in one module for ``from hearth.models import ...``. Each domain
 lives in its own module: ``_common`` (the ``Model`` base, operations, pages), ``_workspaces``,
-``_computers``, ``_exec``, ``_files``, ``_processes``, ``_checkpoints``, ``_databases``,
+``_computers``, ``_exec``, ``_files``, ``_processes``, ``_checkpoints``, ``_databases``, ``_roles``,
 ``_variables`` and ``_api_keys``."""
 
 from ._api_keys import ApiKey, ApiKeys
@@ -11,11 +11,13 @@ from ._databases import Connection, Database, Databases
 from ._exec import ExecEvent, ExecResult
 from ._files import FileEvent, FileInfo, Files, FileWatch
 from ._processes import Process, Processes
+from ._roles import DatabaseRole, DatabaseRoles, PgDatabase, PgDatabases
 from ._variables import Variable, Variables
 from ._workspaces import Workspace, Workspaces
 
 __all__ = [
-    "ApiKey", "ApiKeys", "Checkpoint", "Checkpoints", "Computer", "Computers", "Connection", "Database", "Databases",
-    "ExecEvent", "ExecResult", "FileEvent", "FileInfo", "Files", "FileWatch", "Model", "Operation", "Operations",
-    "Process", "Processes", "Variable", "Variables", "Workspace", "WorkspaceCheckpoints", "Workspaces",
+    "ApiKey", "ApiKeys", "Checkpoint", "Checkpoints", "Computer", "Computers", "Connection", "Database", "DatabaseRole",
+    "DatabaseRoles", "Databases", "ExecEvent", "ExecResult", "FileEvent", "FileInfo", "Files", "FileWatch", "Model",
+    "Operation", "Operations", "PgDatabase", "PgDatabases", "Process", "Processes", "Variable", "Variables",
+    "Workspace", "WorkspaceCheckpoints", "Workspaces",
 ]

@@ -13,7 +13,7 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth databases}: PostgreSQL databases, their connection details and checkpoints. */
 @Command(name = "databases", addMethodSubcommands = false, aliases = "db", description = "Manage PostgreSQL databases.",
-        subcommands = DatabasesCommand.Checkpoints.class)
+        subcommands = {DatabasesCommand.Checkpoints.class, DatabaseRolesCommand.Roles.class, DatabaseRolesCommand.Dbs.class})
 final class DatabasesCommand {
     @ParentCommand
     Cli cli;
@@ -206,7 +206,7 @@ final class DatabasesCommand {
         return mb == 0 ? "-" : mb % 1024 == 0 ? mb / 1024 + " GiB" : mb + " MiB";
     }
 
-    private void connectionTable(JsonNode c) {
+    void connectionTable(JsonNode c) {
         var out = cli.out();
         for (String field : new String[] {"host", "port", "database", "user", "password", "uri", "pooler_uri",
                 "internal_uri", "internal_pooler_uri"}) {

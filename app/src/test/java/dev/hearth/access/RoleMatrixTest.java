@@ -176,6 +176,13 @@ class RoleMatrixTest {
         return made.path("checkpoint").path("id").asText();
     }
 
+    /** A new PostgreSQL role in the fixture's database, made by the admin: the route to it. */
+    private String databaseRole(Fixture f) {
+        String role = clients.get(Who.ADMIN).create("/databases/" + f.computer() + "/roles",
+                Map.of("name", TestServer.uniqueName("r"))).path("role").path("name").asText();
+        return "/databases/" + f.computer() + "/roles/" + role;
+    }
+
     /** A new file in the fixture's computer, made by the admin: the route to it. */
     private String file(Fixture f) {
         String path = "/computers/" + f.computer() + "/files?path=/tmp/" + TestServer.uniqueName("f");
@@ -403,6 +410,19 @@ class RoleMatrixTest {
                         f -> Map.of("at", "2999-01-01T00:00:00Z")),
                 new Case("POST", "/databases/{db}/wake", Needs.EDITOR, 200, f -> "/databases/" + f.computer() + "/wake",
                         empty),
+                new Case("GET", "/databases/{db}/roles", Needs.VIEWER, 200, f -> "/databases/" + f.computer() + "/roles", none),
+                new Case("POST", "/databases/{db}/roles", Needs.EDITOR, 201, f -> "/databases/" + f.computer() + "/roles",
+                        f -> Map.of("name", TestServer.uniqueName("r"))),
+                new Case("POST", "/databases/{db}/roles/{role}/reset_password", Needs.EDITOR, 200,
+                        f -> databaseRole(f) + "/reset_password", none),
+                new Case("DELETE", "/databases/{db}/roles/{role}", Needs.EDITOR, 200, this::databaseRole, none),
+                new Case("GET", "/databases/{db}/pg_databases", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/pg_databases", none),
+                new Case("POST", "/databases/{db}/pg_databases", Needs.EDITOR, 201,
+                        f -> "/databases/" + f.computer() + "/pg_databases", f -> Map.of("name", TestServer.uniqueName("d"))),
+                new Case("DELETE", "/databases/{db}/pg_databases/{name}", Needs.EDITOR, 200, f -> "/databases/" + f.computer()
+                        + "/pg_databases/" + clients.get(Who.ADMIN).create("/databases/" + f.computer() + "/pg_databases",
+                        Map.of("name", TestServer.uniqueName("d"))).path("pg_database").path("name").asText(), none),
                 new Case("POST", "/databases/{db}/checkpoints", Needs.EDITOR, 202,
                         f -> "/databases/" + f.computer() + "/checkpoints", f -> Map.of("name", TestServer.uniqueName("k"))),
                 new Case("GET", "/databases/{db}/checkpoints", Needs.VIEWER, 200,

@@ -150,6 +150,13 @@ class ApiReferenceTest {
             conforms("Database metrics", admin.get(path + "/metrics").path("metrics"));
             conforms("Connection", admin.post(path + "/reset_credentials", null).path("connection"));
             conforms("Database", admin.post(path + "/wake", Map.of()).path("database"));
+            var role = admin.create(path + "/roles", Map.of("name", "doc_role"));
+            conforms("Database role", role.path("role"));
+            conforms("Connection", role.path("connection"));
+            conforms("Database role", admin.get(path + "/roles").path("roles").get(0));
+            conforms("PostgreSQL database", admin.create(path + "/pg_databases", Map.of("name", "doc_db"))
+                    .path("pg_database"));
+            conforms("PostgreSQL database", admin.get(path + "/pg_databases").path("pg_databases").get(0));
             var checkpoint = admin.create(path + "/checkpoints", Map.of());
             conforms("Checkpoint", checkpoint.path("checkpoint"));
             admin.get("/operations/" + checkpoint.path("operations").get(0).asText() + "?wait=30");

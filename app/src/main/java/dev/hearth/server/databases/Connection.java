@@ -24,18 +24,32 @@ public record Connection(String host, int port, String database, String user, St
     public static final String REDACTED = "********";
     // Hearth knows the password it set; one a user sets in SQL is not known until the next reset.
     static final String TRACKED = "tracked";
+    // Another role's password: answered once, when set, and kept nowhere by Hearth.
+    static final String SHOWN_ONCE = "shown_once";
     static final String SSL_MODE = "require";
 
     /** {@code poolerDatabase} is the database's id: the pooler's names are unique on the server. */
     static Connection of(Database db, String password, int poolerPort, String poolerDatabase, String ca) {
         var login = db.login();
+        return of(db, login.user(), password, TRACKED, login.resetPending(), poolerPort, poolerDatabase, ca);
+    }
+
+    /** How {@code user} (another role of the database) reaches its default database. */
+    static Connection of(Database db, String user, String password, int poolerPort, String poolerDatabase,
+                         String ca) {
+        return of(db, user, password, SHOWN_ONCE, false, poolerPort, poolerDatabase, ca);
+    }
+
+    private static Connection of(Database db, String user, String password, String status, boolean resetPending,
+                                 int poolerPort, String poolerDatabase, String ca) {
         var place = db.placement();
+        String dbName = db.login().dbName();
         String internal = db.name() + INTERNAL_DOMAIN;
-        return new Connection(place.host(), place.port(), login.dbName(), login.user(), password, TRACKED,
-                login.resetPending(), uri(login.user(), password, place.host(), place.port(), login.dbName()),
-                uri(login.user(), password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
-                internal, uri(login.user(), password, internal, INTERNAL_PORT, login.dbName()),
-                uri(login.user(), password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
+        return new Connection(place.host(), place.port(), dbName, user, password, status,
+                resetPending, uri(user, password, place.host(), place.port(), dbName),
+                uri(user, password, place.host(), poolerPort, poolerDatabase), SSL_MODE, ca, poolerPort,
+                internal, uri(user, password, internal, INTERNAL_PORT, dbName),
+                uri(user, password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
     }
 
     public Connection redacted() {

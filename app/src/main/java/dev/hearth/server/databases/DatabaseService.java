@@ -79,6 +79,7 @@ public final class DatabaseService implements AutoCloseable {
     private Optional<DatabaseMoves> moves = Optional.empty();
     private final Moments moments;
     private final DatabaseInsights insights = new DatabaseInsights(this);
+    private final DatabaseRoles roles = new DatabaseRoles(this);
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
@@ -107,6 +108,11 @@ public final class DatabaseService implements AutoCloseable {
     /** The statements databases spend their time on (see {@link DatabaseInsights}). */
     public DatabaseInsights insights() {
         return insights;
+    }
+
+    /** The PostgreSQL roles and databases inside each database (see {@link DatabaseRoles}). */
+    public DatabaseRoles roles() {
+        return roles;
     }
 
     /** Its history: branches and restores at a moment (see {@link Moments}). */

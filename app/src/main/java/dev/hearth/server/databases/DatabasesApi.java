@@ -81,6 +81,7 @@ public final class DatabasesApi {
                 .summary("Run one SQL statement as the owner (row cap, time limit; read-only for viewers)")
                 .takes(SqlConsole.Query.class).example("{\"sql\": \"select 1\"}")
                 .answers(Contract.one("result", SqlConsole.Result.class));
+        RolesApi.register(routes, service.roles(), read, write);
         CheckpointRoutes.register(routes, "database", "db", read, write,
                 "Checkpoint the database (a checkpoint.create operation)", checkpoints);
     }

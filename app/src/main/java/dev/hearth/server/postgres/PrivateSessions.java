@@ -23,6 +23,11 @@ final class PrivateSessions {
     }
 
     static Connection open(Cluster cluster, Duration limit) throws SQLException {
+        return open(cluster, limit, "postgres");
+    }
+
+    /** A session in {@code database} (a name PostgreSQL gave, never a user's text in the URL unquoted). */
+    static Connection open(Cluster cluster, Duration limit, String database) throws SQLException {
         var properties = new Properties();
         properties.setProperty("user", "postgres");
         properties.setProperty("sslmode", "disable");
@@ -33,11 +38,16 @@ final class PrivateSessions {
         properties.setProperty("options", "-c statement_timeout=" + limit.toMillis());
         properties.setProperty("ApplicationName", "hearth");
         // The host is the driver's to parse, never reached: the socket factory goes to the socket.
-        return DRIVER.connect("jdbc:postgresql://localhost:" + cluster.port() + "/postgres", properties);
+        return DRIVER.connect("jdbc:postgresql://localhost:" + cluster.port() + "/"
+                + java.net.URLEncoder.encode(database, java.nio.charset.StandardCharsets.UTF_8), properties);
     }
 
     static <T> T with(Cluster cluster, Duration limit, Work<T> work) {
-        try (var session = open(cluster, limit)) {
+        return with(cluster, limit, "postgres", work);
+    }
+
+    static <T> T with(Cluster cluster, Duration limit, String database, Work<T> work) {
+        try (var session = open(cluster, limit, database)) {
             return work.run(session);
         } catch (SQLException e) {
             throw new IllegalStateException("SQL on the cluster's private socket failed: " + e.getMessage(), e);
