@@ -61,6 +61,7 @@ import dev.hearth.server.process.Subreaper;
 import dev.hearth.server.router.OtherNodes;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.server.teardown.Leftovers;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
@@ -209,6 +210,7 @@ public final class HearthServer implements AutoCloseable {
         if (RunscRuntime.unavailableReason("runsc").isPresent()) {
             return Optional.empty();
         }
+        Leftovers.sweep(config.dataDir());
         var directory = new Directory() {
             @Override
             public Optional<String> workspaceOf(InetAddress computer) {

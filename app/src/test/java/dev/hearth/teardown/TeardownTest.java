@@ -66,6 +66,24 @@ class TeardownTest {
     }
 
     @Test
+    void aStartingServerRemovesTheTablesOfOneThatNoLongerRuns(@TempDir Path tmp) throws Exception {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+        Path dead = tmp.resolve("dead");
+        ChildServer.startAndKill(dead, ChildServer.freePort(), "network");
+        String table = "inet " + ComputerNetwork.tableFor(dead);
+        try {
+            assertEquals(0, run("nft list table " + table).exit(), "the killed server's table is left");
+            try (var server = TestServer.startOn(tmp.resolve("alive"), 0, c -> c)) {
+                assertTrue(run("nft list table " + table).exit() != 0,
+                        "its rules, keyed by veth names, would act on the new server's computers on the same slots");
+                assertEquals(0, run("nft list table inet " + ComputerNetwork.tableFor(server.dataDir)).exit());
+            }
+        } finally {
+            TestServer.removeSandboxes(dead);
+        }
+    }
+
+    @Test
     void aDirectoryInUseIsRefused(@TempDir Path tmp) throws Exception {
         try (var server = TestServer.startOn(tmp.resolve("data"), 0, c -> c)) {
             var run = cli("admin", "teardown", "--data-dir", server.dataDir.toString());

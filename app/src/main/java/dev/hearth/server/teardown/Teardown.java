@@ -60,7 +60,7 @@ public final class Teardown {
     static int unmountUnder(Path dir) throws IOException {
         String under = dir + "/";
         var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
-                .map(line -> line.split(" ")[4].replace("\\040", " "))
+                .map(line -> line.split(" ")[4].replace("\\040(deleted)", "").replace("\\040", " "))
                 .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
         int unmounted = 0;
         for (String mountPoint : mountPoints) {
