@@ -40,7 +40,8 @@ export function ComputerList({ ws, role }) {
         <thead><tr><th>Name</th><th>State</th><th>Image</th><th>Resources</th><th>URL</th><th>Last active</th></tr></thead>
         <tbody>${shown.map((c) => html`<tr key=${c.id} data-name=${c.name}>
           <td><a href=${`#/c/${c.id}`}>${c.name}</a></td>
-          <td><span class=${'state ' + c.state}>${c.state}${c.sleep_mode ? ` (${c.sleep_mode})` : ''}</span></td>
+          <td><span class=${'state ' + c.state}>${c.state}${c.sleep_mode ? ` (${c.sleep_mode})` : ''}</span>${c.unresponsive_since
+            ? html` <span class="state failed" title=${'its agent has not answered since ' + when(c.unresponsive_since)}>unresponsive</span>` : ''}</td>
           <td>${c.image}</td>
           <td>${c.resources.cpus} CPU · ${c.resources.memory_mb} MB</td>
           <td>${c.url && html`<a href=${c.url} target="_blank" rel="noopener">${c.url}</a>`}</td>
@@ -127,7 +128,8 @@ export function ComputerPage({ id, tab, roleIn, go }) {
   const tabs = ['overview', 'terminal', 'processes', 'files', 'checkpoints', 'metrics']
   return html`<section>
     <header class="bar">
-      <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span></h2>
+      <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span>${computer.unresponsive_since
+        ? html` <span class="state failed" title=${'its agent has not answered since ' + when(computer.unresponsive_since)}>unresponsive</span>` : ''}</h2>
       ${editor && html`<div class="actions">
         ${computer.state === 'ready' && html`<${Action} name="sleep" label="Sleep" action=${act('sleep')} onError=${setError} />`}
         ${computer.state === 'sleeping' && html`<${Action} name="wake" label="Wake" action=${act('wake')} onError=${setError} />`}

@@ -46,6 +46,8 @@ export class Computer extends Model {
   /** The node that runs it (`local` on a single machine). */
   node: string;
   error: ErrorInfo;
+  /** While its agent does not answer Hearth's health request (swamped or stopped); null otherwise. */
+  unresponsiveSince: string | null;
   createdAt: string;
   updatedAt: string;
   lastStartedAt: string | null;

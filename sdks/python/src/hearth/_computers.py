@@ -23,7 +23,8 @@ class Computer(Model):
                "env_keys", "env_vars", "resources", "generation", "protected", "auto_sleep_seconds",
                "network", "entrypoint", "command", "restart", "labels", "expires_at", "on_expire", "main_exit",
                "parent", "from_checkpoint",
-               "node", "error", "created_at", "updated_at", "last_started_at", "last_active_at", "deleted_at")
+               "node", "error", "unresponsive_since", "created_at", "updated_at", "last_started_at", "last_active_at",
+               "deleted_at")
     # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
     id: str
     workspace: str
@@ -53,6 +54,7 @@ class Computer(Model):
     from_checkpoint: str | None
     node: str | None
     error: dict[str, Any] | None
+    unresponsive_since: str | None
     created_at: str
     updated_at: str
     last_started_at: str | None

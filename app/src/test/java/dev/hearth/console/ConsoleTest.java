@@ -201,14 +201,15 @@ class ConsoleTest {
         browser.awaitText(By.tagName("h2"), "ledger-before");
         browser.click(By.id("dtab-branches"));
         browser.awaitText(By.cssSelector("#branch-tree li[data-name=ledger] li[data-name=ledger-before]"), "ledger-before");
-        browser.click(By.linkText("ledger"));
+        openFromTree("ledger");
         browser.awaitText(By.id("history"), "History from");
         browser.type(By.id("branch-at-name"), "ledger-now");
         browser.click(By.id("branch-at-submit"));
         browser.awaitText(By.tagName("h2"), "ledger-now");
         browser.awaitText(By.id("database-state"), "ready");
         browser.click(By.id("dtab-branches"));
-        browser.click(By.linkText("ledger"));
+        openFromTree("ledger");
+        browser.click(By.id("dtab-branches"));
         browser.click(By.id("restore-at"));
         browser.confirm();
         browser.awaitText(By.tagName("h2"), "ledger-before-", Duration.ofSeconds(60));
@@ -412,5 +413,16 @@ class ConsoleTest {
     @AfterAll
     void done() {
         assertTrue(Files.isDirectory(Browser.SCREENSHOTS));
+    }
+
+    /**
+     * Opens a database from the branch tree and waits for its page: every database page has the same
+     * buttons, so a click before the page changed would act on the one just left.
+     */
+    private void openFromTree(String name) {
+        browser.click(By.linkText(name));
+        String shown = eventually(Duration.ofSeconds(30), () -> browser.text(By.tagName("h2")),
+                t -> t.startsWith(name + " ") || t.equals(name));
+        assertTrue(shown.startsWith(name + " ") || shown.equals(name), "the page of " + name + " opens: " + shown);
     }
 }

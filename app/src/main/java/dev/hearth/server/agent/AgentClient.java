@@ -191,6 +191,15 @@ public final class AgentClient implements AutoCloseable {
         }
     }
 
+    /** Whether the agent answers within two seconds (a probe of its health: never an error). */
+    public boolean answers(AgentEndpoint agent) {
+        try {
+            return json(agent, request(agent, "GET", "/health").timeout(2, TimeUnit.SECONDS)) != null;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Whether the agent was started for the warm pool and waits for its claim still. */
     public boolean unclaimed(AgentEndpoint agent) {
         var health = json(agent, request(agent, "GET", "/health").timeout(2, TimeUnit.SECONDS));

@@ -122,6 +122,11 @@ final class Agents {
         }
     }
 
+    /** Whether the computer's agent answers a health request within two seconds (true without a sandbox). */
+    boolean answers(Computer c) {
+        return of(c).map(client::answers).orElse(true);
+    }
+
     /** The agent of a computer that runs (callers have checked its state): one without a sandbox is a 409. */
     AgentEndpoint required(Computer c) {
         return of(c).orElseThrow(() -> ApiException.conflict("computer " + c.name() + " is " + c.state()

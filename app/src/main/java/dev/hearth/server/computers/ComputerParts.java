@@ -11,7 +11,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
                      Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks,
-                     Agents agents) {
+                     Agents agents, AgentHealth health) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock(), in.node());
@@ -37,10 +37,11 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var execs = new Execs(access, awake, environments, images, agents, in.timings());
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
+        var health = new AgentHealth(agents);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
-                execs, files, processes, new RouteTargets(records, activity, sleeps, agents), new ComputerViews(environments, in.routerHost()),
+                execs, files, processes, new RouteTargets(records, activity, sleeps, agents), new ComputerViews(environments, in.routerHost(), health),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
-                        in.sleep().memoryReserveBytes()), disks, agents);
+                        in.sleep().memoryReserveBytes()), disks, agents, health);
     }
 }

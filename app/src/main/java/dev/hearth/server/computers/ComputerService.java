@@ -98,7 +98,7 @@ public final class ComputerService {
         operations.register(OperationKind.of(SLEEP_KIND, false, this::sleepWork));
         this.supervisor = inputs.runtime().map(r -> new ComputerSupervisor(parts.lifecycle(), parts.sleeps(),
                 new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
-                parts.activity()));
+                parts.activity(), parts.health()));
         supervisor.ifPresent(ComputerSupervisor::start);
         this.copies = new CheckpointCopies(parts, node);
         this.forks = new Forks(parts, node, copies);

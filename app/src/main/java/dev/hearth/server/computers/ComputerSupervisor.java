@@ -34,25 +34,30 @@ final class ComputerSupervisor {
     private final ComputerRecords records;
     private final SandboxRuntime runtime;
     private final Activity activity;
+    private final AgentHealth health;
     private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
     private final Set<String> goingCold = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
     ComputerSupervisor(Lifecycle lifecycle, Sleeps sleeps, SleepDepth depth, ComputerRecords records,
-                       SandboxRuntime runtime, Activity activity) {
+                       SandboxRuntime runtime, Activity activity, AgentHealth health) {
         this.lifecycle = lifecycle;
         this.sleeps = sleeps;
         this.depth = depth;
         this.records = records;
         this.runtime = runtime;
         this.activity = activity;
+        this.health = health;
     }
 
     void start() {
         threads.add(Rounds.every("computer-supervisor", EVERY, LOG, "watching computers failed", this::pass));
         threads.add(Rounds.every("computer-activity", Duration.ofSeconds(1), LOG, "watching computers failed",
                 () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at)))));
+        threads.add(Rounds.every("agent-health", AgentHealth.EVERY, LOG, "asking agents failed",
+                () -> health.probe(records.live().stream().filter(c -> c.phase() == Computer.Phase.AWAKE).toList(),
+                        runtime, records.now())));
     }
 
     /** Stops watching; the computers keep running, and the next start adopts them. */

@@ -18,7 +18,7 @@ public record ComputerView(@Required String id, @Required String workspace, @Req
                            @Required NetworkPolicy.View network, List<String> entrypoint, List<String> command,
                            Launch.Restart restart, MainExitView mainExit, @Required Map<String, String> labels,
                            Instant expiresAt, Lifetime.OnExpire onExpire, String parent, String fromCheckpoint,
-                           String node, Operation.Error error, @Required Instant createdAt, @Required Instant updatedAt,
+                           String node, Operation.Error error, Instant unresponsiveSince, @Required Instant createdAt, @Required Instant updatedAt,
                            Instant lastStartedAt, Instant lastActiveAt, Instant deletedAt) {
 
     public record PortView(int published, int target, String protocol,

@@ -14,10 +14,12 @@ final class ComputerViews {
     private final Environments environments;
     // Known once the router listens.
     private final Supplier<RouterAddress> routerHost;
+    private final AgentHealth health;
 
-    ComputerViews(Environments environments, Supplier<RouterAddress> routerHost) {
+    ComputerViews(Environments environments, Supplier<RouterAddress> routerHost, AgentHealth health) {
         this.environments = environments;
         this.routerHost = routerHost;
+        this.health = health;
     }
 
     ComputerView of(Computer c, Workspace workspace) {
@@ -42,7 +44,8 @@ final class ComputerViews {
                 set.launch().restart(), c.mainExit().map(e -> new ComputerView.MainExitView(e.exitCode(), e.endedAt()))
                         .orElse(null), set.labels(), set.lifetime().expiresAt(),
                 set.lifetime().onExpire(),
-                c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(), times.createdAt(),
+                c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(),
+                health.unresponsiveSince(c.id()).orElse(null), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

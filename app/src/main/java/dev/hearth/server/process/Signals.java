@@ -15,6 +15,7 @@ public final class Signals {
     public static final int SIGQUIT = 3;
     public static final int SIGKILL = 9;
     public static final int SIGTERM = 15;
+    public static final int SIGCONT = 18;
     public static final int SIGHUP = 1;
 
     private static final MethodHandle KILL = Linker.nativeLinker().downcallHandle(

@@ -11,6 +11,14 @@ import java.util.Set;
  * orchestrator's driver tomorrow. Sandbox ids are fixed-length and new for every generation.
  */
 public interface SandboxRuntime {
+    /**
+     * Continues the sandbox's host processes that something stopped (SIGSTOP: state T), which
+     * leaves its computer deaf; answers how many. Hearth's own freezing (cgroup freezer) is not this.
+     */
+    default int continueStopped(String sandboxId) {
+        return 0;
+    }
+
     /** Sets up the slot's network namespace and veth pair, if not there already. */
     void prepareNetwork(Slot slot);
 

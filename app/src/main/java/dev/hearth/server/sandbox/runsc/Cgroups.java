@@ -175,4 +175,20 @@ final class Cgroups {
             LOG.warn("cannot list cgroups", e);
         }
     }
+
+    /** The host's processes of a sandbox (its sentry, gofer and helpers), from its cgroup (v1 pids, or v2). */
+    List<Long> processes(String sandboxId) {
+        for (Path group : List.of(ROOT.resolve("pids").resolve(group(sandboxId)), ROOT.resolve(group(sandboxId)))) {
+            Path procs = group.resolve("cgroup.procs");
+            if (Files.exists(procs)) {
+                try {
+                    return Files.readAllLines(procs).stream().filter(l -> !l.isBlank()).map(l -> Long.parseLong(l.strip()))
+                            .toList();
+                } catch (IOException | NumberFormatException e) {
+                    LOG.debug("no processes for sandbox {}: {}", sandboxId, e.toString());
+                }
+            }
+        }
+        return List.of();
+    }
 }

@@ -2,12 +2,15 @@ package dev.hearth.server.sandbox.runsc;
 
 import dev.hearth.server.disks.Disks;
 import dev.hearth.server.process.Commands;
+import dev.hearth.server.process.Signals;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxLimits;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.SandboxUsage;
 import dev.hearth.server.sandbox.Slot;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +70,27 @@ public final class RunscRuntime implements SandboxRuntime {
             }
         }
         return thawed;
+    }
+
+    @Override
+    public int continueStopped(String sandboxId) {
+        int continued = 0;
+        for (long pid : cgroups.processes(sandboxId)) {
+            if (stopped(pid) && Signals.send(pid, Signals.SIGCONT)) {
+                continued++;
+            }
+        }
+        return continued;
+    }
+
+    private static boolean stopped(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            // pid (comm) STATE ...: the command may hold spaces and parentheses, the state follows the last ')'
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** What {@link #removeAll} took away. */
