@@ -66,6 +66,38 @@ class FirewallRepairTest {
     }
 
     @Test
+    void theHostStaysClosedBetweenTheLossOfTheTableAndItsRepair() throws Exception {
+        String id = TestComputers.create(admin, ws, "knocking", "hearth/busybox", Map.of()).path("id").asText();
+        String netns = "hearth-" + slotOf(id);
+        assertEquals(0, new ProcessBuilder("ip", "netns", "exec", netns, "nft", "list", "table", "netdev", "hearth_guard")
+                .start().waitFor(), "the guard is in the computer's own namespace");
+        try (var service = new ServerSocket(0)) {
+            Thread.ofVirtual().start(() -> {
+                while (!service.isClosed()) {
+                    try (var s = service.accept()) {
+                        s.getOutputStream().write("host service\n".getBytes());
+                    } catch (Exception ignored) {
+                        // closed
+                    }
+                }
+            });
+            String gateway = TestComputers.run(admin, id, "ip route | awk '/default/ {print $3}'");
+            // Ten loops knocking at the host's ends every ~100 ms for six seconds, across the loss.
+            String knock = "rm -f /tmp/breach; for k in 0 1 2 3 4 5 6 7 8 9; do (sleep 0.$k; end=$(($(date +%s) + 6)); "
+                    + "while [ $(date +%s) -lt $end ]; do for t in " + gateway + " 169.254.0.1; do "
+                    + "nc -w 1 $t " + service.getLocalPort() + " </dev/null 2>/dev/null | grep -q host && echo $t >> /tmp/breach; "
+                    + "done; done) & done; wait; echo knocked";
+            var knocking = Thread.ofVirtual().start(() -> TestComputers.run(admin, id, knock));
+            Thread.sleep(1500);
+            nft("delete table inet " + table);
+            knocking.join();
+            assertTrue(eventually(REPAIR, () -> nft("list table inet " + table).contains("chain forward")));
+            assertEquals("", TestComputers.run(admin, id, "cat /tmp/breach 2>/dev/null || true"),
+                    "no connection reached the host while Hearth's table was gone");
+        }
+    }
+
+    @Test
     void aComputersEmptiedChainIsRefilledAndItsPolicyHolds() throws Exception {
         String id = TestComputers.create(admin, ws, "closed-out", "hearth/busybox",
                 Map.of("network", Map.of("internet", false))).path("id").asText();

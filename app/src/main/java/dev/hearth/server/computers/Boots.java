@@ -118,6 +118,7 @@ final class Boots {
             tools.ensure();
             var runtime = access.get();
             runtime.prepareNetwork(draft.slot());
+            networking.guard(draft);
             runtime.start(spec(draft, image, data, List.of(), Tools.pooled()), dir);
             if (runtime.runsProcesses() && !agents.pooled(draft, () -> running(runtime, draft))) {
                 return false;

@@ -30,9 +30,17 @@ final class Networking {
         return network.map(ComputerNetwork::settings).orElse(NetworkSettings.DEFAULT);
     }
 
-    /** Puts (or replaces) the computer's rules. */
+    /** Puts (or replaces) the computer's rules, and the guard in its namespace unless there. */
     void attach(Computer c) {
-        network.ifPresent(n -> n.firewall().put(rule(c)));
+        network.ifPresent(n -> {
+            n.guard(c.slot());
+            n.firewall().put(rule(c));
+        });
+    }
+
+    /** The guard in a pooled sandbox's namespace, put before its claim so that a claim does not wait for it. */
+    void guard(Computer c) {
+        network.ifPresent(n -> n.guard(c.slot()));
     }
 
     /** Removes the computer's rules; a failure is only logged (the next start's reset drops them anyway). */

@@ -1,6 +1,7 @@
 package dev.hearth.server.network;
 
 import dev.hearth.server.crypto.Secrets;
+import dev.hearth.server.sandbox.Slot;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,12 +20,14 @@ public final class ComputerNetwork implements AutoCloseable {
     private final Firewall firewall;
     private final Resolver resolver;
     private final Waker waker;
+    private final Guard guard;
 
-    private ComputerNetwork(NetworkSettings settings, Firewall firewall, Resolver resolver, Waker waker) {
+    private ComputerNetwork(NetworkSettings settings, Firewall firewall, Resolver resolver, Waker waker, Guard guard) {
         this.settings = settings;
         this.firewall = firewall;
         this.resolver = resolver;
         this.waker = waker;
+        this.guard = guard;
         firewall.watched();
     }
 
@@ -36,7 +39,8 @@ public final class ComputerNetwork implements AutoCloseable {
         var resolver = Resolver.start(address, 0, directory, upstreams);
         var waker = Waker.start(address, wake);
         var services = new Services(Services.ADDRESS, resolver.port(), waker.port());
-        return new ComputerNetwork(settings, new Firewall(tableFor(dataDir), services, settings), resolver, waker);
+        return new ComputerNetwork(settings, new Firewall(tableFor(dataDir), services, settings), resolver, waker,
+                new Guard(services));
     }
 
     /** This instance's table: Hearth's name and a digest of its data directory. */
@@ -50,6 +54,11 @@ public final class ComputerNetwork implements AutoCloseable {
 
     public Firewall firewall() {
         return firewall;
+    }
+
+    /** Puts the rules that keep the host closed inside the slot's own namespace (see {@link Guard}), once. */
+    public void guard(Slot slot) {
+        guard.put(slot);
     }
 
     /** The host's own resolvers, as /etc/resolv.conf names them. */
