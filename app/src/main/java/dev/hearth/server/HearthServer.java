@@ -45,7 +45,6 @@ import dev.hearth.server.metrics.ServerMetrics;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.DirectPorts;
-import dev.hearth.server.network.Directory;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.nodes.Arrivals;
@@ -72,7 +71,6 @@ import dev.hearth.server.workspaces.Contents;
 import dev.hearth.server.workspaces.WorkspaceService;
 import dev.hearth.server.workspaces.WorkspacesApi;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -211,22 +209,7 @@ public final class HearthServer implements AutoCloseable {
             return Optional.empty();
         }
         Leftovers.sweep(config.dataDir());
-        var directory = new Directory() {
-            @Override
-            public Optional<String> workspaceOf(InetAddress computer) {
-                return computers.addresses().workspaceAt(computer);
-            }
-
-            @Override
-            public Optional<InetAddress> computer(String workspace, String name) {
-                return computers.addresses().addressOf(workspace, name);
-            }
-
-            @Override
-            public Optional<InetAddress> database(String workspace, String name) {
-                return databases.internalAddress(workspace, name);
-            }
-        };
+        var directory = new NetworkDirectory(() -> computers, () -> databases);
         return Optional.of(ComputerNetwork.start(config.dataDir(), config.network(), directory,
                 (asker, target) -> computers.addresses().wakeFor(asker, target)));
     }
