@@ -30,6 +30,8 @@
 
 /* What output a process may still write after it ended is read this long (ms), as runsc exec does. */
 #define DRAIN_AFTER_EXIT_MS 100
+/* How often an exec past its time limit kills its group again while its process lives. */
+#define KILL_AGAIN_MS 100
 #define IO_CHUNK (32 * 1024)
 
 /* ---- util.c ---- */
@@ -118,6 +120,7 @@ void reaper_lock(void);
 void reaper_unlock(void);
 int exit_code(int status);
 void kill_tree(int pid);
+int kill_group(int pid);
 int resolve(const char *name, char *const *env, char *out, size_t cap); /* 0 or errno */
 int look_path(const char *name, const char *path, char *out, size_t cap);
 

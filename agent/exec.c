@@ -148,11 +148,12 @@ static void loop(struct run *r, long long timeout_ms)
 {
     struct conn *c = r->c;
     int64_t deadline = now_ms() + (timeout_ms > 100LL * 365 * 86400000 ? 100LL * 365 * 86400000 : timeout_ms);
-    int64_t drain_until = 0;
+    int64_t drain_until = 0, kill_again = 0;
     for (;;) {
         feed(r);
         if (r->gone && !r->killed) {
             kill_tree(r->pid);
+            kill_again = now_ms() + KILL_AGAIN_MS;
             r->killed = 1;
             close_fd(&r->out);
             close_fd(&r->err);
@@ -163,6 +164,10 @@ static void loop(struct run *r, long long timeout_ms)
         if (!r->ended && !r->timed_out && now >= deadline) {
             r->timed_out = 1;
             kill_tree(r->pid);
+            kill_again = now_ms() + KILL_AGAIN_MS;
+        } else if ((r->timed_out || r->killed) && !r->ended && now >= kill_again) {
+            kill_group(r->pid); /* what forked while the first kill went out */
+            kill_again = now + KILL_AGAIN_MS;
         }
         if (r->ended && now >= drain_until && !unread_bytes(r->out) && !unread_bytes(r->err)) {
             /* output held open by a child left behind is not waited for */
@@ -192,6 +197,8 @@ static void loop(struct run *r, long long timeout_ms)
         int wait = -1;
         if (!r->ended && !r->timed_out && !r->gone)
             wait = deadline - now > INT_MAX ? INT_MAX : (int)(deadline - now);
+        if (!r->ended && (r->timed_out || r->killed))
+            wait = KILL_AGAIN_MS;
         if (r->ended && (r->out >= 0 || r->err >= 0))
             wait = now < drain_until ? (int)(drain_until - now) : 2;
         if (poll(f, n, wait) < 0 && errno != EINTR)

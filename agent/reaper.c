@@ -5,6 +5,7 @@
  * holding the lock (see handover) keeps every status where it is. */
 #include "agent.h"
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,10 +185,13 @@ static struct pp *parents(size_t *n)
     return all;
 }
 
-/* Stops, then kills, a process's group and every descendant found in /proc: a child that left
- * the group would otherwise keep running (and keep its output pipes open). */
+/* Kills a process's group, then every descendant found in /proc (a child that left the group would
+ * otherwise keep running and keep its output pipes open). The group goes first, in one system call:
+ * under a fork bomb hundreds of processes are runnable and gVisor schedules each of the agent's system
+ * calls behind them, so a /proc walk before it took minutes while the bomb went on. */
 void kill_tree(int pid)
 {
+    kill_group(pid);
     size_t n = 0;
     struct pp *all = parents(&n);
     int *tree = malloc((n + 1) * sizeof *tree);
@@ -200,14 +204,23 @@ void kill_tree(int pid)
                     tree[found++] = all[i].pid;
         for (size_t i = 0; i < found; i++)
             kill(tree[i], SIGSTOP);
+        for (size_t i = 0; i < found; i++)
+            kill(tree[i], SIGKILL);
     }
-    kill(-pid, SIGKILL);
-    for (size_t i = 0; tree && i < found; i++)
-        kill(tree[i], SIGKILL);
-    if (!tree)
-        kill(pid, SIGKILL);
+    kill_group(pid);
     free(tree);
     free(all);
+}
+
+/* Kills the group again until it is empty: a member in the middle of a fork when the signal went out
+ * can leave a child that did not get it. Bounded, so a group that cannot be emptied does not hold the
+ * caller; its next kill_group (exec's loop calls it again while the process lives) goes on. */
+int kill_group(int pid)
+{
+    for (int round = 0; round < 64; round++)
+        if (kill(-pid, SIGKILL) < 0 && errno == ESRCH)
+            return 0;
+    return kill(pid, SIGKILL) < 0 && errno == ESRCH ? 0 : -1;
 }
 
 int look_path(const char *name, const char *path, char *out, size_t cap)

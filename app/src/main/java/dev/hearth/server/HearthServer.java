@@ -156,6 +156,8 @@ public final class HearthServer implements AutoCloseable {
         e2b = new E2b(new E2b.Ground(e2bSettings, jdbi, identity.authenticator(), nodeKey, listeners.loopbackBaseUrl(),
                 computers.routes(), config.dataDir(), config.clock()));
         if (metrics.isPresent()) {
+            metrics.get().gauge("hearth_computers_unresponsive", "Awake computers whose agent does not answer"
+                    + " (unresponsive_since is set on them)", computers::unresponsive);
             listeners.serveMetrics(config.metricsListen().get(), new MetricsHandler(metrics.get(), node::all));
         }
         relay = new NodeRelay(nodeKey, identity.authenticator()::vouched, Authenticator::vouchable,

@@ -105,6 +105,27 @@ class ComputerLimitsTest {
     }
 
     /**
+     * An exec's time limit holds under a shell fork bomb: the exec answers {@code timed_out} (not a 503
+     * when the host's own limit runs out), nothing of the bomb is left running, and the computer lives on.
+     */
+    @Test
+    void aForkBombPastItsTimeLimitIsEndedWhole() {
+        var made = TestComputers.create(admin, ws, "swamped", "hearth/busybox", Map.of());
+        String id = made.path("id").asText();
+        run(id, "echo kept > /tmp/kept");
+        var r = admin.send("POST", "/computers/" + id + "/exec", Map.of("command",
+                List.of("sh", "-c", "f() { f | f; }; f"), "timeout_seconds", 5), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        assertTrue(r.body().path("timed_out").asBoolean(), () -> r.body().toString());
+        // Every process of the bomb is gone: none but the agent (PID 1) is older than this command's shell.
+        assertEquals("", run(id, "ps -o pid,comm | awk -v me=$$ 'NR > 1 && $1 != 1 && $1 < me'"));
+        assertEquals("kept", run(id, "cat /tmp/kept"));
+        var after = admin.get("/computers/" + id).path("computer");
+        assertEquals(made.path("last_started_at"), after.path("last_started_at"), "never restarted");
+        admin.delete("/computers/" + id);
+    }
+
+    /**
      * gVisor's own kernel grows with the processes a computer makes, in the sandbox's cgroup: a
      * computer of the smallest size runs a loop of 1,500 commands and lives on, still seeing its size.
      */

@@ -16,9 +16,26 @@ public final class AgentException extends RuntimeException {
     }
 
     static AgentException unreachable(AgentEndpoint agent, Throwable cause) {
-        var e = new AgentException(0, "unreachable", agent + " did not answer: " + cause.getMessage());
+        var e = new AgentException(0, "unreachable", agent + ": " + reason(cause));
         e.initCause(cause);
         return e;
+    }
+
+    /** What a person can read of why: an HTTP client's messages can be a dump of its connection's state. */
+    private static String reason(Throwable cause) {
+        Throwable root = cause;
+        while ((root instanceof java.util.concurrent.ExecutionException || root.getMessage() == null)
+                && root.getCause() != null) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        if (root instanceof java.util.concurrent.TimeoutException) {
+            return "no answer in time (" + message + ")";
+        }
+        if (message == null || message.length() > 200 || message.contains("@")) {
+            return "the connection ended before an answer (" + root.getClass().getSimpleName() + ")";
+        }
+        return message;
     }
 
     public int status() {

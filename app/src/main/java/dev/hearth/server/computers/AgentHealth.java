@@ -37,6 +37,11 @@ final class AgentHealth {
         return Optional.ofNullable(deaf.get(computerId));
     }
 
+    /** How many computers' agents do not answer now (as last asked). */
+    int unresponsive() {
+        return deaf.size();
+    }
+
     /** Asks every awake computer's agent at once; forgets computers no longer awake. */
     void probe(Collection<Computer> awake, SandboxRuntime runtime, Instant now) {
         Set<String> ids = awake.stream().map(Computer::id).collect(Collectors.toSet());

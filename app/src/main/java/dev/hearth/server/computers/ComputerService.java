@@ -141,6 +141,11 @@ public final class ComputerService {
     }
 
     /** The warm pool's sandboxes, and why an image's pool is short, if it is. */
+    /** How many awake computers' agents do not answer now: {@code unresponsive_since} is set on them. */
+    public int unresponsive() {
+        return parts.health().unresponsive();
+    }
+
     public PoolReport pool() {
         return new PoolReport(parts.pool().sizes(), parts.pool().pooled(), parts.pool().problems());
     }

@@ -16,6 +16,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import jdk.jfr.consumer.RecordingStream;
 import org.jdbi.v3.core.Jdbi;
@@ -79,6 +80,11 @@ public final class ServerMetrics implements RequestObserver, Timings, AutoClosea
             timings.put(event, Histogram.builder().name(event.metric()).help(event.help()).classicOnly()
                     .register(registry));
         }
+    }
+
+    /** A gauge whose value is read at each scrape, for what is known only once the services exist. */
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsDouble())).register(registry);
     }
 
     @Override
