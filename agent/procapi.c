@@ -300,7 +300,10 @@ static void signal_proc(struct conn *c, struct proc *p)
     int ended = p->ended, pid = p->pid;
     pthread_mutex_unlock(&tab_mu);
     if (!ended) {
-        kill(-pid, sig); /* its group first (a shell's children get it too), then itself, which may have left it */
+        if (sig == SIGKILL)
+            kill_group(pid); /* until empty: a fork bomb's members fork while the signal goes out */
+        else
+            kill(-pid, sig); /* its group first (a shell's children get it too), then itself, which may have left it */
         if (kill(pid, sig) < 0 && errno != ESRCH) {
             fail(c, 400, "failed", err_text(errno));
             return;

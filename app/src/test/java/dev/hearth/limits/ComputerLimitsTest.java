@@ -75,6 +75,9 @@ class ComputerLimitsTest {
             }
             """;
 
+    /** Processes older than the shell that runs this, but the agent (PID 1). */
+    private static final String OLDER_THAN_ME = "ps -o pid,comm | awk -v me=$$ 'NR > 1 && $1 != 1 && $1 < me'";
+
     @BeforeAll
     void workspace() {
         ws = TestServer.workspace(admin).path("id").asText();
@@ -109,7 +112,7 @@ class ComputerLimitsTest {
      * when the host's own limit runs out), nothing of the bomb is left running, and the computer lives on.
      */
     @Test
-    void aForkBombPastItsTimeLimitIsEndedWhole() {
+    void aForkBombPastItsTimeLimitIsEndedWhole() throws Exception {
         var made = TestComputers.create(admin, ws, "swamped", "hearth/busybox", Map.of());
         String id = made.path("id").asText();
         run(id, "echo kept > /tmp/kept");
@@ -118,7 +121,15 @@ class ComputerLimitsTest {
         assertEquals(200, r.status(), () -> r.body().toString());
         assertTrue(r.body().path("timed_out").asBoolean(), () -> r.body().toString());
         // Every process of the bomb is gone: none but the agent (PID 1) is older than this command's shell.
-        assertEquals("", run(id, "ps -o pid,comm | awk -v me=$$ 'NR > 1 && $1 != 1 && $1 < me'"));
+        assertEquals("", run(id, OLDER_THAN_ME));
+        // A bomb in the background ends with one KILL to its process.
+        var started = admin.send("POST", "/computers/" + id + "/processes",
+                Map.of("command", List.of("sh", "-c", "f() { f | f; }; f")), Map.of());
+        assertEquals(201, started.status(), () -> started.body().toString());
+        String pid = started.body().path("process").path("pid").asText();
+        Thread.sleep(2000); // swamped by now
+        admin.post("/computers/" + id + "/processes/" + pid + "/signal", Map.of("signal", "KILL"));
+        assertEquals("", Eventually.eventually(Duration.ofSeconds(10), () -> run(id, OLDER_THAN_ME), String::isEmpty));
         assertEquals("kept", run(id, "cat /tmp/kept"));
         var after = admin.get("/computers/" + id).path("computer");
         assertEquals(made.path("last_started_at"), after.path("last_started_at"), "never restarted");
