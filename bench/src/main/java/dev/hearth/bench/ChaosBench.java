@@ -2,8 +2,6 @@ package dev.hearth.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.client.HearthClient;
-import dev.hearth.server.teardown.Teardown;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,20 +12,21 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Mixed load (creates, execs writing to /data, checkpoints, sleeps, database writes) while
  * {@code hearth serve} is killed with SIGKILL at random moments and started again on the same data
  * directory; then the invariants: every acknowledged create exists and settles, every acknowledged
  * write to /data and to the database is there, no operation stays running, and nothing of the data
- * directory is left on the host after {@code hearth admin teardown}. Prints the counts.
- * Usage: {@code bench/run ChaosBench [seconds=120] [kills=5] [clients=3]}.
+ * directory is left on the host after {@code hearth admin teardown}. Prints the counts. With
+ * {@code nodes=2}, nodes a and b share a PostgreSQL store, each call goes to one picked at random,
+ * and each kill takes one node picked at random.
+ * Usage: {@code bench/run ChaosBench [seconds=120] [kills=5] [clients=3] [nodes=1]}.
  */
 public final class ChaosBench {
     private static final int MAX_COMPUTERS = 6;
     private final Random random = new Random();
-    private final AtomicReference<HearthClient> admin = new AtomicReference<>();
+    private ChaosCluster cluster;
     private final Set<String> created = new ConcurrentSkipListSet<>();
     private final Map<String, Set<Integer>> written = new ConcurrentHashMap<>();
     private final Set<Integer> rows = new ConcurrentSkipListSet<>();
@@ -41,62 +40,56 @@ public final class ChaosBench {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 120;
         int kills = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int clients = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        new ChaosBench().run(seconds, kills, clients);
+        int nodes = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        new ChaosBench().run(seconds, kills, clients, nodes);
     }
 
-    private void run(int seconds, int kills, int clients) throws Exception {
-        // Short: a cluster's Unix socket path under it must fit in 107 bytes.
-        Path dataDir = Files.createTempDirectory(Path.of("/tmp"), "hc").resolve("d");
-        Files.setPosixFilePermissions(dataDir.getParent(), java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
-        int port = ServedHearth.freePort();
-        var hearth = new AtomicReference<>(ServedHearth.start(dataDir, port));
+    /** The admin's client of a node picked at random. */
+    private HearthClient admin() {
+        return cluster.anyAdmin();
+    }
+
+    private void run(int seconds, int kills, int clients, int nodes) throws Exception {
+        cluster = ChaosCluster.start(nodes);
         try {
-            admin.set(hearth.get().admin());
-            ws = admin.get().create("/workspaces", Map.of("name", "chaos")).path("workspace").path("id").asText();
-            db = admin.get().create("/workspaces/" + ws + "/databases", Map.of("name", "ledger")).path("database")
+            ws = admin().create("/workspaces", Map.of("name", "chaos")).path("workspace").path("id").asText();
+            db = admin().create("/workspaces/" + ws + "/databases", Map.of("name", "ledger")).path("database")
                     .path("id").asText();
-            admin.get().post("/databases/" + db + "/query", Map.of("sql", "create table t (v int primary key)"));
+            admin().post("/databases/" + db + "/query", Map.of("sql", "create table t (v int primary key)"));
             long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
             var workers = new ArrayList<Thread>();
             for (int i = 0; i < clients; i++) {
                 workers.add(Thread.ofVirtual().start(() -> work(end)));
             }
-            int done = kill(hearth, dataDir, port, kills, seconds);
+            var killed = kill(kills, seconds);
             for (var w : workers) {
                 w.join();
             }
-            System.out.printf("%d s, %d clients, %d kills of hearth serve (SIGKILL), each started again%n", seconds,
-                    clients, done);
+            System.out.printf("%d s, %d clients, %d node(s), %d kills of hearth serve (SIGKILL: %s), each started again%n",
+                    seconds, clients, cluster.size(), killed.size(), String.join(" ", killed));
             tried.forEach((kind, n) -> System.out.printf("  %-12s tried %4d, acknowledged %4d%n", kind, n.get(),
                     acknowledged.getOrDefault(kind, new AtomicInteger()).get()));
-            var breaks = Invariants.check(admin.get(), ws, db, created, written, rows);
-            breaks.addAll(Invariants.orphans(dataDir, created));
+            var breaks = Invariants.check(cluster.firstAdmin(), ws, db, created, written, rows);
+            breaks.addAll(Invariants.orphans(cluster.dataDirs(), created));
             System.out.printf("invariant breaks: %d%n", breaks.size());
             breaks.forEach(b -> System.out.println("  " + b));
         } finally {
-            hearth.get().kill();
-            var report = Teardown.run(dataDir);
-            var left = Teardown.run(dataDir);
+            int[] teardown = cluster.teardown();
             System.out.printf("teardown after the run: %d objects taken down; a second teardown finds %d left%n",
-                    report.total(), left.total());
-            dev.hearth.fs.Disk.deleteTree(dataDir.getParent());
+                    teardown[0], teardown[1]);
+            cluster.close();
         }
     }
 
-    /** Kills the server {@code kills} times at random moments over the run; answers how many. */
-    private int kill(AtomicReference<ServedHearth> hearth, Path dataDir, int port, int kills, int seconds)
-            throws Exception {
+    /** Kills a node {@code kills} times at random moments over the run; answers which, in order. */
+    private List<String> kill(int kills, int seconds) throws Exception {
         long every = seconds * 1000L / (kills + 1);
-        int done = 0;
+        var killed = new ArrayList<String>();
         for (int i = 0; i < kills; i++) {
             Thread.sleep(every / 2 + random.nextLong(every));
-            hearth.get().kill();
-            done++;
-            Thread.sleep(500);
-            hearth.set(ServedHearth.start(dataDir, port));
-            admin.set(hearth.get().admin());
+            killed.add(cluster.killOne(500));
         }
-        return done;
+        return killed;
     }
 
     private void work(long end) {
@@ -105,7 +98,7 @@ public final class ChaosBench {
             int pick = random.nextInt(10);
             if (pick < 2 && computers.size() < MAX_COMPUTERS) {
                 attempt("create", () -> {
-                    var r = admin.get().send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "c"
+                    var r = admin().send("POST", "/workspaces/" + ws + "/computers", Map.of("name", "c"
                             + next.incrementAndGet(), "image", "hearth/busybox"), key());
                     if (r.status() == 201 || r.status() == 202) {
                         created.add(r.body().path("computer").path("id").asText());
@@ -117,7 +110,7 @@ public final class ChaosBench {
                 String id = computers.get(random.nextInt(computers.size()));
                 int n = next.incrementAndGet();
                 attempt("exec-write", () -> {
-                    var r = admin.get().send("POST", "/computers/" + id + "/exec", Map.of("command",
+                    var r = admin().send("POST", "/computers/" + id + "/exec", Map.of("command",
                             List.of("sh", "-c", "echo " + n + " > /data/f" + n + " && sync"), "timeout_seconds", 20), Map.of());
                     if (r.status() == 200 && r.body().path("exit_code").asInt(-1) == 0) {
                         written.computeIfAbsent(id, k -> new ConcurrentSkipListSet<>()).add(n);
@@ -127,16 +120,16 @@ public final class ChaosBench {
                 });
             } else if (pick < 7 && !computers.isEmpty()) {
                 String id = computers.get(random.nextInt(computers.size()));
-                attempt("checkpoint", () -> admin.get().send("POST", "/computers/" + id + "/checkpoints",
+                attempt("checkpoint", () -> admin().send("POST", "/computers/" + id + "/checkpoints",
                         Map.of("name", "k" + next.incrementAndGet()), key()).status() / 100 == 2);
             } else if (pick < 8 && !computers.isEmpty()) {
                 String id = computers.get(random.nextInt(computers.size()));
-                attempt("sleep", () -> admin.get().send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of())
+                attempt("sleep", () -> admin().send("POST", "/computers/" + id + "/sleep", Map.of(), Map.of())
                         .status() / 100 == 2);
             } else {
                 int n = next.incrementAndGet();
                 attempt("db-write", () -> {
-                    var r = admin.get().send("POST", "/databases/" + db + "/query",
+                    var r = admin().send("POST", "/databases/" + db + "/query",
                             Map.of("sql", "insert into t values (" + n + ")"), Map.of());
                     if (r.status() == 200) {
                         rows.add(n);
@@ -209,12 +202,12 @@ public final class ChaosBench {
         }
 
         /** Sandboxes of no acknowledged computer, and computers with more than one sandbox running. */
-        static List<String> orphans(Path dataDir, Set<String> created) {
+        static List<String> orphans(List<Path> dataDirs, Set<String> created) {
             var breaks = new ArrayList<String>();
             var byComputer = new java.util.HashMap<String, List<String>>();
-            dev.hearth.server.sandbox.runsc.RunscRuntime.sandboxesUnder(dataDir.resolve("runsc")).keySet()
-                    .forEach(s -> byComputer.computeIfAbsent(s.substring(0, s.lastIndexOf('-')), k -> new ArrayList<>())
-                            .add(s));
+            dataDirs.forEach(dataDir -> dev.hearth.server.sandbox.runsc.RunscRuntime.sandboxesUnder(
+                    dataDir.resolve("runsc")).keySet().forEach(s -> byComputer.computeIfAbsent(
+                            s.substring(0, s.lastIndexOf('-')), k -> new ArrayList<>()).add(dataDir.getFileName() + ":" + s)));
             byComputer.forEach((computer, sandboxes) -> {
                 if (!created.contains(computer)) {
                     breaks.add("orphan sandboxes " + sandboxes + " of no acknowledged computer");
