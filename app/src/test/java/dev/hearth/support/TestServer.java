@@ -8,10 +8,8 @@ import dev.hearth.fs.Disk;
 import dev.hearth.server.Config;
 import dev.hearth.server.HearthServer;
 import dev.hearth.server.databases.DatabaseSettings;
-import dev.hearth.server.network.ComputerNetwork;
-import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.router.RouterSettings;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.server.teardown.Teardown;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -217,65 +215,13 @@ public final class TestServer implements AutoCloseable {
         throw new AssertionError("no sign-in mail to " + email + " in the outbox");
     }
 
-    /** Deletes the sandboxes, network namespaces and firewall table that computers of this data directory left. */
-    public static void removeSandboxes(Path dataDir) throws Exception {
-        new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        new ProcessBuilder("nft", "delete", "table", "ip", DirectPorts.tableFor(dataDir)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        Path root = dataDir.resolve("runsc");
-        if (!Files.isDirectory(root)) {
-            unmountDisks(dataDir);
-            return;
-        }
-        // A warm sleeper's sandbox is frozen: runsc delete would wait on it.
-        RunscRuntime.thawAll(root);
-        for (String id : RunscRuntime.sandboxesUnder(root).keySet()) {
-            new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
-        }
-        Path computers = dataDir.resolve("computers");
-        if (Files.isDirectory(computers)) {
-            try (var dirs = Files.list(computers)) {
-                for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
-                    var m = Pattern.compile("/var/run/netns/(hearth-\\d+)").matcher(Files.readString(config));
-                    if (m.find()) {
-                        new ProcessBuilder("ip", "link", "del", m.group(1).replace("hearth-", "hv")).start().waitFor();
-                        new ProcessBuilder("ip", "netns", "del", m.group(1)).start().waitFor();
-                    }
-                }
-            }
-        }
-        // After the networks: their names are read from the bundles, which live on the disks.
-        unmountDisks(dataDir);
-        removeCgroups(root);
-    }
-
-    /** The instance's cgroup parents (one per controller; every test server is an instance of its own). */
-    private static void removeCgroups(Path root) throws Exception {
-        try (var controllers = Files.newDirectoryStream(Path.of("/sys/fs/cgroup"))) {
-            for (Path controller : controllers) {
-                Path parent = controller.resolve(RunscRuntime.cgroupParent(root));
-                if (Files.isDirectory(parent)) {
-                    try (var groups = Files.newDirectoryStream(parent, Files::isDirectory)) {
-                        groups.forEach(group -> group.toFile().delete());
-                    }
-                    parent.toFile().delete();
-                }
-            }
-        }
-    }
-
     /**
-     * Computers' and databases' disks are loop mounts under the data directory (a database's WAL disk
-     * inside its cluster's): let them go, innermost first, or the directories cannot.
+     * Takes down what the data directory's servers left on the host (sandboxes, namespaces, cgroups,
+     * processes, tables, mounts), as {@code hearth admin teardown} does; its server must have stopped.
      */
-    private static void unmountDisks(Path dataDir) throws Exception {
-        String under = dataDir.toAbsolutePath().normalize() + "/";
-        var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().map(l -> l.split(" ")[4])
-                .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
-        for (String mountPoint : mountPoints) {
-            new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    public static void removeSandboxes(Path dataDir) throws Exception {
+        if (Files.isDirectory(dataDir)) {
+            Teardown.run(dataDir);
         }
     }
 

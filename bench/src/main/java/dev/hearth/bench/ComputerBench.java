@@ -2,13 +2,10 @@ package dev.hearth.bench;
 
 import dev.hearth.client.HearthClient;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.network.ComputerNetwork;
-import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -147,50 +144,24 @@ public final class ComputerBench {
     }
 
     /** Removes what the bench's server left running, then its files. */
+    /** What a bench's servers left on the host, taken down as {@code hearth admin teardown} does. */
     static final class TestCleanup {
+        /** Takes the directory down and deletes the directory it is in. */
         static void removeAll(Path dataDir) throws Exception {
-            removeSandboxes(dataDir);
-            unmountDisks(dataDir);
+            teardown(dataDir);
             Disk.deleteTree(dataDir.getParent());
         }
 
-        /** Computers' and databases' disks left mounted under {@code dir}, innermost first. */
+        /** Sandboxes, namespaces, cgroups, processes, tables and mounts of the directory; its server must have stopped. */
+        static void teardown(Path dataDir) throws Exception {
+            if (Files.isDirectory(dataDir)) {
+                dev.hearth.server.teardown.Teardown.run(dataDir);
+            }
+        }
+
+        /** Loop mounts under {@code dir} (a raw sandbox's beside a server's), innermost first. */
         static void unmountDisks(Path dir) throws Exception {
-            String under = dir.toAbsolutePath().normalize() + "/";
-            var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream().map(l -> l.split(" ")[4])
-                    .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
-            for (String mountPoint : mountPoints) {
-                new ProcessBuilder("umount", "-l", mountPoint).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            }
-        }
-
-        static void removeSandboxes(Path dataDir) throws Exception {
-            new ProcessBuilder("nft", "delete", "table", "inet", ComputerNetwork.tableFor(dataDir))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            Path root = dataDir.resolve("runsc");
-            RunscRuntime.thawAll(root);
-            for (String id : RunscRuntime.sandboxesUnder(root).keySet()) {
-                new ProcessBuilder("runsc", "--root", root.toString(), "delete", "--force", id).start().waitFor();
-            }
-            removeNetworks(dataDir);
-        }
-
-        /** The network namespaces (and host ends) computers of the directory had, named in their bundles. */
-        private static void removeNetworks(Path dataDir) throws Exception {
-            Path computers = dataDir.resolve("computers");
-            if (!Files.isDirectory(computers)) {
-                return;
-            }
-            try (var dirs = Files.list(computers)) {
-                for (Path config : dirs.map(d -> d.resolve("bundle/config.json")).filter(Files::exists).toList()) {
-                    var m = java.util.regex.Pattern.compile("/var/run/netns/(hearth-\\d+)").matcher(Files.readString(config));
-                    if (m.find()) {
-                        new ProcessBuilder("ip", "link", "del", m.group(1).replace("hearth-", "hv")).start().waitFor();
-                        new ProcessBuilder("ip", "netns", "del", m.group(1)).start().waitFor();
-                    }
-                }
-            }
+            dev.hearth.server.teardown.Teardown.unmountUnder(dir);
         }
     }
 }

@@ -74,8 +74,7 @@ public final class DatabaseBench {
             }
             bench.relay(queries);
         }
-        ComputerBench.TestCleanup.removeSandboxes(dataDir);
-        ComputerBench.TestCleanup.unmountDisks(dataDir);
+        ComputerBench.TestCleanup.teardown(dataDir);
         sh("rm", "-rf", dataDir.toString());
         System.out.println("| step | median ms | p90 ms |");
         System.out.println("|---|---|---|");

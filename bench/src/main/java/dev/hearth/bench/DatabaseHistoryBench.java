@@ -86,8 +86,7 @@ public final class DatabaseHistoryBench {
             if (bench != null) {
                 bench.stopAll();
             }
-            ComputerBench.TestCleanup.removeSandboxes(dataDir);
-            ComputerBench.TestCleanup.unmountDisks(dataDir);
+            ComputerBench.TestCleanup.teardown(dataDir);
             sh("rm", "-rf", dataDir.toString());
         }
         bench.report(mibs);

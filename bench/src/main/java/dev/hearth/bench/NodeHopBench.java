@@ -54,8 +54,7 @@ public final class NodeHopBench {
             throw e;
         } finally {
             // b's first: removeAll deletes the directory both nodes' data directories are in.
-            ComputerBench.TestCleanup.removeSandboxes(root.resolve("b"));
-            ComputerBench.TestCleanup.unmountDisks(root.resolve("b"));
+            ComputerBench.TestCleanup.teardown(root.resolve("b"));
             ComputerBench.TestCleanup.removeAll(root.resolve("a"));
             store.destroy();
             store.waitFor();

@@ -41,8 +41,7 @@ public final class PlacementBench {
                 node.close();
             }
             for (String name : names.reversed()) {
-                ComputerBench.TestCleanup.removeSandboxes(root.resolve(name));
-                ComputerBench.TestCleanup.unmountDisks(root.resolve(name));
+                ComputerBench.TestCleanup.teardown(root.resolve(name));
             }
             store.destroy();
             store.waitFor();

@@ -45,8 +45,8 @@ public final class WarmSleepBench {
             String token = KeyFileTokens.read(work.resolve("hearth/admin-key.json")).token(admin).orElseThrow();
             new WarmSleepBench().run(admin, token, ws, image, work, rounds);
             System.out.printf("%nload average %s%n", Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-            ComputerBench.TestCleanup.removeSandboxes(work.resolve("hearth"));
         }
+        ComputerBench.TestCleanup.teardown(work.resolve("hearth"));
         ComputerBench.TestCleanup.unmountDisks(work);
     }
 

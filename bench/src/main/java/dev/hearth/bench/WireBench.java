@@ -61,7 +61,7 @@ public final class WireBench {
                 bench.round();
             }
         }
-        ComputerBench.TestCleanup.unmountDisks(dataDir);
+        ComputerBench.TestCleanup.teardown(dataDir);
         new ProcessBuilder("rm", "-rf", dataDir.toString()).start().waitFor();
         bench.report();
     }

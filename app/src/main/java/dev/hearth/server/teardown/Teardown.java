@@ -57,8 +57,8 @@ public final class Teardown {
     }
 
     /** Computers' and databases' disks are loop mounts under the directory; innermost go first. */
-    static int unmountUnder(Path dir) throws IOException {
-        String under = dir + "/";
+    public static int unmountUnder(Path dir) throws IOException {
+        String under = dir.toAbsolutePath().normalize() + "/";
         var mountPoints = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
                 .map(line -> line.split(" ")[4].replace("\\040(deleted)", "").replace("\\040", " "))
                 .filter(m -> m.startsWith(under)).sorted(Comparator.comparing(String::length).reversed()).toList();
