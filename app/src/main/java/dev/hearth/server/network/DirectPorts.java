@@ -62,7 +62,7 @@ public final class DirectPorts {
     }
 
     private void reset() {
-        own.change("add table " + table + "\ndelete table " + table + "\n" + base(), forwards::clear);
+        own.replace(forwards::clear);
     }
 
     private String base() {
@@ -124,12 +124,10 @@ public final class DirectPorts {
 
     /** Removes the table: Hearth is stopping, and its clusters with it. */
     public void drop() {
-        own.close();
         try {
-            Nft.apply("add table " + table + "\ndelete table " + table + "\n");
+            own.drop(forwards::clear);
         } catch (Commands.Failure e) {
             LOG.warn("could not remove nftables table {}: {}", table, e.getMessage());
         }
-        forwards.clear();
     }
 }

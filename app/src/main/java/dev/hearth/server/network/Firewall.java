@@ -43,8 +43,7 @@ public final class Firewall {
     /** Replaces the whole table with the rules of these computers and databases (on start). */
     public void reset(Collection<ComputerRule> computers, Collection<DatabaseRule> databases,
                       Collection<ComputerRule> asleep) {
-        own.change("add table inet " + table + "\ndelete table inet " + table + "\n" + whole(computers, databases, asleep),
-                () -> rules.replace(computers, databases, asleep));
+        own.replace(() -> rules.replace(computers, databases, asleep));
     }
 
     /** Adds a computer's rules, or replaces them (a changed policy applies at once). */
@@ -79,9 +78,7 @@ public final class Firewall {
 
     /** Removes the table (tests and benches clean up after themselves with it). */
     public void drop() {
-        own.close();
-        own.change("add table inet " + table + "\ndelete table inet " + table + "\n",
-                () -> rules.replace(List.of(), List.of(), List.of()));
+        own.drop(() -> rules.replace(List.of(), List.of(), List.of()));
     }
 
     /** Starts putting the table back within a second when something else removed or changed it. */

@@ -63,6 +63,32 @@ final class OwnTable implements AutoCloseable {
         }
     }
 
+    /** Records a change that replaces the owner's whole model ({@code record}), then writes the table out whole. */
+    void replace(Runnable record) {
+        lock.lock();
+        try {
+            record.run();
+            Nft.apply(recreated(whole.get()));
+            made = true;
+            listed = null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops looking at the table and removes it; then records that in the owner's model ({@code record}). */
+    void drop(Runnable record) {
+        close();
+        lock.lock();
+        try {
+            made = false;
+            Nft.apply(recreated(""));
+            record.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Puts the table back when it is missing or differs from what Hearth's last change left; the
      * first look after a change only notes what the table is. Answers whether it had to.
@@ -88,8 +114,13 @@ final class OwnTable implements AutoCloseable {
     }
 
     private void putBack() {
-        Nft.apply("add table " + name + "\ndelete table " + name + "\n" + whole.get());
+        Nft.apply(recreated(whole.get()));
         listed = null;
+    }
+
+    /** One batch: the table emptied whether or not it exists ({@code add} first), then {@code body}. */
+    private String recreated(String body) {
+        return "add table " + name + "\ndelete table " + name + "\n" + body;
     }
 
     private void watch() {

@@ -132,6 +132,9 @@ public final class NodeLease implements AutoCloseable {
      */
     /** Whether a hearth serve (of this process or another) holds the data directory now. */
     public static boolean served(Path dataDir) throws IOException {
+        if (!Files.exists(dataDir.resolve("serve.lock"))) {
+            return false; // a server makes it before anything else: leave a directory none served as it was
+        }
         try (var lock = DataDirLock.take(dataDir)) {
             return false;
         } catch (IllegalStateException e) {
