@@ -1,6 +1,7 @@
 package dev.hearth.cli;
 
 import dev.hearth.server.Config;
+import dev.hearth.server.nodes.Joining;
 import dev.hearth.server.nodes.NodeState;
 import dev.hearth.server.nodes.NodeStore;
 import dev.hearth.server.store.Store;
@@ -49,6 +50,32 @@ final class AdminNodesCommand implements Callable<Integer> {
     @Command(name = "undrain", description = "Let the node take new computers and databases again.")
     int undrain(@Parameters(paramLabel = "NAME", description = "the node") String name) {
         return mark(name, NodeState.UP);
+    }
+
+    @Command(name = "join-token", description = "Print a token a new node joins with: hearth serve --join TOKEN --store STORE "
+            + "--node NAME on its machine takes this node's signing and encryption keys and the cluster's public URL "
+            + "(sealed in the store under a key only the token holds). Run it on a node's host, with its --data-dir.")
+    int joinToken(
+            @Option(names = "--minutes", paramLabel = "MINUTES", defaultValue = "60", description = "how long it can be used (default ${DEFAULT-VALUE})") long minutes,
+            @Option(names = "--public-url", paramLabel = "PUBLIC_URL", description = "the cluster's base URL (default: the one this node registered)") String publicUrl,
+            @Option(names = "--encryption-keys", paramLabel = "ENCRYPTION_KEYS", defaultValue = "${env:HEARTH_ENCRYPTION_KEYS}", description = "AES key file for secrets at rest (default: {data_dir}/encryption-keys.json)") Path keys)
+            throws java.io.IOException {
+        if (minutes < 1 || minutes > 7 * 24 * 60) {
+            admin.cli.context.err().println("error: --minutes is 1 to 10080 (a week)");
+            return 2;
+        }
+        var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(java.util.Optional.ofNullable(keys));
+        String token;
+        try {
+            token = Joining.tokenFor(config, java.util.Optional.ofNullable(publicUrl), java.time.Duration.ofMinutes(minutes));
+        } catch (IllegalArgumentException e) {
+            admin.cli.context.err().println("error: " + e.getMessage());
+            return 1;
+        }
+        admin.cli.out().println(token);
+        admin.cli.context.err().println("valid for " + minutes + " minutes; on the new machine: hearth serve --join TOKEN"
+                + " --store STORE --node NAME ... (the same store as this node's)");
+        return 0;
     }
 
     private int mark(String name, NodeState state) {

@@ -8,6 +8,7 @@ import dev.hearth.server.databases.DatabaseSettings;
 import dev.hearth.server.mail.SmtpSettings;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkSettings;
+import dev.hearth.server.nodes.Joining;
 import dev.hearth.server.nodes.NodeSettings;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.router.RouterSettings;
@@ -105,6 +106,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--warm-pool", paramLabel = "IMAGE=N", defaultValue = "${env:HEARTH_WARM_POOL:-" + PoolSettings.DEFAULT + "}", description = "booted sandboxes kept per image, claimed by creates with default resources (IMAGE=N[,IMAGE=N]; 0: none) (default ${DEFAULT-VALUE})")
     String warmPool;
+
+    @Option(names = "--join", paramLabel = "TOKEN", defaultValue = "${env:HEARTH_JOIN}", description = "join the cluster of the shared --store with a token from hearth admin nodes join-token: takes its keys and public URL into this data directory")
+    String join;
 
     @Option(names = "--node", paramLabel = "NAME", defaultValue = "${env:HEARTH_NODE:-" + NodeSettings.DEFAULT_NAME + "}", description = "this server's node, when several share one --store; its data directory serves that node only (default ${DEFAULT-VALUE})")
     String node;
@@ -234,6 +238,9 @@ final class ServeCommand implements Callable<Integer> {
         if (smtpHost != null) {
             config = config.withSmtp(new SmtpSettings(smtpHost, smtpPort, smtpSecurity, smtpUser,
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));
+        }
+        if (join != null && !join.isBlank()) {
+            config = Joining.join(config, join);
         }
         var server = HearthServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -190,7 +190,7 @@ public final class HearthServer implements AutoCloseable {
         try {
             String address = config.nodes().address().orElseGet(listeners::apiAddress);
             return NodeLease.take(jdbi, config.nodes(), address, listeners.routerNodeAddress(address),
-                    config.databases().nodeAddress(address), config.dataDir());
+                    config.databases().nodeAddress(address), listeners.baseUrl(), config.dataDir());
         } catch (IOException | RuntimeException e) {
             store.close();
             listeners.close();
@@ -329,6 +329,11 @@ public final class HearthServer implements AutoCloseable {
 
     public String baseUrl() {
         return listeners.baseUrl();
+    }
+
+    /** This node's own {@code /v1} on this host, whatever the public URL names (a cluster's, a proxy's). */
+    public String localBaseUrl() {
+        return listeners.loopbackBaseUrl();
     }
 
     /** The router's scheme and {@code domain:port}, as computers' URLs name them. */

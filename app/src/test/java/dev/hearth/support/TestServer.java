@@ -121,6 +121,11 @@ public final class TestServer implements AutoCloseable {
         return server.baseUrl();
     }
 
+    /** This server's own address, when its public URL names another (a cluster's, after a join). */
+    public String localBaseUrl() {
+        return server.localBaseUrl();
+    }
+
     public HearthServer server() {
         return server;
     }

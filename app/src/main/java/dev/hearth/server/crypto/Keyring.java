@@ -53,16 +53,7 @@ public final class Keyring {
 
     public Sealed seal(String plaintext, String associatedData) {
         reloadIfChanged();
-        try {
-            byte[] nonce = new byte[NONCE_BYTES];
-            RANDOM.nextBytes(nonce);
-            var cipher = cipher(Cipher.ENCRYPT_MODE, keys.get(active), nonce, associatedData);
-            byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
-            var out = ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed);
-            return new Sealed(active, Base64.getEncoder().encodeToString(out.array()));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot encrypt", e);
-        }
+        return new Sealed(active, seal(keys.get(active), plaintext, associatedData));
     }
 
     public String open(Sealed sealed, String associatedData) {
@@ -75,13 +66,34 @@ public final class Keyring {
             }
         }
         try {
-            byte[] all = Base64.getDecoder().decode(sealed.data());
-            var cipher = cipher(Cipher.DECRYPT_MODE, key, Arrays.copyOf(all, NONCE_BYTES), associatedData);
-            byte[] plain = cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES);
-            return new String(plain, StandardCharsets.UTF_8);
+            return open(key, sealed.data(), associatedData);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("a sealed value does not open with key " + sealed.keyId(), e);
         }
+    }
+
+    /** AES-256-GCM under {@code key}: base64 of a random nonce and the ciphertext with its tag. */
+    public static String seal(SecretKeySpec key, String plaintext, String associatedData) {
+        try {
+            byte[] nonce = new byte[NONCE_BYTES];
+            RANDOM.nextBytes(nonce);
+            var cipher = cipher(Cipher.ENCRYPT_MODE, key, nonce, associatedData);
+            byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
+            var out = ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed);
+            return Base64.getEncoder().encodeToString(out.array());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot encrypt", e);
+        }
+    }
+
+    /** What {@link #seal(SecretKeySpec, String, String)} sealed; fails when the key, data or associated data differ. */
+    public static String open(SecretKeySpec key, String data, String associatedData) throws GeneralSecurityException {
+        byte[] all = Base64.getDecoder().decode(data);
+        if (all.length < NONCE_BYTES) {
+            throw new GeneralSecurityException("too short to be sealed");
+        }
+        var cipher = cipher(Cipher.DECRYPT_MODE, key, Arrays.copyOf(all, NONCE_BYTES), associatedData);
+        return new String(cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);
     }
 
     public String activeKeyId() {

@@ -48,15 +48,15 @@ public final class NodeLease implements AutoCloseable {
      * since the directory was free) is taken over at once; another's once its lease lapses.
      */
     public static NodeLease take(Jdbi jdbi, NodeSettings settings, String address, String routerAddress,
-                                 String databaseAddress, Path dataDir) throws IOException {
+                                 String databaseAddress, String publicUrl, Path dataDir) throws IOException {
         var lock = DataDirLock.take(dataDir);
         try {
             checkDataDir(dataDir, settings.name());
             var lease = new NodeLease(jdbi, settings, lock);
             Path previous = dataDir.resolve("node-instance");
             String before = Files.exists(previous) ? Files.readString(previous).strip() : lease.instance;
-            lease.register(new NodeStore.Claim(settings.name(), address, routerAddress, databaseAddress, lease.instance,
-                    capacity(dataDir, settings)), before);
+            lease.register(new NodeStore.Claim(settings.name(), address, routerAddress, databaseAddress, publicUrl,
+                    lease.instance, capacity(dataDir, settings)), before);
             // Bound only once registered: a start refused for a name in use leaves the directory free to pick another.
             Files.writeString(dataDir.resolve("node"), settings.name() + "\n");
             Files.writeString(previous, lease.instance + "\n");

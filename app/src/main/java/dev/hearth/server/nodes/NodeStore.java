@@ -16,8 +16,8 @@ import org.jdbi.v3.core.Handle;
 public final class NodeStore {
 
     /** A process claiming a node's row: who it is and what it has. */
-    public record Claim(String name, String address, String routerAddress, String databaseAddress, String instance,
-                        Node.Capacity capacity) {
+    public record Claim(String name, String address, String routerAddress, String databaseAddress, String publicUrl,
+                        String instance, Node.Capacity capacity) {
     }
 
     /**
@@ -28,7 +28,7 @@ public final class NodeStore {
     public boolean takeOver(Handle h, Claim claim, String previous, Instant now, Instant until) {
         return h.createUpdate("""
                 UPDATE nodes SET address = :address, router_address = :router, database_address = :database,
-                    instance = :instance, memory_bytes = :memory, cpus = :cpus,
+                    public_url = :publicUrl, instance = :instance, memory_bytes = :memory, cpus = :cpus,
                     disk_bytes = :disk, started_at = :now, lease_until = :until
                 WHERE name = :name AND (instance IN (:instance, :previous) OR lease_until < :now)""")
                 .bindMap(claimValues(claim)).bind("previous", previous).bind("now", millis(now))
@@ -38,10 +38,17 @@ public final class NodeStore {
     /** A node's first row; a unique violation when another process registered it first. */
     public void insert(Handle h, Claim claim, Instant now, Instant until) {
         h.createUpdate("""
-                INSERT INTO nodes (name, address, router_address, database_address, instance, state, memory_bytes, cpus,
-                    disk_bytes, started_at, lease_until)
-                VALUES (:name, :address, :router, :database, :instance, 'up', :memory, :cpus, :disk, :now, :until)""")
+                INSERT INTO nodes (name, address, router_address, database_address, public_url, instance, state,
+                    memory_bytes, cpus, disk_bytes, started_at, lease_until)
+                VALUES (:name, :address, :router, :database, :publicUrl, :instance, 'up', :memory, :cpus, :disk, :now,
+                    :until)""")
                 .bindMap(claimValues(claim)).bind("now", millis(now)).bind("until", millis(until)).execute();
+    }
+
+    /** The base URL clients of node {@code name} use, as it registered last. */
+    public Optional<String> publicUrl(Handle h, String name) {
+        return h.createQuery("SELECT public_url FROM nodes WHERE name = :name").bind("name", name)
+                .mapTo(String.class).findOne();
     }
 
     /** Extends the lease; false when the row is no longer this process's (another took it over). */
@@ -115,7 +122,7 @@ public final class NodeStore {
 
     private static Map<String, Object> claimValues(Claim claim) {
         return Map.of("name", claim.name(), "address", claim.address(), "router", claim.routerAddress(),
-                "database", claim.databaseAddress(), "instance", claim.instance(),
+                "database", claim.databaseAddress(), "publicUrl", claim.publicUrl(), "instance", claim.instance(),
                 "memory", claim.capacity().memoryBytes(), "cpus", claim.capacity().cpus(),
                 "disk", claim.capacity().diskBytes());
     }
