@@ -244,6 +244,7 @@ class ComputerTest(LiveWorkspaceCase):
             self.assertEqual(["labelled"], [x.name for x in self.ws.computers.list(labels={"tier": "1"},
                                                                                    state=["ready", "sleeping"])])
             self.assertEqual([], list(self.ws.computers.list(labels={"tier": "1"}, state="sleeping")))
+            self.assertEqual(["labelled"], [x.name for x in self.ws.computers.list(search="LABEL")])
 
             c.update(labels={"tier": None, "new": "x"}, expires_at=None)  # labels merge; None removes one
             self.assertEqual(({"team": "web", "new": "x"}, None, "sleep"), (c.labels, c.expires_at, c.on_expire))

@@ -180,9 +180,9 @@ export class Computers extends WorkspaceResources {
    * @param {{limit?: number, labels?: Record<string, string>, state?: string|string[]}} [options]
    */
   list(options = {}) {
-    const { labels, state, ...rest } = options;
+    const { labels, state, search, ...rest } = options;
     const label = labels ? Object.entries(labels).map(([k, v]) => `${k}=${v}`) : undefined;
     return paginate(this.hearth, `${this.workspace.path}/computers`, "computers", (raw) => new Computer(this.hearth, raw),
-      { ...rest, label, state: Array.isArray(state) ? state.join(",") : state });
+      { ...rest, label, state: Array.isArray(state) ? state.join(",") : state, q: search });
   }
 }

@@ -292,6 +292,7 @@ describe("computers", () => {
       assert.deepEqual(await names({ labels: { team: "web", tier: "2" } }), []);
       assert.deepEqual(await names({ labels: { tier: "1" }, state: ["ready", "sleeping"] }), ["labelled"]);
       assert.deepEqual(await names({ labels: { tier: "1" }, state: "sleeping" }), []);
+      assert.deepEqual(await names({ search: "LABEL" }), ["labelled"]);
 
       await l.update({ labels: { tier: null, new: "x" }, expiresAt: null });
       assert.deepEqual([l.labels, l.expiresAt, l.onExpire], [{ team: "web", new: "x" }, null, "sleep"]);

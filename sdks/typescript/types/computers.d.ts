@@ -145,6 +145,8 @@ export interface ComputerListOptions extends ListOptions {
   labels?: Record<string, string>;
   /** Only computers in one of these states. */
   state?: Computer["state"] | Computer["state"][] | string;
+  /** Only computers whose name or image contains this text (any letter case). */
+  search?: string;
 }
 
 export interface ComputerMetrics {

@@ -208,11 +208,12 @@ class Computers:
         return Computer(self._client, raw["computer"])
 
     def list(self, limit: int | None = None, *, labels: Mapping[str, str] | None = None,
-             state: str | Sequence[str] | None = None) -> Iterator[Computer]:
+             state: str | Sequence[str] | None = None, search: str | None = None) -> Iterator[Computer]:
         """The live computers; ``labels`` keeps those with every label given, ``state`` those in
-        one of the states (``"ready"``, or ``["ready", "sleeping"]``)."""
+        one of the states (``"ready"``, or ``["ready", "sleeping"]``), ``search`` those whose name or
+        image contains it (any letter case)."""
         query = {"label": [f"{k}={v}" for k, v in labels.items()] if labels else None,
-                 "state": state if state is None or isinstance(state, str) else ",".join(state)}
+                 "state": state if state is None or isinstance(state, str) else ",".join(state), "q": search}
         for raw in _pages(self._client, f"{self._workspace._path}/computers", "computers", query=query,
                           limit=limit):
             yield Computer(self._client, raw)

@@ -66,6 +66,14 @@ class LabelsAndLifetimesTest {
         admin.post("/computers/" + b.path("id").asText() + "/sleep", Map.of());
         assertEquals(List.of("lab-b"), names("?state=sleeping&label=tier=2"));
         assertTrue(names("?state=ready").containsAll(List.of("lab-a", "lab-c")));
+        // Search: name or image, any letter case; % and _ are letters like any other.
+        assertEquals(List.of("lab-b"), names("?q=B-B"));
+        assertEquals(List.of("lab-b"), names("?q=busy&state=sleeping"));
+        assertTrue(names("?q=BusyBox").containsAll(List.of("lab-a", "lab-b", "lab-c")));
+        assertEquals(List.of(), names("?q=_"));
+        assertEquals(List.of(), names("?q=%25"));
+        assertEquals(400, assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws
+                + "/computers?q=" + "x".repeat(201))).status());
         assertEquals(400, assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws
                 + "/computers?label=team")).status());
         assertEquals(400, assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws

@@ -327,6 +327,14 @@ class ConsoleTest {
         assertEquals("search", browser.driver().switchTo().activeElement().getDomAttribute("id"), "/ focuses the search");
         browser.driver().switchTo().activeElement().sendKeys("gd");
         assertTrue(browser.driver().getCurrentUrl().endsWith("/computers"), "keys typed in a field are the field's");
+        // The search asks the server: name or image, any letter case.
+        String id = dev.hearth.support.TestComputers.create(admin, ws, "searched-for", "hearth/busybox", Map.of())
+                .path("id").asText();
+        browser.type(By.id("search"), "SEARCHED-F");
+        browser.await(By.cssSelector("#computers tr[data-name=searched-for]"));
+        browser.type(By.id("search"), "no-such-computer");
+        browser.awaitText(By.tagName("section"), "No computer matches.");
+        admin.delete("/computers/" + id);
     }
 
     @Test

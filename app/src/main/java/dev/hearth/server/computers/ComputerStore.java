@@ -108,6 +108,7 @@ public final class ComputerStore {
             }
             sql.append(")");
         }
+        filter.pattern().ifPresent(p -> sql.append(" AND (lower(name) LIKE :q ESCAPE '\\' OR lower(image) LIKE :q ESCAPE '\\')"));
         var labels = List.copyOf(filter.labels().entrySet());
         for (int i = 0; i < labels.size(); i++) {
             sql.append(" AND EXISTS (SELECT 1 FROM computer_labels l WHERE l.computer = computers.id AND l.name = :n")
@@ -118,6 +119,7 @@ public final class ComputerStore {
         for (int i = 0; i < states.size(); i++) {
             query.bind("s" + i, states.get(i).wire());
         }
+        filter.pattern().ifPresent(p -> query.bind("q", p));
         for (int i = 0; i < labels.size(); i++) {
             query.bind("n" + i, labels.get(i).getKey()).bind("v" + i, labels.get(i).getValue());
         }

@@ -45,6 +45,7 @@ public final class ComputersApi {
                 .summary("The workspace's computers").paged()
                 .query("label", "string", "NAME=VALUE (repeatable): only computers with every label given")
                 .query("state", "string", "comma-separated states (e.g. ready,sleeping): only computers in one of them")
+                .query("q", "string", "only computers whose name or image contains this text (any letter case)")
                 .answers(Contract.page("computers", ComputerView.class));
         routes.add("GET", "/computers/{cmp}", read, this::get)
                 .summary("A computer, by id or name").answers(Contract.one("computer", ComputerView.class));
@@ -150,7 +151,11 @@ public final class ComputersApi {
                                 + java.util.Arrays.stream(ComputerState.values()).map(ComputerState::wire).toList())));
             }
         });
-        return new ComputerFilter(Labels.filter(ex.queries("label")), states);
+        var text = ex.query("q").map(String::strip).filter(q -> !q.isEmpty());
+        if (text.isPresent() && text.get().length() > 200) {
+            throw ApiException.invalidField("q", "must be at most 200 characters");
+        }
+        return new ComputerFilter(Labels.filter(ex.queries("label")), states, text);
     }
 
     /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */
