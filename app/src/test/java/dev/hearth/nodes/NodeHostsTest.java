@@ -3,6 +3,7 @@ package dev.hearth.nodes;
 import static dev.hearth.support.Envelope.assertError;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -223,6 +224,23 @@ class NodeHostsTest {
         }
         assertThrows(SQLException.class, () -> connect(a.address, connection.path("pooler_port").asInt(), pooled,
                 connection, ca).close());
+        // b killed: a connection through a waits until b is back, instead of being closed at once.
+        nodes.kill(b);
+        java.util.concurrent.CompletableFuture<String> waited;
+        try {
+            waited = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (var viaA = connect(a.address, port, connection.path("database").asText(), reset, ca)) {
+                    return one(viaA, "SELECT v FROM kept");
+                } catch (SQLException e) {
+                    return "failed: " + e.getMessage();
+                }
+            });
+            Thread.sleep(1000);
+            assertFalse(waited.isDone(), "held, not refused: " + (waited.isDone() ? waited.join() : ""));
+        } finally {
+            nodes.start(b);
+        }
+        assertEquals("on b", waited.get(60, java.util.concurrent.TimeUnit.SECONDS));
     }
 
     @Test

@@ -33,9 +33,14 @@ final class ClusterReconciler {
     }
 
     void reconcile() {
+        long started = System.nanoTime();
         var live = rows.live();
         live.forEach(this::reconcile);
         removeOrphans(live);
+        if (!live.isEmpty()) {
+            LOG.info("{} databases on their ports (they wake on their next connection), {} ms after the start of"
+                    + " their reconcile", live.size(), (System.nanoTime() - started) / 1_000_000);
+        }
     }
 
     private void reconcile(Database db) {

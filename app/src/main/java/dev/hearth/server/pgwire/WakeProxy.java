@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -37,6 +38,8 @@ public final class WakeProxy implements AutoCloseable {
     private static final int MAX_STARTUP = 10_000;
     private static final int FIRST_PACKET_MILLIS = 10_000;
     private static final int BUFFER = 32 * 1024;
+    static final java.time.Duration REFUSED_FOR = java.time.Duration.ofSeconds(60);
+    private static final long RETRY_MILLIS = 200;
 
     private final Backends backends;
     private final Map<String, List<ServerSocket>> listeners = new ConcurrentHashMap<>();
@@ -183,16 +186,14 @@ public final class WakeProxy implements AutoCloseable {
     private void relay(String databaseId, Socket client, byte[] first) throws IOException {
         backends.opened(databaseId);
         try {
-            InetSocketAddress target;
+            Socket connected;
             try {
-                target = backends.wake(databaseId);
+                connected = connect(databaseId);
             } catch (Backends.Refused refused) {
                 refuse(client.getOutputStream(), refused);
                 return;
             }
-            try (var backend = new Socket()) {
-                backend.setTcpNoDelay(true);
-                backend.connect(target, 10_000);
+            try (var backend = connected) {
                 backend.getOutputStream().write(first);
                 backend.getOutputStream().flush();
                 var up = Thread.ofVirtual().name("pg-up").start(() -> pump(client, backend));
@@ -201,6 +202,45 @@ public final class WakeProxy implements AutoCloseable {
             }
         } finally {
             backends.closed(databaseId);
+        }
+    }
+
+    /**
+     * A connection to where the database is now. A refused connect to another node is tried again (the
+     * target asked for anew) for up to {@link #REFUSED_FOR}: the node that runs the database may be starting after
+     * a crash or a restart, and opens its ports once it has put its databases back; the client waits
+     * (as for a wake) instead of seeing its connection closed.
+     */
+    private Socket connect(String databaseId) throws IOException, Backends.Refused {
+        long deadline = System.nanoTime() + REFUSED_FOR.toNanos();
+        for (int attempt = 0; ; attempt++) {
+            var target = backends.wake(databaseId);
+            var backend = new Socket();
+            try {
+                backend.setTcpNoDelay(true);
+                backend.connect(target, 10_000);
+                return backend;
+            } catch (ConnectException refused) {
+                backend.close();
+                // This node's own clusters are on loopback: one that refuses is not starting elsewhere.
+                if ((target.getAddress() != null && target.getAddress().isLoopbackAddress()) || System.nanoTime() > deadline) {
+                    throw refused;
+                }
+                if (attempt == 0) {
+                    LOG.info("database {}: {} refused a connection; trying again for up to {} s (its node may be"
+                            + " starting)", databaseId, target, REFUSED_FOR.toSeconds());
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void pause() throws IOException {
+        try {
+            Thread.sleep(RETRY_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while the database's node was starting");
         }
     }
 
