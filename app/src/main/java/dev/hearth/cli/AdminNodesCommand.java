@@ -67,7 +67,8 @@ final class AdminNodesCommand implements Callable<Integer> {
         var config = Config.defaults(dataDir).withStore(store).withEncryptionKeys(java.util.Optional.ofNullable(keys));
         String token;
         try {
-            token = Joining.tokenFor(config, java.util.Optional.ofNullable(publicUrl), java.time.Duration.ofMinutes(minutes));
+            token = Joining.tokenFor(config.store(), dataDir, config.encryptionKeyFile(),
+                    java.util.Optional.ofNullable(publicUrl), java.time.Duration.ofMinutes(minutes));
         } catch (IllegalArgumentException e) {
             admin.cli.context.err().println("error: " + e.getMessage());
             return 1;

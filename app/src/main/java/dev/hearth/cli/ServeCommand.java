@@ -240,7 +240,8 @@ final class ServeCommand implements Callable<Integer> {
                     System.getenv("HEARTH_SMTP_PASSWORD"), mailFrom));
         }
         if (join != null && !join.isBlank()) {
-            config = Joining.join(config, join);
+            config = config.withPublicUrl(Optional.of(Joining.join(config.store(), config.dataDir(),
+                    config.encryptionKeyFile(), config.publicUrl(), join)));
         }
         var server = HearthServer.start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

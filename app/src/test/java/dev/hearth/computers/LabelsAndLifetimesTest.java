@@ -72,6 +72,7 @@ class LabelsAndLifetimesTest {
         assertTrue(names("?q=BusyBox").containsAll(List.of("lab-a", "lab-b", "lab-c")));
         assertEquals(List.of(), names("?q=_"));
         assertEquals(List.of(), names("?q=%25"));
+        assertEquals(List.of(), names("?q=!"));
         assertEquals(400, assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws
                 + "/computers?q=" + "x".repeat(201))).status());
         assertEquals(400, assertThrows(ApiException.class, () -> admin.get("/workspaces/" + ws

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +66,9 @@ class JoinTest {
     private UnaryOperator<Config> joining(String name, String token) {
         return c -> {
             try {
-                return Joining.join(node(name).apply(c), token);
+                var joined = node(name).apply(c);
+                return joined.withPublicUrl(Optional.of(Joining.join(joined.store(), joined.dataDir(),
+                        joined.encryptionKeyFile(), joined.publicUrl(), token)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -118,9 +121,10 @@ class JoinTest {
         var made = cli("admin", "nodes", "join-token", "--data-dir", a.dataDir.toString(), "--store", store, "--minutes", "5");
         String token = made.out().strip();
         Config fresh = node("c").apply(Config.defaults(tmp.resolve("c")));
+        ThrowingJoin join = (c, t) -> Joining.join(c.store(), c.dataDir(), c.encryptionKeyFile(), c.publicUrl(), t);
         for (var bad : Map.of("hj1.nonsense", "not a join token", token.substring(0, token.lastIndexOf('.') + 1) + "AAAA",
                 "does not open", "hj1.0123456789abcdef.AAAA", "no join token").entrySet()) {
-            var e = assertThrows(IllegalArgumentException.class, () -> Joining.join(fresh, bad.getKey()));
+            var e = assertThrows(IllegalArgumentException.class, () -> join.apply(fresh, bad.getKey()));
             assertTrue(e.getMessage().contains(bad.getValue()), e.getMessage());
         }
         try (var db = Store.open(store, tmp)) {
@@ -131,13 +135,17 @@ class JoinTest {
         Path own = tmp.resolve("own");
         Files.createDirectories(own);
         Files.writeString(own.resolve("signing-keys.json"), "{}");
-        var e = assertThrows(IllegalArgumentException.class, () -> Joining.join(node("d").apply(Config.defaults(own)), token));
+        var e = assertThrows(IllegalArgumentException.class, () -> join.apply(node("d").apply(Config.defaults(own)), token));
         assertTrue(e.getMessage().contains("keys of its own"), e.getMessage());
-        var sqlite = assertThrows(IllegalArgumentException.class, () -> Joining.join(Config.defaults(tmp.resolve("e")), token));
+        var sqlite = assertThrows(IllegalArgumentException.class, () -> join.apply(Config.defaults(tmp.resolve("e")), token));
         assertTrue(sqlite.getMessage().contains("--store postgresql://"), sqlite.getMessage());
         var noStore = cli("admin", "nodes", "join-token", "--data-dir", a.dataDir.toString());
         assertEquals(1, noStore.code());
         assertTrue(noStore.err().contains("shared store"), noStore.err());
+    }
+
+    private interface ThrowingJoin {
+        String apply(Config config, String token) throws IOException;
     }
 
     private record Answer(int code, String out, String err) {

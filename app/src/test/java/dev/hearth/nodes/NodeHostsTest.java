@@ -224,8 +224,9 @@ class NodeHostsTest {
         }
         assertThrows(SQLException.class, () -> connect(a.address, connection.path("pooler_port").asInt(), pooled,
                 connection, ca).close());
-        // b killed: a connection through a waits until b is back, instead of being closed at once.
-        nodes.kill(b);
+        // b stopped (its clusters with it): a connection through a waits until b is back, instead of
+        // being closed at once. (Killed, b would leave its awake cluster answering through its rules.)
+        nodes.stop(b);
         java.util.concurrent.CompletableFuture<String> waited;
         try {
             waited = java.util.concurrent.CompletableFuture.supplyAsync(() -> {

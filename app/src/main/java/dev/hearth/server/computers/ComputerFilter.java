@@ -12,9 +12,9 @@ import java.util.Set;
 public record ComputerFilter(Map<String, String> labels, Set<ComputerState> states, Optional<String> text) {
     public static final ComputerFilter ALL = new ComputerFilter(Map.of(), Set.of(), Optional.empty());
 
-    /** {@code text} as a LIKE pattern over lower-cased columns, its own % _ and \ taken literally. */
+    /** {@code text} as a LIKE pattern (escape character {@code !}) over lower-cased columns; its own % _ and ! are literal. */
     public Optional<String> pattern() {
-        return text.map(t -> "%" + t.toLowerCase(Locale.ROOT).replace("\\", "\\\\").replace("%", "\\%")
-                .replace("_", "\\_") + "%");
+        return text.map(t -> "%" + t.toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%")
+                .replace("_", "!_") + "%");
     }
 }

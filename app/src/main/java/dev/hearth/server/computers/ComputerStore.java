@@ -108,7 +108,8 @@ public final class ComputerStore {
             }
             sql.append(")");
         }
-        filter.pattern().ifPresent(p -> sql.append(" AND (lower(name) LIKE :q ESCAPE '\\' OR lower(image) LIKE :q ESCAPE '\\')"));
+        // '!' escapes: Jdbi's statement parser reads a backslash in a literal as an escape of its own.
+        filter.pattern().ifPresent(p -> sql.append(" AND (lower(name) LIKE :q ESCAPE '!' OR lower(image) LIKE :q ESCAPE '!')"));
         var labels = List.copyOf(filter.labels().entrySet());
         for (int i = 0; i < labels.size(); i++) {
             sql.append(" AND EXISTS (SELECT 1 FROM computer_labels l WHERE l.computer = computers.id AND l.name = :n")

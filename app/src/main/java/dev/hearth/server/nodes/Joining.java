@@ -1,7 +1,6 @@
 package dev.hearth.server.nodes;
 
 import dev.hearth.fs.Disk;
-import dev.hearth.server.Config;
 import dev.hearth.server.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,48 +25,52 @@ public final class Joining {
     private Joining() {
     }
 
-    /** A token for {@code lifetime}, with what {@code config}'s data directory holds; {@code publicUrl} else its node's. */
-    public static String tokenFor(Config config, Optional<String> publicUrl, Duration lifetime) throws IOException {
-        requireShared(config);
-        Path dataDir = config.dataDir();
-        for (Path file : new Path[] {dataDir.resolve(SIGNING_KEYS), config.encryptionKeyFile()}) {
+    /**
+     * A token for {@code lifetime}, with what the node of {@code dataDir} holds (its encryption keys
+     * at {@code encryptionKeys}); {@code publicUrl}, else the one that node registered.
+     */
+    public static String tokenFor(String store, Path dataDir, Path encryptionKeys, Optional<String> publicUrl,
+                                  Duration lifetime) throws IOException {
+        requireShared(store);
+        for (Path file : new Path[] {dataDir.resolve(SIGNING_KEYS), encryptionKeys}) {
             if (!Files.exists(file)) {
                 throw new IllegalArgumentException(file + " is missing: make the token on a node's host, from its --data-dir");
             }
         }
-        try (var store = Store.open(config.store(), dataDir)) {
-            String url = publicUrl.isPresent() ? publicUrl.get() : store.jdbi().withHandle(h ->
+        try (var opened = Store.open(store, dataDir)) {
+            String url = publicUrl.isPresent() ? publicUrl.get() : opened.jdbi().withHandle(h ->
                     new NodeStore().publicUrl(h, NodeLease.nodeOf(dataDir))).orElseThrow(() ->
                     new IllegalArgumentException("the node of " + dataDir + " has not registered its public URL yet: start it"
                             + " once with this version, or give --public-url"));
             var shared = new JoinTokens.Shared(Files.readString(dataDir.resolve(SIGNING_KEYS)),
-                    Files.readString(config.encryptionKeyFile()), url);
-            return JoinTokens.issue(store.jdbi(), shared, lifetime, Instant.now());
+                    Files.readString(encryptionKeys), url);
+            return JoinTokens.issue(opened.jdbi(), shared, lifetime, Instant.now());
         }
     }
 
     /**
-     * Takes what {@code token} carries into the new node's data directory (refused when the directory
-     * already holds other keys) and answers its config with the cluster's public URL, unless one was given.
+     * Takes what {@code token} carries into the new node's data directory (the encryption keys at
+     * {@code encryptionKeys}; refused when either holds other keys already) and answers the public URL
+     * the node is to use: {@code given} if any (a warning when it is not the cluster's), else the cluster's.
      */
-    public static Config join(Config config, String token) throws IOException {
-        requireShared(config);
-        Path dataDir = config.dataDir();
+    public static String join(String store, Path dataDir, Path encryptionKeys, Optional<String> given, String token)
+            throws IOException {
+        requireShared(store);
         Files.createDirectories(dataDir);
         Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwx------"));
         JoinTokens.Shared shared;
-        try (var store = Store.open(config.store(), dataDir)) {
-            shared = JoinTokens.redeem(store.jdbi(), token, Instant.now());
+        try (var opened = Store.open(store, dataDir)) {
+            shared = JoinTokens.redeem(opened.jdbi(), token, Instant.now());
         }
         take(dataDir.resolve(SIGNING_KEYS), shared.signingKeys());
-        take(config.encryptionKeyFile(), shared.encryptionKeys());
-        if (config.publicUrl().isPresent() && !config.publicUrl().get().equals(shared.publicUrl())) {
+        take(encryptionKeys, shared.encryptionKeys());
+        if (given.isPresent() && !given.get().equals(shared.publicUrl())) {
             LOG.warn("--public-url {} differs from the cluster's {}: tokens and key files made for the cluster's will"
-                    + " be refused here", config.publicUrl().get(), shared.publicUrl());
-            return config;
+                    + " be refused here", given.get(), shared.publicUrl());
+            return given.get();
         }
         LOG.info("joined the cluster with a token: its keys are in {}; public URL {}", dataDir, shared.publicUrl());
-        return config.withPublicUrl(Optional.of(shared.publicUrl()));
+        return shared.publicUrl();
     }
 
     private static void take(Path file, String content) throws IOException {
@@ -81,8 +84,7 @@ public final class Joining {
         Disk.writePrivate(file, content);
     }
 
-    private static void requireShared(Config config) {
-        String store = config.store();
+    private static void requireShared(String store) {
         if (store == null || !(store.startsWith("postgresql://") || store.startsWith("postgres://"))) {
             throw new IllegalArgumentException("nodes join a cluster through a shared store: give --store postgresql://...");
         }
