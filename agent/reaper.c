@@ -185,13 +185,15 @@ static struct pp *parents(size_t *n)
     return all;
 }
 
-/* Kills a process's group, then every descendant found in /proc (a child that left the group would
- * otherwise keep running and keep its output pipes open). The group goes first, in one system call:
- * under a fork bomb hundreds of processes are runnable and gVisor schedules each of the agent's system
- * calls behind them, so a /proc walk before it took minutes while the bomb went on. */
+/* Stops a process's group, then stops and kills every descendant found in /proc (a child that left
+ * the group would otherwise keep running and keep its output pipes open), then kills the group until
+ * it is empty. The group is stopped first, in one system call: under a fork bomb hundreds of processes
+ * are runnable and gVisor schedules each of the agent's system calls behind them, so a /proc walk
+ * while they ran took minutes; stopped, they neither fork nor take the CPU, and their parent links
+ * still lead to what left the group. */
 void kill_tree(int pid)
 {
-    kill_group(pid);
+    kill(-pid, SIGSTOP);
     size_t n = 0;
     struct pp *all = parents(&n);
     int *tree = malloc((n + 1) * sizeof *tree);

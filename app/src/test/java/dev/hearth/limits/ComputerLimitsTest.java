@@ -122,6 +122,11 @@ class ComputerLimitsTest {
         assertTrue(r.body().path("timed_out").asBoolean(), () -> r.body().toString());
         // Every process of the bomb is gone: none but the agent (PID 1) is older than this command's shell.
         assertEquals("", run(id, OLDER_THAN_ME));
+        // A child that left the exec's process group (its own session) is ended with it.
+        var left = admin.send("POST", "/computers/" + id + "/exec", Map.of("command",
+                List.of("sh", "-c", "setsid sleep 300 & sleep 300"), "timeout_seconds", 1), Map.of());
+        assertTrue(left.body().path("timed_out").asBoolean(), () -> left.body().toString());
+        assertEquals("0", run(id, "ps -o comm | grep -c '^sleep$' || true"), "the whole tree is ended");
         // A bomb in the background ends with one KILL to its process.
         var started = admin.send("POST", "/computers/" + id + "/processes",
                 Map.of("command", List.of("sh", "-c", "f() { f | f; }; f")), Map.of());
