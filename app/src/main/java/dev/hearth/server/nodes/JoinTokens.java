@@ -77,20 +77,15 @@ public final class JoinTokens {
         }
     }
 
+    /** SHA-256 of a label and the token's secret: the AES key, never stored. */
     private static SecretKeySpec key(byte[] secret) {
         try {
-            return new SecretKeySpec(MessageDigest.getInstance("SHA-256").digest(concat("hearth join token\0", secret)), "AES");
+            var digest = MessageDigest.getInstance("SHA-256");
+            digest.update("hearth join token\0".getBytes(StandardCharsets.UTF_8));
+            return new SecretKeySpec(digest.digest(secret), "AES");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static byte[] concat(String label, byte[] secret) {
-        byte[] prefix = label.getBytes(StandardCharsets.UTF_8);
-        byte[] all = new byte[prefix.length + secret.length];
-        System.arraycopy(prefix, 0, all, 0, prefix.length);
-        System.arraycopy(secret, 0, all, prefix.length, secret.length);
-        return all;
     }
 
     private static String json(Shared shared) {

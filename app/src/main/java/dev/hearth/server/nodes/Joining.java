@@ -85,7 +85,7 @@ public final class Joining {
     }
 
     private static void requireShared(String store) {
-        if (store == null || !(store.startsWith("postgresql://") || store.startsWith("postgres://"))) {
+        if (!Store.shared(store)) {
             throw new IllegalArgumentException("nodes join a cluster through a shared store: give --store postgresql://...");
         }
     }

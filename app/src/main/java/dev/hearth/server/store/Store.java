@@ -38,13 +38,18 @@ public final class Store implements AutoCloseable {
         Flyway.configure().dataSource(pool).locations("classpath:db/migration").load().migrate();
     }
 
+    /** Whether {@code store} names a PostgreSQL store, which several nodes can share. */
+    public static boolean shared(String store) {
+        return store != null && (store.startsWith("postgresql://") || store.startsWith("postgres://"));
+    }
+
     /** Opens {@code store}: null or empty for SQLite in {@code dataDir}, or a postgresql:// URL. */
     public static Store open(String store, Path dataDir) {
         if (store == null || store.isBlank() || store.startsWith("sqlite:")) {
             Path file = store == null || store.isBlank() ? dataDir.resolve("hearth.db") : Path.of(store.substring(7));
             return new Store(sqlitePool(file), Dialect.SQLITE);
         }
-        if (store.startsWith("postgresql://") || store.startsWith("postgres://")) {
+        if (shared(store)) {
             return new Store(postgresPool(URI.create(store)), Dialect.POSTGRESQL);
         }
         throw new IllegalArgumentException("--store must be a postgresql:// URL or sqlite:PATH, not " + store);
