@@ -1,8 +1,8 @@
 package dev.hearth.server;
 
 import dev.hearth.api.Json;
+import dev.hearth.api.access.KeyFile;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.access.KeyFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.hearth.server;
 
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.computers.RouterAddress;
 import dev.hearth.server.console.ConsoleHandler;
@@ -19,7 +20,6 @@ import dev.hearth.server.router.ComputerProxy;
 import dev.hearth.server.router.OtherNodes;
 import dev.hearth.server.router.RouterSettings;
 import dev.hearth.server.tenancy.Action;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.tls.ServerTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,13 +1,14 @@
 package dev.hearth.support;
 
 import dev.hearth.api.Json;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.computers.ComputerService;
-import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.computers.ComputerStore;
 import dev.hearth.server.computers.RouterAddress;
+import dev.hearth.server.computers.SleepSettings;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.ImageStore;
@@ -21,7 +22,6 @@ import dev.hearth.server.operations.Operations;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Store;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
 import dev.hearth.server.workspaces.WorkspaceStore;

@@ -3,18 +3,21 @@ package dev.hearth.server.access;
 import static dev.hearth.server.tenancy.Action.ACCESS_MANAGE;
 import static dev.hearth.server.tenancy.Action.ACCESS_READ;
 
-import dev.hearth.server.access.AccessService.GrantRequest;
+import dev.hearth.api.access.AccessView;
+import dev.hearth.api.access.GrantAccess;
+import dev.hearth.api.access.KeyFile;
+import dev.hearth.api.access.PrincipalKeyView;
+import dev.hearth.api.access.RotateKey;
+import dev.hearth.api.access.UpdateAccess;
+import dev.hearth.api.tenancy.PrincipalView;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.access.AccessService.Granted;
-import dev.hearth.server.access.AccessService.KeyRequest;
-import dev.hearth.server.access.AccessService.UpdateRequest;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.tenancy.Principal;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceService;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +40,7 @@ public final class AccessApi {
     private void routes(RouteTable routes) {
         String one = "/workspaces/{ws}/access/{principal}";
         routes.create("/workspaces/{ws}/access", Scope.workspace(ACCESS_MANAGE), this::grant)
-                .summary("Give a person (by email) or a new key principal a role").takes(GrantRequest.class)
+                .summary("Give a person (by email) or a new key principal a role").takes(GrantAccess.class)
                 .example("{\"name\": \"ci-robot\", \"role\": \"editor\"}")
                 .answers(GRANTED);
         routes.add("GET", "/workspaces/{ws}/access", Scope.workspace(ACCESS_READ), this::list)
@@ -45,22 +48,22 @@ public final class AccessApi {
         routes.add("GET", one, Scope.workspace(ACCESS_READ), this::get)
                 .summary("One principal's role").answers(Contract.one("access", AccessView.class));
         routes.add("PATCH", one, Scope.workspace(ACCESS_MANAGE), this::update)
-                .summary("Change a role, or a key principal's name and description").takes(UpdateRequest.class)
+                .summary("Change a role, or a key principal's name and description").takes(UpdateAccess.class)
                 .answers(Contract.one("access", AccessView.class));
         routes.add("DELETE", one, Scope.workspace(ACCESS_MANAGE), this::revoke)
                 .summary("Remove a role").answers(Contract.one("access", AccessView.class));
         routes.add("POST", one + "/rotate_key", Scope.workspace(ACCESS_MANAGE), this::rotateKey)
-                .summary("Issue a new key, revoking the old").mayTake(KeyRequest.class).answers(GRANTED);
+                .summary("Issue a new key, revoking the old").mayTake(RotateKey.class).answers(GRANTED);
         routes.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE), this::revokeKey)
                 .summary("Revoke a key principal's key").answers(Contract.one("access", AccessView.class));
         routes.add("GET", "/me", Scope.signedIn(), this::me)
                 .summary("The caller and its workspaces").answers(Contract.fields("principal",
-                        Contract.of(Principal.View.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
+                        Contract.of(PrincipalView.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
                                 "workspace", Contract.of(Workspace.class), "role", Contract.of(Role.class)))));
     }
 
     private Reply grant(Exchange ex) {
-        return granted(201, service.grant(ex.caller(), ex.workspace(), ex.body(GrantRequest.class)));
+        return granted(201, service.grant(ex.caller(), ex.workspace(), ex.body(GrantAccess.class)));
     }
 
     private Reply list(Exchange ex) {
@@ -73,7 +76,7 @@ public final class AccessApi {
 
     private Reply update(Exchange ex) {
         return Reply.ok(Reply.one("access", service.update(ex.workspace(), ex.param("principal"),
-                ex.body(UpdateRequest.class))));
+                ex.body(UpdateAccess.class))));
     }
 
     private Reply revoke(Exchange ex) {
@@ -82,7 +85,7 @@ public final class AccessApi {
 
     private Reply rotateKey(Exchange ex) {
         return granted(200, service.rotateKey(ex.caller(), ex.workspace(), ex.param("principal"),
-                ex.bodyOr(KeyRequest.class, new KeyRequest(null, null))));
+                ex.bodyOr(RotateKey.class, new RotateKey(null, null))));
     }
 
     private Reply revokeKey(Exchange ex) {
@@ -99,7 +102,7 @@ public final class AccessApi {
     }
 
     private static final Contract.Shape GRANTED = Contract.fields("access", Contract.of(AccessView.class),
-            "key", Contract.nullable(PrincipalKey.View.class), "key_file", Contract.nullable(KeyFile.class),
+            "key", Contract.nullable(PrincipalKeyView.class), "key_file", Contract.nullable(KeyFile.class),
             "operations", Contract.arrayOf(String.class));
 
     private static Reply granted(int status, Granted granted) {

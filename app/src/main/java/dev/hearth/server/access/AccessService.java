@@ -1,18 +1,22 @@
 package dev.hearth.server.access;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.access.AccessView;
+import dev.hearth.api.access.GrantAccess;
+import dev.hearth.api.access.KeyFile;
+import dev.hearth.api.access.PrincipalKeyView;
+import dev.hearth.api.access.RotateKey;
+import dev.hearth.api.access.UpdateAccess;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.crypto.KeyMaterial;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Principal;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,21 +33,8 @@ import org.jdbi.v3.core.Jdbi;
  * A workspace always keeps at least one admin.
  */
 public final class AccessService {
-    @SchemaName("GrantAccess")
-    public record GrantRequest(String email, @Required String role, String name, String description, String publicKey,
-                               Integer expiresInDays) {
-    }
-
-    @SchemaName("UpdateAccess")
-    public record UpdateRequest(String role, String name, String description) {
-    }
-
-    @SchemaName("RotateKey")
-    public record KeyRequest(String publicKey, Integer expiresInDays) {
-    }
-
     /** The answer to a grant or a key rotation: key and key file only for private-key principals. */
-    public record Granted(AccessView access, PrincipalKey.View key, KeyFile keyFile) {
+    public record Granted(AccessView access, PrincipalKeyView key, KeyFile keyFile) {
         public Granted redacted() {
             return new Granted(access, key, null);
         }
@@ -79,7 +70,7 @@ public final class AccessService {
         access.insert(h, new Grant(workspace.id(), creator.id(), Role.ADMIN, at, at));
     }
 
-    public Granted grant(Caller caller, Workspace workspace, GrantRequest request) {
+    public Granted grant(Caller caller, Workspace workspace, GrantAccess request) {
         Role role = role(request.role());
         if (request.email() != null) {
             if (request.name() != null || request.publicKey() != null || request.description() != null
@@ -119,7 +110,7 @@ public final class AccessService {
         return principal;
     }
 
-    private Granted grantKey(Caller caller, Workspace workspace, GrantRequest request, Role role) {
+    private Granted grantKey(Caller caller, Workspace workspace, GrantAccess request, Role role) {
         String name = Validate.dnsLabel("name", request.name());
         String description = Validate.text("description", request.description(), 1000);
         Instant now = now();
@@ -165,7 +156,7 @@ public final class AccessService {
         });
     }
 
-    public AccessView update(Workspace workspace, String principalId, UpdateRequest request) {
+    public AccessView update(Workspace workspace, String principalId, UpdateAccess request) {
         if (request.role() == null && request.name() == null && request.description() == null) {
             throw ApiException.invalidField("role", "give role, or name/description for a private-key principal");
         }
@@ -186,7 +177,7 @@ public final class AccessService {
         });
     }
 
-    private Principal renamed(Handle h, Principal p, UpdateRequest request, Instant now) {
+    private Principal renamed(Handle h, Principal p, UpdateAccess request, Instant now) {
         if (p.auth() != Principal.Auth.KEY) {
             throw ApiException.invalidField(request.name() != null ? "name" : "description",
                     "only private-key principals have a name and description to change");
@@ -216,7 +207,7 @@ public final class AccessService {
     }
 
     /** Issues a new key for a key principal and revokes its previous ones. */
-    public Granted rotateKey(Caller caller, Workspace workspace, String principalId, KeyRequest request) {
+    public Granted rotateKey(Caller caller, Workspace workspace, String principalId, RotateKey request) {
         var newKey = newKey(principalId, caller.id(), request.publicKey(), request.expiresInDays());
         return jdbi.inTransaction(h -> {
             var grant = grantOf(h, workspace, principalId);

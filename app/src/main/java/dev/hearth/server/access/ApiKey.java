@@ -1,8 +1,8 @@
 package dev.hearth.server.access;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.WireName;
-import dev.hearth.server.tenancy.Role;
+import dev.hearth.api.access.ApiKeyState;
+import dev.hearth.api.access.ApiKeyView;
+import dev.hearth.api.tenancy.Role;
 import java.time.Instant;
 
 /**
@@ -12,7 +12,6 @@ import java.time.Instant;
  */
 public record ApiKey(String id, String workspace, String principal, String name, Role role, String prefix,
                      Instant createdAt, Instant expiresAt, Instant lastUsedAt, Instant revokedAt) {
-
     /** Every secret starts with this, so a key is told from an access token at a glance. */
     public static final String SECRET_PREFIX = "hk_";
     /**
@@ -36,22 +35,15 @@ public record ApiKey(String id, String workspace, String principal, String name,
         return E2B_PREFIX + canonical(secret).substring(SECRET_PREFIX.length());
     }
 
-    public enum State implements WireName { ACTIVE, REVOKED, EXPIRED }
-
-    /** The API key object of the wire (never the secret). */
-    public record View(@Required String id, @Required String workspace, String principal, @Required String name, @Required Role role, @Required String prefix,
-                       @Required State state, @Required Instant createdAt, Instant expiresAt, Instant lastUsedAt, Instant revokedAt) {
-    }
-
-    public State state(Instant now) {
+    public ApiKeyState state(Instant now) {
         if (revokedAt != null) {
-            return State.REVOKED;
+            return ApiKeyState.REVOKED;
         }
-        return expiresAt == null || expiresAt.isAfter(now) ? State.ACTIVE : State.EXPIRED;
+        return expiresAt == null || expiresAt.isAfter(now) ? ApiKeyState.ACTIVE : ApiKeyState.EXPIRED;
     }
 
-    public View view(Instant now) {
-        return new View(id, workspace, principal, name, role, prefix, state(now), createdAt, expiresAt, lastUsedAt,
+    public ApiKeyView view(Instant now) {
+        return new ApiKeyView(id, workspace, principal, name, role, prefix, state(now), createdAt, expiresAt, lastUsedAt,
                 revokedAt);
     }
 

@@ -1,16 +1,18 @@
 package dev.hearth.server.access;
 
-import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.access.ApiKeyState;
+import dev.hearth.api.access.ApiKeyView;
+import dev.hearth.api.access.CreateApiKey;
+import dev.hearth.api.tenancy.Role;
 import dev.hearth.server.crypto.Secrets;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
-import dev.hearth.server.tenancy.Role;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,11 +26,8 @@ import org.jdbi.v3.core.Jdbi;
  * so a revoked or expired key, or one whose principal lost its role, is refused at once.
  */
 public final class ApiKeys {
-    public record CreateApiKey(@Required String name, String role, Integer expiresInDays) {
-    }
-
     /** A new key: the secret is in this answer only. */
-    public record Created(ApiKey.View apiKey, String secret) {
+    public record Created(ApiKeyView apiKey, String secret) {
         public Created redacted() {
             return new Created(apiKey, null);
         }
@@ -70,17 +69,17 @@ public final class ApiKeys {
         return new Created(key.view(now), secret);
     }
 
-    public Page<ApiKey.View> list(Membership membership, PageRequest page) {
+    public Page<ApiKeyView> list(Membership membership, PageRequest page) {
         var rows = jdbi.withHandle(h -> store.page(h, membership.workspace().id(), page));
         return Page.of(rows, page.limit(), ApiKey::id).map(k -> k.view(clock.instant()));
     }
 
-    public ApiKey.View get(Membership membership, String id) {
+    public ApiKeyView get(Membership membership, String id) {
         return jdbi.withHandle(h -> find(h, membership, id)).view(clock.instant());
     }
 
     /** Revokes the key (its owner or an admin); a key revoked already is answered as it is. */
-    public ApiKey.View revoke(Caller caller, Membership membership, String id) {
+    public ApiKeyView revoke(Caller caller, Membership membership, String id) {
         return jdbi.inTransaction(h -> {
             var key = find(h, membership, id);
             if (!key.principal().equals(caller.id()) && membership.role() != Role.ADMIN) {
@@ -117,7 +116,7 @@ public final class ApiKeys {
 
     private Caller caller(Handle h, ApiKey key, PrincipalStore principals) {
         var now = clock.instant();
-        if (key.state(now) != ApiKey.State.ACTIVE) {
+        if (key.state(now) != ApiKeyState.ACTIVE) {
             throw ApiException.unauthenticated("this API key is " + key.state(now).wire());
         }
         var principal = principals.find(h, key.principal())

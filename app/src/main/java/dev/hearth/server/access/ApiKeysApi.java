@@ -2,7 +2,8 @@ package dev.hearth.server.access;
 
 import static dev.hearth.server.tenancy.Action.API_KEYS;
 
-import dev.hearth.server.access.ApiKeys.CreateApiKey;
+import dev.hearth.api.access.ApiKeyView;
+import dev.hearth.api.access.CreateApiKey;
 import dev.hearth.server.access.ApiKeys.Created;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
@@ -33,12 +34,12 @@ public final class ApiKeysApi {
                 .answers(CREATED);
         routes.add("GET", "/workspaces/{ws}/api_keys", Scope.workspace(API_KEYS), this::list)
                 .summary("The workspace's API keys (never their secrets)").paged()
-                .answers(Contract.page("api_keys", ApiKey.View.class));
+                .answers(Contract.page("api_keys", ApiKeyView.class));
         routes.add("GET", one, Scope.workspace(API_KEYS), this::get)
-                .summary("One API key").answers(Contract.one("api_key", ApiKey.View.class));
+                .summary("One API key").answers(Contract.one("api_key", ApiKeyView.class));
         routes.add("DELETE", one, Scope.workspace(API_KEYS), this::revoke)
                 .summary("Revoke an API key (yours, or anyone's as an admin): refused at once from then on")
-                .answers(Contract.one("api_key", ApiKey.View.class));
+                .answers(Contract.one("api_key", ApiKeyView.class));
     }
 
     private Reply create(Exchange ex) {
@@ -61,7 +62,7 @@ public final class ApiKeysApi {
         return Reply.ok(Reply.one("api_key", keys.revoke(ex.caller(), ex.membership(), ex.param("apikey"))));
     }
 
-    private static final Contract.Shape CREATED = Contract.fields("api_key", Contract.of(ApiKey.View.class),
+    private static final Contract.Shape CREATED = Contract.fields("api_key", Contract.of(ApiKeyView.class),
             "secret", Contract.nullable(String.class), "operations", Contract.arrayOf(String.class));
 
     /** The replay of a create keeps no secret. */

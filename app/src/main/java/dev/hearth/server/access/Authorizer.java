@@ -2,13 +2,13 @@ package dev.hearth.server.access;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.WorkspaceStore;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -28,7 +28,6 @@ public final class Authorizer {
         this.workspaces = workspaces;
         this.access = access;
     }
-
 
     public Membership authorize(Caller caller, String workspaceIdOrName, Action action) {
         return jdbi.withHandle(h -> {

@@ -1,6 +1,6 @@
 package dev.hearth.server.access;
 
-import dev.hearth.server.tenancy.Role;
+import dev.hearth.api.tenancy.Role;
 import java.time.Instant;
 
 /** A principal's role in a workspace, as stored. */

@@ -2,6 +2,7 @@ package dev.hearth.server.agent;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.hearth.api.Json;
+import dev.hearth.api.computers.FileInfo;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

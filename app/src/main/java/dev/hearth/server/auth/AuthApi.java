@@ -1,8 +1,13 @@
 package dev.hearth.server.auth;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.auth.EmailLoginStarted;
+import dev.hearth.api.auth.EmailLoginTokens;
+import dev.hearth.api.auth.EmailStart;
+import dev.hearth.api.auth.EmailVerify;
+import dev.hearth.api.auth.RefreshToken;
+import dev.hearth.api.auth.TokenRequest;
+import dev.hearth.api.auth.TokenResponse;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -16,19 +21,6 @@ import java.util.Map;
 
 /** HTTP routes of sign-in (no token needed): the token grant, email login, refresh, logout, JWKS. */
 public final class AuthApi {
-    record TokenRequest(@Required String grantType, @Required String assertion) {
-    }
-
-    record EmailStart(@Required String email) {
-    }
-
-    record EmailVerify(@Required String email, @Required String code) {
-    }
-
-    @SchemaName("RefreshToken")
-    record RefreshRequest(@Required String refreshToken) {
-    }
-
     private final TokenGrant grant;
     private final EmailLogin login;
     private final SigningKeys keys;
@@ -49,17 +41,17 @@ public final class AuthApi {
     private void routes(RouteTable routes) {
         routes.add("POST", "/auth/token", Scope.anyone(), this::token)
                 .summary("Trade a key principal's signed assertion for an access token (RFC 7523)")
-                .takesJsonOrForm(TokenRequest.class).answers(Contract.of(TokenGrant.TokenResponse.class));
+                .takesJsonOrForm(TokenRequest.class).answers(Contract.of(TokenResponse.class));
         routes.add("POST", "/auth/email/start", Scope.anyone(), this::startEmail)
-                .summary("Mail a sign-in code").takes(EmailStart.class).answers(Contract.of(EmailLogin.Started.class));
+                .summary("Mail a sign-in code").takes(EmailStart.class).answers(Contract.of(EmailLoginStarted.class));
         routes.add("POST", "/auth/email/verify", Scope.anyone(), this::verifyEmail)
                 .summary("Trade a mailed code for session tokens").takes(EmailVerify.class)
-                .answers(Contract.of(EmailLogin.Tokens.class));
+                .answers(Contract.of(EmailLoginTokens.class));
         routes.add("POST", "/auth/refresh", Scope.anyone(), this::refresh)
-                .summary("New session tokens for a refresh token").takes(RefreshRequest.class)
-                .answers(Contract.of(EmailLogin.Tokens.class));
+                .summary("New session tokens for a refresh token").takes(RefreshToken.class)
+                .answers(Contract.of(EmailLoginTokens.class));
         routes.add("POST", "/auth/logout", Scope.anyone(), this::logout)
-                .summary("End a session").takes(RefreshRequest.class)
+                .summary("End a session").takes(RefreshToken.class)
                 .answers(Contract.fields("logged_out", Contract.of(boolean.class)));
         routes.add("GET", "/.well-known/jwks.json", Scope.anyone(), this::jwks)
                 .summary("The public keys that verify access tokens (a JWK set)")
@@ -81,11 +73,11 @@ public final class AuthApi {
     }
 
     private Reply refresh(Exchange ex) {
-        return Reply.ok(login.refresh(ex.body(RefreshRequest.class).refreshToken()));
+        return Reply.ok(login.refresh(ex.body(RefreshToken.class).refreshToken()));
     }
 
     private Reply logout(Exchange ex) {
-        login.logout(ex.body(RefreshRequest.class).refreshToken());
+        login.logout(ex.body(RefreshToken.class).refreshToken());
         return Reply.ok(Map.of("logged_out", true));
     }
 

@@ -1,6 +1,7 @@
 package dev.hearth.server.auth;
 
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.auth.ConsoleSignIn;
+import dev.hearth.api.tenancy.PrincipalView;
 import dev.hearth.server.http.ConsoleCookie;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
@@ -8,7 +9,6 @@ import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.limits.RateLimits;
-import dev.hearth.server.tenancy.Principal;
 import java.util.Map;
 
 /**
@@ -17,11 +17,6 @@ import java.util.Map;
  * everything else through the same /v1 routes a script does.
  */
 public final class ConsoleApi {
-    /** A mailed code ({@code email} and {@code code}), an {@code api_key}, or a key file's signed {@code assertion}. */
-    @SchemaName("ConsoleSignIn")
-    record SignIn(String email, String code, String apiKey, String assertion) {
-    }
-
     private final ConsoleSessions sessions;
     private final RateLimits rates;
     private final boolean secure;
@@ -37,15 +32,15 @@ public final class ConsoleApi {
         var api = new ConsoleApi(sessions, rates, secure);
         routes.add("POST", "/auth/console", Scope.anyone(), api::signIn)
                 .summary("Sign the web console in (a mailed code, an API key or a key file's assertion): sets its HttpOnly cookie")
-                .takes(SignIn.class).example("{\"email\": \"ada@example.com\", \"code\": \"123456\"}")
-                .answers(Contract.fields("principal", Contract.of(Principal.View.class)));
+                .takes(ConsoleSignIn.class).example("{\"email\": \"ada@example.com\", \"code\": \"123456\"}")
+                .answers(Contract.fields("principal", Contract.of(PrincipalView.class)));
         routes.add("POST", "/auth/console/logout", Scope.anyone(), api::logout)
                 .summary("End the web console's sign-in (its cookie, and its email session)")
                 .answers(Contract.fields("logged_out", Contract.of(boolean.class)));
     }
 
     private Reply signIn(Exchange ex) {
-        var request = ex.body(SignIn.class);
+        var request = ex.body(ConsoleSignIn.class);
         var opened = rates.signIn(ex.peer().address(), () -> request.apiKey() != null
                 ? sessions.withBearer(request.apiKey())
                 : request.assertion() != null ? sessions.withAssertion(request.assertion())

@@ -2,9 +2,9 @@ package dev.hearth.server.auth;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.api.tenancy.PrincipalView;
 import dev.hearth.server.crypto.Secrets;
 import dev.hearth.server.tenancy.Caller;
-import dev.hearth.server.tenancy.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class ConsoleSessions {
     /** A new sign-in: the cookie's value (shown to the browser once, in Set-Cookie) and who it is. */
-    public record Opened(String token, Duration lifetime, Principal.View principal) {
+    public record Opened(String token, Duration lifetime, PrincipalView principal) {
     }
 
     private final Jdbi jdbi;
@@ -65,7 +65,7 @@ public final class ConsoleSessions {
         return withBearer(grant.exchange(TokenGrant.JWT_BEARER, assertion).accessToken());
     }
 
-    private Opened open(String principal, Caller.Credential credential, Principal.View view) {
+    private Opened open(String principal, Caller.Credential credential, PrincipalView view) {
         String token = Secrets.token("hcs_");
         Instant now = now();
         jdbi.useHandle(h -> cookies.insert(h, Secrets.sha256(token), principal, Authenticator.vouchable(credential),

@@ -3,6 +3,8 @@ package dev.hearth.server.auth;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.auth.EmailLoginStarted;
+import dev.hearth.api.auth.EmailLoginTokens;
 import dev.hearth.server.access.AccessService;
 import dev.hearth.server.crypto.Secrets;
 import dev.hearth.server.mail.Mail;
@@ -30,13 +32,6 @@ public final class EmailLogin {
     static final int MAX_ATTEMPTS = 5;
     static final int MAX_CODES_PER_WINDOW = 5;
 
-    public record Started(String email, Instant expiresAt) {
-    }
-
-    public record Tokens(String accessToken, String tokenType, long expiresIn, String refreshToken,
-                         Principal.View principal) {
-    }
-
     private final Jdbi jdbi;
     private final AuthStore store;
     private final AccessService access;
@@ -57,7 +52,7 @@ public final class EmailLogin {
     }
 
     /** Mails a code. The answer is the same whether or not the address has signed in before. */
-    public Started start(String rawEmail) {
+    public EmailLoginStarted start(String rawEmail) {
         String email = Validate.email("email", rawEmail);
         String code = Secrets.digits(6);
         String id = Ids.next();
@@ -79,10 +74,10 @@ public final class EmailLogin {
             jdbi.useHandle(h -> store.useCode(h, id, now));
             throw new ApiException(ErrorCode.MAIL_UNAVAILABLE, "the sign-in mail could not be sent; try again later");
         }
-        return new Started(email, expires);
+        return new EmailLoginStarted(email, expires);
     }
 
-    public Tokens verify(String rawEmail, String code) {
+    public EmailLoginTokens verify(String rawEmail, String code) {
         String email = Validate.email("email", rawEmail);
         Validate.required("code", code);
         Instant now = now();
@@ -90,7 +85,7 @@ public final class EmailLogin {
         if (outcome instanceof ApiException wrong) {
             throw wrong;
         }
-        return (Tokens) outcome;
+        return (EmailLoginTokens) outcome;
     }
 
     /** Returns tokens, or the error to throw after the attempt count is committed. */
@@ -114,7 +109,7 @@ public final class EmailLogin {
         return openSession(h, principal, now);
     }
 
-    private Tokens openSession(Handle h, Principal principal, Instant now) {
+    private EmailLoginTokens openSession(Handle h, Principal principal, Instant now) {
         String sessionId = Ids.next();
         store.insertSession(h, sessionId, principal.id(), now, now.plus(sessionLifetime));
         String refresh = newRefresh(h, sessionId, now);
@@ -122,14 +117,14 @@ public final class EmailLogin {
     }
 
     /** Rotates a refresh token. Reusing a rotated token ends the whole session: it was likely stolen. */
-    public Tokens refresh(String refreshToken) {
+    public EmailLoginTokens refresh(String refreshToken) {
         Validate.required("refresh_token", refreshToken);
         Instant now = now();
         var outcome = jdbi.inTransaction(h -> rotate(h, Secrets.sha256(refreshToken), now));
         if (outcome instanceof ApiException e) {
             throw e;
         }
-        return (Tokens) outcome;
+        return (EmailLoginTokens) outcome;
     }
 
     private Object rotate(Handle h, String hash, Instant now) {
@@ -164,9 +159,9 @@ public final class EmailLogin {
         return refresh;
     }
 
-    private Tokens tokens(Principal principal, String sessionId, String refresh) {
+    private EmailLoginTokens tokens(Principal principal, String sessionId, String refresh) {
         String access = tokens.issue(principal.id(), new SessionCredential(sessionId));
-        return new Tokens(access, "Bearer", tokens.lifetime().toSeconds(), refresh, principal.view());
+        return new EmailLoginTokens(access, "Bearer", tokens.lifetime().toSeconds(), refresh, principal.view());
     }
 
     private static ApiException invalidCode(String message) {

@@ -12,6 +12,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.auth.TokenResponse;
 import dev.hearth.server.access.PrincipalKey;
 import dev.hearth.server.access.PrincipalStore;
 import dev.hearth.server.tenancy.Caller.KeyCredential;
@@ -32,10 +33,6 @@ public final class TokenGrant {
     public static final String JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
     static final Duration MAX_LIFETIME = Duration.ofHours(1);
     static final Duration SKEW = Duration.ofSeconds(60);
-
-    /** The token response of RFC 6749. */
-    public record TokenResponse(String accessToken, String tokenType, long expiresIn) {
-    }
 
     private final Jdbi jdbi;
     private final PrincipalStore principals;

@@ -1,5 +1,6 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.checkpoints.Checkpoint;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.operations.Operation;
 import java.util.List;

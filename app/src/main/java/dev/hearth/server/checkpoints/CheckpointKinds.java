@@ -2,6 +2,9 @@ package dev.hearth.server.checkpoints;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.SourceType;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.operations.Operations;
 import dev.hearth.server.store.Constraints;

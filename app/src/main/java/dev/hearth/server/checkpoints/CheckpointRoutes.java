@@ -1,5 +1,7 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CreateCheckpoint;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;

@@ -1,8 +1,10 @@
 package dev.hearth.server.checkpoints;
 
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CreateCheckpoint;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.tenancy.Workspace;
 
 /**
  * The checkpoints of one kind of thing (computers, databases), each found by its owner's id or

@@ -3,7 +3,10 @@ package dev.hearth.server.checkpoints;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
-import dev.hearth.server.operations.Operation;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.SourceType;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
@@ -122,7 +125,7 @@ public final class CheckpointStore {
         return new Checkpoint(rs.getString("id"), rs.getString("workspace"), SourceType.of(rs.getString("source_type")),
                 rs.getString("source"), rs.getString("name"), CheckpointState.of(rs.getString("state")),
                 rs.getInt("generation"), rs.getString("image_digest"), rs.getLong("size_bytes"),
-                rs.getString("parent"), StoredJson.read(rs, "error", Operation.Error.class),
+                rs.getString("parent"), StoredJson.read(rs, "error", OperationError.class),
                 instant(rs, "created_at"), instant(rs, "deleted_at"), rs.getBoolean("kept"));
     }
 }

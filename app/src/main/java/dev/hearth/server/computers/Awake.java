@@ -1,11 +1,12 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
-import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.function.Function;
 
 /**

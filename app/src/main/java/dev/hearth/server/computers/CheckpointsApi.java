@@ -3,9 +3,10 @@ package dev.hearth.server.computers;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
-import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.computers.ComputerView;
+import dev.hearth.api.computers.RestoreComputer;
 import dev.hearth.server.checkpoints.CheckpointRoutes;
-import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -44,7 +45,7 @@ public final class CheckpointsApi {
                 .summary("Delete a kept checkpoint (a checkpoint.delete operation)").statuses(202)
                 .answers(Contract.one("checkpoint", Checkpoint.class));
         routes.add("POST", "/computers/{cmp}/restore", write, this::restore)
-                .summary("Roll the computer back to one of its checkpoints").takes(RestoreRequest.class)
+                .summary("Roll the computer back to one of its checkpoints").takes(RestoreComputer.class)
                 .example("{\"checkpoint\": \"v1\"}")
                 .answers(Contract.one("computer", ComputerView.class));
     }
@@ -63,6 +64,6 @@ public final class CheckpointsApi {
 
     private Reply restore(Exchange ex) {
         return Reply.ok(Reply.one("computer", service.restore(ex.workspace(), ex.param("cmp"),
-                ex.body(RestoreRequest.class))));
+                ex.body(RestoreComputer.class))));
     }
 }

@@ -1,8 +1,13 @@
 package dev.hearth.server.computers;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.Pending;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.SleepMode;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.network.NetworkPolicy;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +20,6 @@ import java.util.Optional;
  */
 public record Computer(String id, String workspace, String name, Settings settings, Status status,
                        Instance instance, Lineage lineage, Times times) {
-
     /**
      * What its owner asked for; {@code auto_sleep_seconds} null means never. {@code labels}: its
      * owner's names for it, lists filter by them.
@@ -31,30 +35,11 @@ public record Computer(String id, String workspace, String name, Settings settin
     }
 
     /**
-     * What its sandbox may use: CPUs (a CFS quota), memory (the cgroup's limit) and processes (RLIMIT_NPROC
-     * inside, so a fork bomb meets EAGAIN long before the host's limit would take the sandbox down) and disk
-     * (a file system of that size for everything it keeps).
-     */
-    public record Resources(double cpus, int memoryMb, int pids, int diskMb) {
-        /** A computer made before disks had sizes: its files are not on a disk of their own (disk_mb 0). */
-        public static final int NO_DISK = 0;
-
-        /** Every process costs the sandbox about 0.8 MB of its memory: more than this would meet the OOM killer first. */
-        public static int maxPids(int memoryMb) {
-            return Math.min(16_384, memoryMb / 2);
-        }
-
-        public static int defaultPids(int memoryMb) {
-            return Math.min(1024, maxPids(memoryMb));
-        }
-    }
-
-    /**
      * Its state, a change under way (null if none), why it last failed or restarted (null if fine),
      * how the main process of a sandbox of it last ended (null if none was seen to), and how it
      * sleeps (null unless sleeping).
      */
-    public record Status(ComputerState state, Pending pending, Operation.Error error, MainExit mainExit, Sleep sleep) {
+    public record Status(ComputerState state, Pending pending, OperationError error, MainExit mainExit, Sleep sleep) {
     }
 
     /** How deeply it sleeps, and since when it has slept (the warm period counts from then). */
@@ -117,7 +102,7 @@ public record Computer(String id, String workspace, String name, Settings settin
         return status.pending();
     }
 
-    public Operation.Error error() {
+    public OperationError error() {
         return status.error();
     }
 
@@ -223,7 +208,7 @@ public record Computer(String id, String workspace, String name, Settings settin
     }
 
     /** In {@code state}; a sleeper that stays asleep keeps how it sleeps. */
-    public Computer withStatus(ComputerState state, Pending pending, Operation.Error error, Instant now) {
+    public Computer withStatus(ComputerState state, Pending pending, OperationError error, Instant now) {
         var sleep = state == ComputerState.SLEEPING ? status.sleep() : null;
         return new Computer(id, workspace, name, settings, new Status(state, pending, error, status.mainExit(), sleep),
                 instance, lineage, times.updated(now));
@@ -250,12 +235,12 @@ public record Computer(String id, String workspace, String name, Settings settin
                 instance.running(digest), lineage, times.updated(now));
     }
 
-    public Computer failed(Operation.Error why, Instant now) {
+    public Computer failed(OperationError why, Instant now) {
         return withStatus(ComputerState.FAILED, pending(), why, now);
     }
 
     /** The same state, with {@code why} said of it (a restart). */
-    public Computer noted(Operation.Error why, Instant now) {
+    public Computer noted(OperationError why, Instant now) {
         return withStatus(state(), pending(), why, now);
     }
 

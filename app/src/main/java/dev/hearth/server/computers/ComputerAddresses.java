@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerState;
 import dev.hearth.server.sandbox.Slot;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

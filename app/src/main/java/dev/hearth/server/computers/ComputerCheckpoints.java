@@ -1,22 +1,23 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.CreateCheckpoint;
+import dev.hearth.api.checkpoints.SourceType;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.operations.OperationError;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
-import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointSource;
-import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
-import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.checkpoints.SourceType;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -301,7 +302,7 @@ final class ComputerCheckpoints implements CheckpointSource {
     }
 
     private Checkpoint fail(Checkpoint checkpoint, String code, String message) {
-        var failed = checkpoint.failed(new Operation.Error(code, message));
+        var failed = checkpoint.failed(new OperationError(code, message));
         save(failed);
         return failed;
     }

@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.Resources;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,7 +36,7 @@ final class ComputerDisks {
     Path disk(Computer computer) throws IOException {
         Path dir = dirs.computer(computer.id());
         int mb = computer.settings().resources().diskMb();
-        if (mb == Computer.Resources.NO_DISK) {
+        if (mb == Resources.NO_DISK) {
             return Files.createDirectories(dir);
         }
         access.get().prepareDisk(dir, dirs.disk(computer.id()), (long) mb << 20);
@@ -52,7 +53,7 @@ final class ComputerDisks {
     /** Takes /data of {@code computer}, paused or asleep, into checkpoint {@code checkpointId}. */
     void take(Computer computer, String checkpointId) throws IOException {
         var runtime = access.get();
-        if (runtime.disksShare() && computer.settings().resources().diskMb() != Computer.Resources.NO_DISK) {
+        if (runtime.disksShare() && computer.settings().resources().diskMb() != Resources.NO_DISK) {
             Path dir = disk(computer); // mounted: a freeze of an unmounted one would freeze its parent's
             runtime.snapshotDisk(dir, dirs.disk(computer.id()), dirs.checkpointDisk(checkpointId));
         } else {

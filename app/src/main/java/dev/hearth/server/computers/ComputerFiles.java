@@ -1,11 +1,11 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.FileInfo;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.agent.AgentClient;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.agent.AgentFiles;
-import dev.hearth.server.agent.FileInfo;
-import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

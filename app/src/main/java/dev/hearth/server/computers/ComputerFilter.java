@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerState;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.images.ImageState;
+import dev.hearth.api.images.WorkspaceImage;
 import dev.hearth.server.images.Image;
-import dev.hearth.server.images.ImageState;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
-import dev.hearth.server.images.WorkspaceImage;
 import dev.hearth.server.pool.PoolStore;
 import dev.hearth.server.store.Ids;
 import java.nio.file.Path;

@@ -3,10 +3,12 @@ package dev.hearth.server.computers;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Patch;
 import dev.hearth.api.Validate;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.PortSpec;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.ResourcesSpec;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.computers.Computer.Port;
-import dev.hearth.server.computers.ComputerRequests.PortRequest;
-import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,10 +33,10 @@ final class ComputerInput {
         return env;
     }
 
-    static List<Port> ports(List<PortRequest> requested) {
+    static List<Port> ports(List<PortSpec> requested) {
         var ports = new ArrayList<Port>();
         var published = new HashSet<Integer>();
-        for (var p : requested == null ? List.<PortRequest>of() : requested) {
+        for (var p : requested == null ? List.<PortSpec>of() : requested) {
             if (p == null) {
                 throw ApiException.invalidField("ports", "each port must be an object, e.g. {\"target\": 8080}");
             }
@@ -64,7 +66,7 @@ final class ComputerInput {
                 7 * 24 * 3600, 0));
     }
 
-    static final Computer.Resources DEFAULT_RESOURCES = new Computer.Resources(1.0, 512, Computer.Resources.defaultPids(512),
+    static final Resources DEFAULT_RESOURCES = new Resources(1.0, 512, Resources.defaultPids(512),
             10_240);
 
     /**
@@ -73,7 +75,7 @@ final class ComputerInput {
      */
     /** On a new computer (a create, a fork): any size; a fork of a computer without a disk gets the default. */
     private static int newDisk(Integer requested, int current) {
-        int fallback = current == Computer.Resources.NO_DISK ? DEFAULT_RESOURCES.diskMb() : current;
+        int fallback = current == Resources.NO_DISK ? DEFAULT_RESOURCES.diskMb() : current;
         return Validate.range("resources.disk_mb", requested, 256, 1_048_576, fallback);
     }
 
@@ -82,7 +84,7 @@ final class ComputerInput {
         if (requested == null || requested == current) {
             return current;
         }
-        if (current == Computer.Resources.NO_DISK) {
+        if (current == Resources.NO_DISK) {
             throw ApiException.invalidField("resources.disk_mb", "this computer was made before disks had sizes; "
                     + "fork it to give the fork a disk of its own");
         }
@@ -94,16 +96,16 @@ final class ComputerInput {
     }
 
     /** What a PATCH sets over the computer's {@code current} resources. */
-    static Computer.Resources patched(ResourcesRequest r, Computer.Resources current) {
+    static Resources patched(ResourcesSpec r, Resources current) {
         var set = resources(r, current);
-        return r == null ? current : new Computer.Resources(set.cpus(), set.memoryMb(), set.pids(),
+        return r == null ? current : new Resources(set.cpus(), set.memoryMb(), set.pids(),
                 grownDisk(r.diskMb(), current.diskMb()));
     }
 
-    static Computer.Resources resources(ResourcesRequest r, Computer.Resources current) {
+    static Resources resources(ResourcesSpec r, Resources current) {
         if (r == null) {
-            return current.diskMb() == Computer.Resources.NO_DISK
-                    ? new Computer.Resources(current.cpus(), current.memoryMb(), current.pids(), newDisk(null, 0)) : current;
+            return current.diskMb() == Resources.NO_DISK
+                    ? new Resources(current.cpus(), current.memoryMb(), current.pids(), newDisk(null, 0)) : current;
         }
         int cores = Runtime.getRuntime().availableProcessors();
         double cpus = r.cpus() == null ? current.cpus() : r.cpus();
@@ -111,14 +113,14 @@ final class ComputerInput {
             throw ApiException.invalidField("resources.cpus", "from 0.1 to " + cores + " (this host's cores)");
         }
         int memory = Validate.range("resources.memory_mb", r.memoryMb(), 64, 65536, current.memoryMb());
-        boolean followsMemory = current.pids() == Computer.Resources.defaultPids(current.memoryMb());
-        int pids = r.pids() == null && followsMemory ? Computer.Resources.defaultPids(memory)
+        boolean followsMemory = current.pids() == Resources.defaultPids(current.memoryMb());
+        int pids = r.pids() == null && followsMemory ? Resources.defaultPids(memory)
                 : r.pids() == null ? current.pids() : r.pids();
-        int max = Computer.Resources.maxPids(memory);
+        int max = Resources.maxPids(memory);
         if (pids < 16 || pids > max) {
             throw ApiException.invalidField("resources.pids", "from 16 to " + max
                     + " (half the memory_mb: each process takes the computer's memory too)");
         }
-        return new Computer.Resources(cpus, memory, pids, newDisk(r.diskMb(), current.diskMb()));
+        return new Resources(cpus, memory, pids, newDisk(r.diskMb(), current.diskMb()));
     }
 }

@@ -1,21 +1,21 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.computers.ProcessInfo;
+import dev.hearth.api.computers.StartProcess;
+import dev.hearth.api.computers.Window;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
 import dev.hearth.server.agent.AgentProcesses;
 import dev.hearth.server.agent.Frames;
-import dev.hearth.server.agent.ProcessInfo;
-import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -40,30 +40,12 @@ public final class ComputerProcesses {
         this.execs = execs;
     }
 
-    /**
-     * {@code POST .../processes}: {@code stdin} true keeps the process's input open for {@code .../stdin};
-     * {@code user} runs it as a user of the image; {@code pty} starts it on a terminal of that size (its
-     * input is then the terminal's, always open, and its output the terminal's, as stdout).
-     */
-    @SchemaName("StartProcess")
-    public record StartRequest(@Required List<String> command, Map<String, String> env, String cwd, String tag,
-                               Boolean stdin, String user, Window pty) {
-    }
-
-    /** A terminal's size, in characters. */
-    public record Window(Integer cols, Integer rows) {
-        AgentProcesses.Window checked() {
-            return new AgentProcesses.Window(Validate.range("pty.cols", cols, 1, 10_000, 80),
-                    Validate.range("pty.rows", rows, 1, 10_000, 24));
-        }
-    }
-
-    public ProcessInfo start(Workspace workspace, String ref, StartRequest request) {
+    public ProcessInfo start(Workspace workspace, String ref, StartProcess request) {
         if (request.tag() != null && request.tag().length() > 128) {
             throw ApiException.invalidField("tag", "at most 128 characters");
         }
-        var window = request.pty() == null ? null : request.pty().checked();
-        var prepared = execs.prepare(workspace, ref, new ExecApi.Request(request.command(), request.env(),
+        var window = request.pty() == null ? null : checked(request.pty());
+        var prepared = execs.prepare(workspace, ref, new ExecRequest(request.command(), request.env(),
                 request.cwd(), null, null, null, request.user()));
         var exec = prepared.request();
         var start = new AgentProcesses.Start(exec.command(), exec.env(), exec.cwd(), request.tag(),
@@ -73,7 +55,7 @@ public final class ComputerProcesses {
 
     public ProcessInfo resize(Workspace workspace, String ref, String pid, Window window) {
         String selector = pid(pid);
-        var checked = Validate.required("pty", window).checked();
+        var checked = checked(Validate.required("pty", window));
         return on(awake.find(workspace, ref), agent -> agents.processes().resize(agent, selector, checked));
     }
 
@@ -173,5 +155,10 @@ public final class ComputerProcesses {
             throw ApiException.invalidField("signal", "one of TERM, KILL, INT, HUP, QUIT, USR1, USR2, STOP, CONT");
         }
         return name;
+    }
+
+    private static AgentProcesses.Window checked(Window window) {
+        return new AgentProcesses.Window(Validate.range("pty.cols", window.cols(), 1, 10_000, 80),
+                Validate.range("pty.rows", window.rows(), 1, 10_000, 24));
     }
 }

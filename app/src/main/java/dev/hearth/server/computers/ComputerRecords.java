@@ -2,7 +2,8 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.operations.Operation;
+import dev.hearth.api.operations.OperationError;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.pool.PoolState;
 import dev.hearth.server.pool.PoolStore;
@@ -10,7 +11,6 @@ import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.StoreLocks;
-import dev.hearth.server.tenancy.Workspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -102,7 +102,7 @@ final class ComputerRecords {
     }
 
     Computer fail(Computer computer, String code, String message) {
-        return save(computer.failed(new Operation.Error(code, message), now()));
+        return save(computer.failed(new OperationError(code, message), now()));
     }
 
     /** Inserts with the lowest free network slot; a racing create that took it makes us try the next. */

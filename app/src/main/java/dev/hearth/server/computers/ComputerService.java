@@ -1,16 +1,24 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Patch;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.api.Patch;
 import dev.hearth.api.Validate;
+import dev.hearth.api.computers.ComputerMetrics;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.ComputerView;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.computers.Pending;
+import dev.hearth.api.computers.RestoreComputer;
+import dev.hearth.api.computers.Sample;
+import dev.hearth.api.computers.UpdateComputer;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.CheckpointKinds;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
-import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
-import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.images.ImageStore;
 import dev.hearth.server.images.Images;
 import dev.hearth.server.metrics.Timings;
@@ -30,7 +38,6 @@ import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.workspaces.Contents;
 import java.nio.file.Path;
@@ -216,7 +223,7 @@ public final class ComputerService {
     }
 
     /** The samples of the last hour (every 5 s while it was awake) between {@code since} and {@code until}. */
-    public List<MetricsHistory.Sample> metricsHistory(Workspace workspace, String ref, Instant since, Instant until) {
+    public List<Sample> metricsHistory(Workspace workspace, String ref, Instant since, Instant until) {
         return history.of(live(workspace, ref).id(), since, until);
     }
 
@@ -353,7 +360,7 @@ public final class ComputerService {
      * Rolls the computer back to one of its checkpoints: its execs end, and it runs from the
      * checkpoint in a new sandbox, {@code generation} one up. A failed computer may be restored.
      */
-    public ComputerView restore(Workspace workspace, String ref, RestoreRequest request) {
+    public ComputerView restore(Workspace workspace, String ref, RestoreComputer request) {
         parts.access().get();
         var computer = live(workspace, ref);
         var checkpoint = parts.checkpoints().readyOf(computer.id(), Validate.required("checkpoint", request.checkpoint()));
@@ -367,7 +374,7 @@ public final class ComputerService {
     // ---- what other parts need
 
     /** Checks an exec and resolves its environment (see {@link Execs}). */
-    public Execs.PreparedExec prepareExec(Workspace workspace, String ref, ExecApi.Request request) {
+    public Execs.PreparedExec prepareExec(Workspace workspace, String ref, ExecRequest request) {
         return parts.execs().prepare(workspace, ref, request);
     }
 

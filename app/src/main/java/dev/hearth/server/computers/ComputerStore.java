@@ -5,9 +5,16 @@ import static dev.hearth.server.store.Times.millis;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.hearth.api.WireName;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.OnExpire;
+import dev.hearth.api.computers.Pending;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.SleepMode;
+import dev.hearth.api.network.NetworkPolicyView;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.network.Cidr;
 import dev.hearth.server.network.NetworkPolicy;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.Slot;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
@@ -56,7 +63,7 @@ public final class ComputerStore {
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
                 .bind("mem", set.resources().memoryMb()).bind("pids", set.resources().pids())
-                .bind("disk", set.resources().diskMb() == Computer.Resources.NO_DISK ? null : set.resources().diskMb())
+                .bind("disk", set.resources().diskMb() == Resources.NO_DISK ? null : set.resources().diskMb())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
@@ -174,7 +181,7 @@ public final class ComputerStore {
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
                 .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
                 .bind("pids", set.resources().pids())
-                .bind("disk", set.resources().diskMb() == Computer.Resources.NO_DISK ? null : set.resources().diskMb())
+                .bind("disk", set.resources().diskMb() == Resources.NO_DISK ? null : set.resources().diskMb())
                 .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set))
                 .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
@@ -209,14 +216,14 @@ public final class ComputerStore {
                 + "AND image_digest IS NOT NULL").mapTo(String.class).list());
     }
 
-    private static Computer.Resources resources(ResultSet rs) throws SQLException {
+    private static Resources resources(ResultSet rs) throws SQLException {
         int memory = rs.getInt("memory_mb");
         int pids = rs.getInt("pids");
         if (rs.wasNull()) {
-            pids = Computer.Resources.defaultPids(memory);
+            pids = Resources.defaultPids(memory);
         }
         int disk = rs.getInt("disk_mb");
-        return new Computer.Resources(rs.getDouble("cpus"), memory, pids, rs.wasNull() ? Computer.Resources.NO_DISK : disk);
+        return new Resources(rs.getDouble("cpus"), memory, pids, rs.wasNull() ? Resources.NO_DISK : disk);
     }
 
     // NULL for the image's own, with the default restart: computers made before launches are stored so.
@@ -231,7 +238,7 @@ public final class ComputerStore {
 
     /** The stored policy; none (a computer made before networks had policies) is the default. */
     private static NetworkPolicy network(ResultSet rs) throws SQLException {
-        var view = StoredJson.read(rs, "network", NetworkPolicy.View.class);
+        var view = StoredJson.read(rs, "network", NetworkPolicyView.class);
         if (view == null) {
             return NetworkPolicy.DEFAULT;
         }
@@ -247,8 +254,8 @@ public final class ComputerStore {
     private static Lifetime lifetime(ResultSet rs) throws SQLException {
         Instant at = instant(rs, "expires_at");
         String how = rs.getString("on_expire");
-        return at == null ? Lifetime.NONE : new Lifetime(at, how == null ? Lifetime.OnExpire.DELETE
-                : WireName.parse(Lifetime.OnExpire.class, how));
+        return at == null ? Lifetime.NONE : new Lifetime(at, how == null ? OnExpire.DELETE
+                : WireName.parse(OnExpire.class, how));
     }
 
     private static Computer.Sleep sleep(ResultSet rs, ComputerState state) throws SQLException {
@@ -267,7 +274,7 @@ public final class ComputerStore {
                 rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs), labels(rs), lifetime(rs));
         var state = ComputerState.of(rs.getString("state"));
         var status = new Computer.Status(state, Pending.of(rs.getString("pending")),
-                StoredJson.read(rs, "error", Operation.Error.class), StoredJson.read(rs, "main_exit",
+                StoredJson.read(rs, "error", OperationError.class), StoredJson.read(rs, "main_exit",
                 Computer.MainExit.class), sleep(rs, state));
         var instance = new Computer.Instance(rs.getString("node"), rs.getString("image_digest"),
                 rs.getInt("generation"), rs.getInt("incarnation"), new Slot(rs.getInt("slot")));

@@ -1,5 +1,8 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerMetrics;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.MemoryKill;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.agent.AgentStats;
 import dev.hearth.server.sandbox.SandboxUsage;
@@ -33,7 +36,7 @@ final class ComputerUsage {
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
                 usage.map(SandboxUsage::memoryBytes).orElse(null), stats.map(AgentStats::processes).orElse(null),
                 stats.map(AgentStats::memoryKills).orElse(null),
-                stats.flatMap(AgentStats::lastMemoryKill).map(MemoryKill::of).orElse(null),
+                stats.flatMap(AgentStats::lastMemoryKill).map(ComputerUsage::memoryKill).orElse(null),
                 disk.used(), disk.size(), clock.instant());
     }
 
@@ -59,5 +62,9 @@ final class ComputerUsage {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot measure the disk of computer " + computer.id(), e);
         }
+    }
+
+    private static MemoryKill memoryKill(AgentStats.Kill kill) {
+        return new MemoryKill(kill.pid(), kill.command(), kill.bytes(), kill.at());
     }
 }

@@ -1,6 +1,11 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.server.tenancy.Workspace;
+import dev.hearth.api.computers.ComputerView;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.EnvVar;
+import dev.hearth.api.computers.MainExitView;
+import dev.hearth.api.computers.PortView;
+import dev.hearth.api.tenancy.Workspace;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -24,14 +29,14 @@ final class ComputerViews {
 
     ComputerView of(Computer c, Workspace workspace) {
         var missing = environments.missing(c);
-        var envVars = new ArrayList<ComputerView.EnvVar>();
+        var envVars = new ArrayList<EnvVar>();
         c.settings().env().forEach((name, v) -> envVars.add(switch (v) {
-            case EnvValue.Literal l -> new ComputerView.EnvVar(name, "literal", false);
-            case EnvValue.Secret s -> new ComputerView.EnvVar(name, "secret", missing.contains(s.variable()));
+            case EnvValue.Literal l -> new EnvVar(name, "literal", false);
+            case EnvValue.Secret s -> new EnvVar(name, "secret", missing.contains(s.variable()));
         }));
         String host = HostLabels.of(c.name(), workspace.name());
         RouterAddress router = routerHost.get();
-        var ports = c.settings().ports().stream().map(p -> new ComputerView.PortView(p.published(), p.target(),
+        var ports = c.settings().ports().stream().map(p -> new PortView(p.published(), p.target(),
                 p.protocol(), p.privateAccess(), router.url(HostLabels.of(c.name(), p.published(), workspace.name()))))
                 .toList();
         var set = c.settings();
@@ -41,7 +46,7 @@ final class ComputerViews {
                 ports, router.url(host), List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
                 set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
-                set.launch().restart(), c.mainExit().map(e -> new ComputerView.MainExitView(e.exitCode(), e.endedAt()))
+                set.launch().restart(), c.mainExit().map(e -> new MainExitView(e.exitCode(), e.endedAt()))
                         .orElse(null), set.labels(), set.lifetime().expiresAt(),
                 set.lifetime().onExpire(),
                 c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(),

@@ -1,13 +1,19 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.api.computers.ComputerMetrics;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.ComputerView;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.computers.ExecResult;
+import dev.hearth.api.computers.Sample;
+import dev.hearth.api.computers.SleepComputer;
+import dev.hearth.api.computers.UpdateComputer;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Exchange;
@@ -56,14 +62,14 @@ public final class ComputersApi {
                 .summary("The last hour of CPU, memory and disk, a sample every 5 s while awake")
                 .query("since", "string", "a timestamp: only samples from then on")
                 .query("until", "string", "a timestamp: only samples until then")
-                .answers(Contract.all("samples", MetricsHistory.Sample.class));
+                .answers(Contract.all("samples", Sample.class));
         routes.add("PATCH", "/computers/{cmp}", write, this::update)
                 .summary("Change a computer's settings (env and resources merge)").takes(UpdateComputer.class)
                 .answers(Contract.one("computer", ComputerView.class));
         routes.add("DELETE", "/computers/{cmp}", write, this::delete)
                 .summary("Delete a computer, its overlay and /data").answers(Contract.one("computer", ComputerView.class));
         routes.add("POST", "/computers/{cmp}/sleep", write, this::sleep)
-                .summary("Put the computer to sleep, its memory kept").mayTake(SleepRequest.class).statuses(200, 202)
+                .summary("Put the computer to sleep, its memory kept").mayTake(SleepComputer.class).statuses(200, 202)
                 .answers(Contract.one("computer", ComputerView.class));
         routes.add("POST", "/computers/{cmp}/wake", write, this::wake)
                 .summary("Wake a sleeping computer").answers(Contract.one("computer", ComputerView.class));
@@ -72,9 +78,9 @@ public final class ComputersApi {
                 .summary("An interactive terminal over a WebSocket").statuses(101).answers(new Contract.Answer.Socket());
         routes.add("POST", "/computers/{cmp}/exec", exec, this::exec)
                 .summary("Run a command; NDJSON output as it comes with Accept: application/x-ndjson")
-                .takes(ExecApi.Request.class)
+                .takes(ExecRequest.class)
                 .example("{\"command\": [\"sh\", \"-c\", \"echo $GREETING\"], \"timeout_seconds\": 30}")
-                .answers(new Contract.Answer.JsonOrLines(Contract.of(ExecApi.Result.class), OutputLines.SHAPE));
+                .answers(new Contract.Answer.JsonOrLines(Contract.of(ExecResult.class), OutputLines.SHAPE));
     }
 
     private Reply create(Exchange ex) {
@@ -114,7 +120,7 @@ public final class ComputersApi {
     }
 
     private Reply sleep(Exchange ex) {
-        ex.bodyOr(SleepRequest.class, new SleepRequest(null));
+        ex.bodyOr(SleepComputer.class, new SleepComputer(null));
         var slept = service.sleep(ex.workspace(), ex.param("cmp"));
         return Reply.status(slept.operation().isPresent() ? 202 : 200,
                 Reply.one("computer", slept.computer(), slept.operationIds()));
@@ -132,7 +138,7 @@ public final class ComputersApi {
     }
 
     private Reply exec(Exchange ex) {
-        var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecApi.Request.class));
+        var exec = service.prepareExec(ex.workspace(), ex.param("cmp"), ex.body(ExecRequest.class));
         boolean ndjson = ex.header("accept").orElse("").contains("application/x-ndjson");
         // A client that hangs up gets its command killed (the peer says so even when nothing is written),
         // unless it sent an Idempotency-Key: then the command runs on and its retry gets the real answer.
@@ -156,11 +162,6 @@ public final class ComputersApi {
             throw ApiException.invalidField("q", "must be at most 200 characters");
         }
         return new ComputerFilter(Labels.filter(ex.queries("label")), states, text);
-    }
-
-    /** {@code POST /computers/{cmp}/sleep}: {@code force} is accepted and ignored, as the spec says. */
-    @SchemaName("SleepComputer")
-    record SleepRequest(Boolean force) {
     }
 
     /**

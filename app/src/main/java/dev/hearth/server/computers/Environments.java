@@ -2,6 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.computers.EnvValue;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.variables.VariableService;
 import java.util.HashSet;

@@ -2,13 +2,15 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.computers.ExecResult;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.agent.AgentException;
-import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.metrics.Timings;
 import dev.hearth.server.sandbox.Exec;
 import dev.hearth.server.sandbox.Terminal;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -50,11 +52,11 @@ final class Execs {
             this.encoding = encoding;
         }
 
-        public ExecApi.Result run(BooleanSupplier callerPresent) {
+        public ExecResult run(BooleanSupplier callerPresent) {
             var result = throughAgent(callerPresent,
                     (agent, present) -> agents.exec().run(agent, request, OUTPUT_CAP, present));
             timings.record(Timings.Event.COMPUTER_EXEC, result.durationMillis() * 1_000_000);
-            return new ExecApi.Result(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
+            return new ExecResult(result.exitCode(), encoding.text(result.stdout()), encoding.text(result.stderr()),
                     result.timedOut(), result.truncated(), result.durationMillis());
         }
 
@@ -107,7 +109,7 @@ final class Execs {
     }
 
     /** Checks an exec (input, state, missing variables) and resolves its environment, before any output. */
-    PreparedExec prepare(Workspace workspace, String ref, ExecApi.Request request) {
+    PreparedExec prepare(Workspace workspace, String ref, ExecRequest request) {
         access.get();
         var read = awake.find(workspace, ref);
         var computer = read.computer();

@@ -1,13 +1,13 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.agent.FileInfo;
+import dev.hearth.api.computers.FileInfo;
+import dev.hearth.api.computers.MakeDirectory;
+import dev.hearth.api.computers.MoveFile;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -29,16 +29,6 @@ public final class FilesApi {
 
     private FilesApi(ComputerFiles files) {
         this.files = files;
-    }
-
-    /** {@code POST .../files/move}. */
-    @SchemaName("MoveFile")
-    record MoveRequest(@Required String from, @Required String to) {
-    }
-
-    /** {@code POST .../files/mkdir}: {@code owner}, a user of the image who owns what is made (default root). */
-    @SchemaName("MakeDirectory")
-    record MkdirRequest(@Required String path, String owner) {
     }
 
     public static void register(RouteTable routes, ComputerFiles files, ComputerStore store) {
@@ -67,9 +57,9 @@ public final class FilesApi {
                 .summary("A directory's entries, by name").query("path", "string", "absolute path of a directory")
                 .answers(Contract.all("files", FileInfo.class));
         routes.add("POST", base + "/move", write, this::move)
-                .summary("Move or rename").takes(MoveRequest.class).answers(Contract.one("file", FileInfo.class));
+                .summary("Move or rename").takes(MoveFile.class).answers(Contract.one("file", FileInfo.class));
         routes.add("POST", base + "/mkdir", write, this::mkdir)
-                .summary("Make a directory and its parents").takes(MkdirRequest.class).answers(Contract.one("file", FileInfo.class));
+                .summary("Make a directory and its parents").takes(MakeDirectory.class).answers(Contract.one("file", FileInfo.class));
         routes.add("GET", base + "/watch", read, this::watch)
                 .summary("What happens in a directory, as it happens: NDJSON lines until the client hangs up")
                 .query("path", "string", "absolute path of a directory")
@@ -106,12 +96,12 @@ public final class FilesApi {
     }
 
     private Reply move(Exchange ex) {
-        var move = ex.body(MoveRequest.class);
+        var move = ex.body(MoveFile.class);
         return file(files.move(ex.workspace(), ex.param("cmp"), move.from(), move.to()));
     }
 
     private Reply mkdir(Exchange ex) {
-        var mkdir = ex.body(MkdirRequest.class);
+        var mkdir = ex.body(MakeDirectory.class);
         return file(files.mkdir(ex.workspace(), ex.param("cmp"), mkdir.path(), mkdir.owner()));
     }
 

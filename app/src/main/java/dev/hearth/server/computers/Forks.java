@@ -2,12 +2,14 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
-import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.network.NetworkInput;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -51,7 +53,7 @@ final class Forks {
 
     /** The fork's row, its disk checked against the checkpoint's copy (which is here by now); answers its id. */
     private String insert(Workspace workspace, String name, CreateComputer request, Checkpoint checkpoint,
-                          Computer source, Computer.Resources resources) {
+                          Computer source, Resources resources) {
         var from = source.settings();
         int copiedMb = parts.disks().diskMb(checkpoint.id());
         if (resources.diskMb() < copiedMb) {

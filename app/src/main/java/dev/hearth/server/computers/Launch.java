@@ -1,8 +1,6 @@
 package dev.hearth.server.computers;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-import dev.hearth.api.ApiException;
+import dev.hearth.api.computers.Restart;
 import dev.hearth.server.images.Image;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,32 +11,6 @@ import java.util.List;
  */
 public record Launch(List<String> entrypoint, List<String> command, Restart restart) {
     public static final Launch IMAGE = new Launch(null, null, Restart.ON_FAILURE);
-
-    /** What happens when the main process ends. The agent (PID 1) keeps the computer up otherwise. */
-    public enum Restart {
-        ALWAYS("always"), ON_FAILURE("on-failure"), NEVER("never");
-
-        private final String wire;
-
-        Restart(String wire) {
-            this.wire = wire;
-        }
-
-        @JsonValue
-        public String wire() {
-            return wire;
-        }
-
-        @JsonCreator
-        public static Restart of(String wire) {
-            for (var r : values()) {
-                if (r.wire.equals(wire)) {
-                    return r;
-                }
-            }
-            throw ApiException.invalidField("restart", "must be always, on-failure or never");
-        }
-    }
 
     /**
      * The main process's argv, as Docker makes it: an entrypoint given here drops the image's cmd

@@ -2,6 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Patch;
+import dev.hearth.api.computers.Restart;
 import java.util.List;
 
 /** The checks of {@code entrypoint}, {@code command} and {@code restart} as create and PATCH give them. */
@@ -13,7 +14,7 @@ final class LaunchInput {
     }
 
     /** Absent keeps {@code current}'s; null is the image's (for {@code restart}: the default). */
-    static Launch parse(Patch<List<String>> entrypoint, Patch<List<String>> command, Patch<Launch.Restart> restart,
+    static Launch parse(Patch<List<String>> entrypoint, Patch<List<String>> command, Patch<Restart> restart,
                         Launch current) {
         return new Launch(entrypoint.apply(current.entrypoint(), null, argv -> argv("entrypoint", argv)),
                 command.apply(current.command(), null, argv -> argv("command", argv)),

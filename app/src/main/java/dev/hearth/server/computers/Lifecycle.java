@@ -1,9 +1,11 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.Images;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -145,7 +147,7 @@ final class Lifecycle {
                 var started = boots.start(c, images.ofRunning(c), false);
                 String how = c.mainExit().map(e -> "exited with " + e.exitCode() + " at " + e.endedAt())
                         .orElse("exited");
-                records.save(started.noted(new Operation.Error("restarted", "the main process " + how
+                records.save(started.noted(new OperationError("restarted", "the main process " + how
                         + "; restarted at " + records.now() + " (restart " + count + ")"), records.now()));
             } catch (RuntimeException e) {
                 LOG.warn("restarting computer {} failed; will retry", computerId, e);
@@ -159,7 +161,7 @@ final class Lifecycle {
      * agent that answers), in words; empty when it is whole.
      */
     List<String> missingParts(Computer c, Path diskDir) {
-        boolean hasDisk = c.settings().resources().diskMb() != Computer.Resources.NO_DISK;
+        boolean hasDisk = c.settings().resources().diskMb() != Resources.NO_DISK;
         var missing = new ArrayList<>(access.get().missing(c.slot(), Optional.of(diskDir).filter(d -> hasDisk)));
         if (missing.isEmpty() && !agents.answers(c, AGENT_ANSWERS)) {
             missing.add("an agent that answers (none did within " + AGENT_ANSWERS.toSeconds() + " s)");

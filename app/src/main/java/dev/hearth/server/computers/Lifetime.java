@@ -2,7 +2,7 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Patch;
-import dev.hearth.api.WireName;
+import dev.hearth.api.computers.OnExpire;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -15,8 +15,6 @@ import java.util.Arrays;
  */
 public record Lifetime(Instant expiresAt, OnExpire onExpire) {
     public static final Lifetime NONE = new Lifetime(null, OnExpire.DELETE);
-
-    public enum OnExpire implements WireName { DELETE, SLEEP }
 
     public boolean expired(Instant now) {
         return expiresAt != null && !expiresAt.isAfter(now);

@@ -1,6 +1,7 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.OnExpire;
 import dev.hearth.server.process.Rounds;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -40,8 +41,8 @@ final class Lifetimes {
                 continue;
             }
             LOG.info("computer {} ({}): its lifetime ended at {}; {}", c.name(), c.id(), lifetime.expiresAt(),
-                    lifetime.onExpire() == Lifetime.OnExpire.DELETE ? "deleting it" : "putting it to sleep");
-            if (lifetime.onExpire() == Lifetime.OnExpire.DELETE) {
+                    lifetime.onExpire() == OnExpire.DELETE ? "deleting it" : "putting it to sleep");
+            if (lifetime.onExpire() == OnExpire.DELETE) {
                 delete.apply(latest);
                 continue;
             }

@@ -1,7 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.checkpoints.Checkpoint;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.process.Commands;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerMetrics;
+import dev.hearth.api.computers.Sample;
 import dev.hearth.server.process.Rounds;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,11 +22,6 @@ final class MetricsHistory {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsHistory.class);
     static final Duration EVERY = Duration.ofSeconds(5);
     private static final int KEPT = (int) (Duration.ofHours(1).toSeconds() / EVERY.toSeconds());
-
-    /** One sample: {@code cpuPercent} of the computer's CPUs since the sample before (null for the first). */
-    public record Sample(Instant at, double cpuSeconds, Double cpuPercent, long memoryBytes, long memoryLimitBytes,
-                         long diskUsedBytes, Long diskSizeBytes) {
-    }
 
     private final ComputerRecords records;
     private final ComputerUsage usage;

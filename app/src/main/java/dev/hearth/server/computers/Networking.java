@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerState;
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.Firewall.ComputerRule;
 import dev.hearth.server.network.NetworkSettings;

@@ -1,12 +1,13 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_EXEC;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.server.agent.ProcessInfo;
+import dev.hearth.api.computers.ProcessInfo;
+import dev.hearth.api.computers.SignalProcess;
+import dev.hearth.api.computers.StartProcess;
+import dev.hearth.api.computers.Window;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Exchange;
@@ -28,11 +29,6 @@ public final class ProcessesApi {
         this.processes = processes;
     }
 
-    /** {@code POST .../processes/{pid}/signal}. */
-    @SchemaName("SignalProcess")
-    record SignalRequest(@Required String signal) {
-    }
-
     public static void register(RouteTable routes, ComputerProcesses processes, ComputerStore store) {
         new ProcessesApi(processes).routes(routes, store::workspaceOf);
     }
@@ -42,7 +38,7 @@ public final class ProcessesApi {
         var exec = Scope.resource("cmp", "computer", locator, COMPUTER_EXEC);
         String base = "/computers/{cmp}/processes";
         routes.add("POST", base, exec, this::start)
-                .summary("Start a background process").takes(ComputerProcesses.StartRequest.class)
+                .summary("Start a background process").takes(StartProcess.class)
                 .example("{\"command\": [\"python3\", \"-m\", \"http.server\", \"8080\"], \"tag\": \"web\"}")
                 .statuses(201).answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base, read, this::list)
@@ -51,12 +47,12 @@ public final class ProcessesApi {
         routes.add("GET", base + "/{pid}", read, this::get)
                 .summary("A process").answers(Contract.one("process", ProcessInfo.class));
         routes.add("POST", base + "/{pid}/signal", exec, this::signal)
-                .summary("Send a signal").takes(SignalRequest.class).answers(Contract.one("process", ProcessInfo.class));
+                .summary("Send a signal").takes(SignalProcess.class).answers(Contract.one("process", ProcessInfo.class));
         routes.streaming("POST", base + "/{pid}/stdin", exec, this::stdin)
                 .summary("Write to a process's stdin").query("close", "boolean", "close stdin after these bytes")
                 .takesBytes("application/octet-stream").answers(Contract.one("process", ProcessInfo.class));
         routes.add("POST", base + "/{pid}/resize", exec, this::resize)
-                .summary("Resize the terminal of a process started on one").takes(ComputerProcesses.Window.class)
+                .summary("Resize the terminal of a process started on one").takes(Window.class)
                 .answers(Contract.one("process", ProcessInfo.class));
         routes.add("GET", base + "/{pid}/output", read, this::output)
                 .summary("A process's output kept, then (with follow) as it comes").query("follow", "boolean",
@@ -71,7 +67,7 @@ public final class ProcessesApi {
 
     private Reply start(Exchange ex) {
         return Reply.status(201, Reply.one("process", processes.start(ex.workspace(), ex.param("cmp"),
-                ex.body(ComputerProcesses.StartRequest.class))));
+                ex.body(StartProcess.class))));
     }
 
     private Reply list(Exchange ex) {
@@ -84,7 +80,7 @@ public final class ProcessesApi {
 
     private Reply signal(Exchange ex) {
         return Reply.ok(Reply.one("process", processes.signal(ex.workspace(), ex.param("cmp"), ex.param("pid"),
-                ex.body(SignalRequest.class).signal())));
+                ex.body(SignalProcess.class).signal())));
     }
 
     private Reply stdin(Exchange ex) {
@@ -94,7 +90,7 @@ public final class ProcessesApi {
 
     private Reply resize(Exchange ex) {
         return Reply.ok(Reply.one("process", processes.resize(ex.workspace(), ex.param("cmp"), ex.param("pid"),
-                ex.body(ComputerProcesses.Window.class))));
+                ex.body(Window.class))));
     }
 
     private Reply output(Exchange ex) {

@@ -1,7 +1,11 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Pending;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.SleepMode;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
@@ -98,7 +102,7 @@ final class Reconciler {
     private void mountDisk(Computer c) {
         int mb = c.settings().resources().diskMb();
         Path image = dirs.disk(c.id());
-        if (mb == Computer.Resources.NO_DISK || !Files.exists(image)) {
+        if (mb == Resources.NO_DISK || !Files.exists(image)) {
             return;
         }
         try {
@@ -176,7 +180,7 @@ final class Reconciler {
 
     /** Starts the computer again from its image, its memory lost, and says why in its error. */
     private void startAfresh(Computer c, String lost) {
-        var why = new Operation.Error("memory_lost", lost + "; the computer started afresh from its image (/data is kept)");
+        var why = new OperationError("memory_lost", lost + "; the computer started afresh from its image (/data is kept)");
         records.save(c.withStatus(ComputerState.READY, null, why, records.now()));
         // A start clears the error of the computer it starts: this one must still say why its memory is gone.
         var started = lifecycle.provision(c.id());

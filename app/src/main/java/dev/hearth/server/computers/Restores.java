@@ -2,9 +2,11 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Pending;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.checkpoints.CheckpointState;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.slf4j.Logger;

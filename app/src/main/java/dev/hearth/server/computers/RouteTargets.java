@@ -2,8 +2,9 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.computers.Computer.Port;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.Optional;
 import java.util.regex.Pattern;
 

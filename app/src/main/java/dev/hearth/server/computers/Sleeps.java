@@ -2,10 +2,13 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.SleepMode;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.computers.ComputerState.Move;
 import dev.hearth.server.metrics.Timings;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,7 +70,7 @@ final class Sleeps {
                 // Frozen but not recorded asleep (the store failed): it must not stay frozen while it reads ready.
                 access.get().thaw(computer.sandboxId());
                 records.save(computer.withStatus(ComputerState.READY, null,
-                        new Operation.Error("sleep_failed", e.getMessage()), records.now()));
+                        new OperationError("sleep_failed", e.getMessage()), records.now()));
                 throw new Commands.Failure("the computer could not sleep: " + e.getMessage());
             }
         });
@@ -92,7 +95,7 @@ final class Sleeps {
         int mb = computer.settings().resources().diskMb();
         Path image = dirs.disk(computer.id());
         try {
-            return mb != Computer.Resources.NO_DISK && Files.exists(image) && Files.size(image) < (long) mb << 20;
+            return mb != Resources.NO_DISK && Files.exists(image) && Files.size(image) < (long) mb << 20;
         } catch (IOException e) {
             return false;
         }
@@ -215,7 +218,7 @@ final class Sleeps {
         } catch (IOException | RuntimeException e) {
             access.get().delete(next.sandboxId());
             records.save(next.withStatus(ComputerState.SLEEPING, null,
-                    new Operation.Error("wake_failed", e.getMessage()), records.now()));
+                    new OperationError("wake_failed", e.getMessage()), records.now()));
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "computer " + next.name() + " could not wake: "
                     + e.getMessage());
         }

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Json;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.sandbox.Terminal;
-import dev.hearth.server.tenancy.Workspace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ public final class TerminalEndpoint implements Session.Listener.AutoDemanding {
                 Json.mapper().getTypeFactory().constructCollectionType(List.class, String.class)) : List.of("/bin/sh");
         Map<String, String> env = m.has("env") ? Json.mapper().convertValue(m.path("env"),
                 Json.mapper().getTypeFactory().constructMapType(Map.class, String.class, String.class)) : null;
-        var request = new ExecApi.Request(command, env, m.path("cwd").isTextual() ? m.path("cwd").asText() : null,
+        var request = new ExecRequest(command, env, m.path("cwd").isTextual() ? m.path("cwd").asText() : null,
                 null, 3600, null, m.path("user").isTextual() ? m.path("user").asText() : null);
         int cols = m.path("cols").asInt(80);
         int rows = m.path("rows").asInt(24);

@@ -1,5 +1,6 @@
 package dev.hearth.server.computers;
 
+import dev.hearth.api.computers.Restart;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ final class Tools {
      * PID 1 of a computer: the agent, which runs {@code command} (none: it waits for execs), reaps
      * orphans and, when the command ends, ends the sandbox or not as {@code restart} says.
      */
-    static List<String> init(Launch.Restart restart, List<String> command) {
+    static List<String> init(Restart restart, List<String> command) {
         var argv = new ArrayList<>(List.of(AGENT, "init", "--restart", restart.wire(), "--"));
         argv.addAll(command);
         return argv;

@@ -2,11 +2,11 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
-import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.SourceType;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.checkpoints.CheckpointStore;
-import dev.hearth.server.checkpoints.SourceType;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;

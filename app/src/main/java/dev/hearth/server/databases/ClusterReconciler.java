@@ -1,6 +1,6 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.server.databases.DatabaseState.Move;
+import dev.hearth.api.databases.DatabaseState.Move;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

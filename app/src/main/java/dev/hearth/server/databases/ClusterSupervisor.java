@@ -1,8 +1,9 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.server.databases.DatabaseState.Move;
+import dev.hearth.api.databases.DatabaseState.Move;
+import dev.hearth.api.databases.DatabaseState;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.metrics.Timings;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.pgwire.Backends.Refused;
 import dev.hearth.server.postgres.Cluster;
 import dev.hearth.server.postgres.Clusters;
@@ -196,7 +197,7 @@ final class ClusterSupervisor {
     }
 
     /** Stops the cluster if it runs; the caller holds the lock. */
-    void stop(String id, Operation.Error error) {
+    void stop(String id, OperationError error) {
         var instance = instance(id);
         if (!instance.state().allows(Move.SLEEP)) {
             return;
@@ -343,7 +344,7 @@ final class ClusterSupervisor {
             proxied(instance, rows.load(id), cluster);
             instance.cluster = null;
             int code = cluster.process().exitValue();
-            var error = new Operation.Error("crashed", "postgres exited unexpectedly (exit code " + code + ") at "
+            var error = new OperationError("crashed", "postgres exited unexpectedly (exit code " + code + ") at "
                     + now() + "; see " + layout.log(id));
             LOG.warn("database {}: postgres exited unexpectedly (exit code {}); starting it again", id, code);
             var db = rows.load(id);

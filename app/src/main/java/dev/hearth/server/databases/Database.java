@@ -1,8 +1,11 @@
 package dev.hearth.server.databases;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.DatabaseState;
+import dev.hearth.api.databases.DatabaseView;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.crypto.Keyring;
-import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 
 /**
@@ -11,7 +14,7 @@ import java.time.Instant;
  */
 public record Database(String id, String workspace, String name, Placement placement, Login login, Lineage lineage,
                        Settings settings, Status status) {
-    public static final String ENGINE = "postgres";
+    public static final String ENGINE = DatabaseView.ENGINE;
 
     /**
      * Which node and PostgreSQL run it, and where clients reach it: the public host and the
@@ -46,13 +49,13 @@ public record Database(String id, String workspace, String name, Placement place
     }
 
     /** Where it is in its life: its state, why its cluster last stopped unasked, and when things happened. */
-    public record Status(DatabaseState state, Operation.Error error, Instant createdAt, Instant updatedAt,
+    public record Status(DatabaseState state, OperationError error, Instant createdAt, Instant updatedAt,
                          Instant lastActiveAt, Instant deletedAt) {
         Status changed(Instant now) {
             return new Status(state, error, createdAt, now, lastActiveAt, deletedAt);
         }
 
-        Status moved(DatabaseState newState, Operation.Error newError, Instant now) {
+        Status moved(DatabaseState newState, OperationError newError, Instant now) {
             return new Status(newState, newError, createdAt, now, lastActiveAt, deletedAt);
         }
 
@@ -67,14 +70,18 @@ public record Database(String id, String workspace, String name, Placement place
 
     @JsonValue
     public DatabaseView view() {
-        return DatabaseView.of(this);
+        return new DatabaseView(id, workspace, name, status.state(), placement.version(), placement.host(),
+                placement.port(), lineage.parent(), lineage.fromCheckpoint(), lineage.generation(),
+                settings.protectedFlag(), settings.autoSleepSeconds(), settings.diskMb(), settings.historyHours(),
+                placement.node(), status.error(), status.createdAt(), status.updatedAt(), status.lastActiveAt(),
+                status.deletedAt());
     }
 
     public boolean isDeleted() {
         return status.deletedAt() != null;
     }
 
-    public Database withState(DatabaseState newState, Operation.Error newError, Instant now) {
+    public Database withState(DatabaseState newState, OperationError newError, Instant now) {
         return new Database(id, workspace, name, placement, login, lineage, settings,
                 status.moved(newState, newError, now));
     }
@@ -103,5 +110,17 @@ public record Database(String id, String workspace, String name, Placement place
     /** The associated data that binds the sealed password to this row. */
     public String associatedData() {
         return "database:" + id;
+    }
+
+    /** How its owner connects; {@code poolerDatabase} is the database's id (the pooler's names are unique). */
+    Connection connection(String password, int poolerPort, String poolerDatabase, String ca) {
+        return Connection.of(placement.host(), placement.port(), login.dbName(), login.user(), password,
+                Connection.TRACKED, login.resetPending(), poolerPort, poolerDatabase, ca, name);
+    }
+
+    /** How {@code user} (another role of the database) reaches its default database. */
+    Connection connection(String user, String password, int poolerPort, String poolerDatabase, String ca) {
+        return Connection.of(placement.host(), placement.port(), login.dbName(), user, password,
+                Connection.SHOWN_ONCE, false, poolerPort, poolerDatabase, ca, name);
     }
 }

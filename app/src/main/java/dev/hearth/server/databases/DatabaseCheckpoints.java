@@ -1,20 +1,20 @@
 package dev.hearth.server.databases;
 
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.CreateCheckpoint;
+import dev.hearth.api.checkpoints.SourceType;
+import dev.hearth.api.operations.OperationError;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.Accepted;
-import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointKinds;
 import dev.hearth.server.checkpoints.CheckpointSource;
-import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.checkpoints.CheckpointStore;
-import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.checkpoints.SourceType;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.operations.OperationKind;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.tenancy.Workspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -94,7 +94,7 @@ public final class DatabaseCheckpoints implements CheckpointSource {
         for (var c : jdbi.withHandle(h -> store.liveOn(h, databases.node()))) {
             if (c.sourceType() == SourceType.DATABASE && c.is(CheckpointState.CREATING)) {
                 Disk.deleteTree(databases.layout().checkpoint(c.id()));
-                jdbi.useTransaction(h -> store.update(h, c.failed(new Operation.Error("interrupted",
+                jdbi.useTransaction(h -> store.update(h, c.failed(new OperationError("interrupted",
                         "Hearth stopped while this checkpoint was being made"))));
             }
         }
@@ -130,7 +130,7 @@ public final class DatabaseCheckpoints implements CheckpointSource {
         } catch (Exception e) {
             LOG.warn("checkpoint {} of database {} failed: {}", checkpoint.id(), checkpoint.source(), e.toString());
             Disk.deleteTree(dir);
-            var error = new Operation.Error("checkpoint_failed", e.getMessage() == null ? e.toString() : e.getMessage());
+            var error = new OperationError("checkpoint_failed", e.getMessage() == null ? e.toString() : e.getMessage());
             jdbi.useTransaction(h -> store.update(h, checkpoint.failed(error)));
             throw new OperationKind.Failure("checkpoint_failed", error.message());
         }

@@ -1,6 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.databases.Connection;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.disks.Volume;

@@ -2,12 +2,13 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.databases.DatabaseState;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.checkpoints.Checkpoint;
 import dev.hearth.server.metrics.Timings;
-import dev.hearth.server.postgres.History;
 import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.pgwire.WakeProxy;
+import dev.hearth.server.postgres.History;
 import dev.hearth.server.postgres.Pooler;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.process.Rounds;

@@ -2,8 +2,9 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.api.databases.DatabaseStatement;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.postgres.Insights;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,7 +18,7 @@ public final class DatabaseInsights {
     }
 
     /** The top statements by {@code order} ({@code total} or {@code mean} time); wakes a sleeping database, as a client would. */
-    public List<Insights.Statement> top(Workspace workspace, String ref, String order, Integer limit) {
+    public List<DatabaseStatement> top(Workspace workspace, String ref, String order, Integer limit) {
         var by = order(order);
         int n = Validate.range("limit", limit, 1, MAX, 20);
         var db = service.live(workspace, ref);

@@ -2,10 +2,11 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.databases.DatabaseState;
 import dev.hearth.fs.Disk;
 import dev.hearth.fs.Tar;
-import dev.hearth.server.checkpoints.Checkpoint;
-import dev.hearth.server.checkpoints.CheckpointState;
 import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Node;

@@ -2,14 +2,15 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.CreateDatabaseRole;
+import dev.hearth.api.databases.CreatePgDatabase;
+import dev.hearth.api.databases.DatabaseRole;
+import dev.hearth.api.databases.PgDatabase;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.postgres.Cluster;
 import dev.hearth.server.postgres.ClusterRoles;
-import dev.hearth.server.postgres.ClusterRoles.PgDatabase;
-import dev.hearth.server.postgres.ClusterRoles.Role;
 import dev.hearth.server.postgres.Scram;
-import dev.hearth.server.tenancy.Workspace;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,36 +33,26 @@ public final class DatabaseRoles {
     private static final Set<String> RESERVED_DATABASES = Set.of("postgres", "template0", "template1");
     private final DatabaseService service;
 
-    /** The body of {@code POST /databases/{db}/roles}. */
-    @SchemaName("CreateDatabaseRole")
-    record CreateRole(@Required String name) {
-    }
-
-    /** The body of {@code POST /databases/{db}/pg_databases}; the owner is the owner role unless named. */
-    @SchemaName("CreatePgDatabase")
-    record CreatePgDatabase(@Required String name, String ownerName) {
-    }
-
     /** A role with its new password, and how it connects to the default database (directly and pooled). */
-    record WithPassword(Role role, Connection connection) {
+    record WithPassword(DatabaseRole role, Connection connection) {
     }
 
     DatabaseRoles(DatabaseService service) {
         this.service = service;
     }
 
-    public List<Role> list(Workspace workspace, String ref) {
+    public List<DatabaseRole> list(Workspace workspace, String ref) {
         return inCluster(workspace, ref, (db, cluster) -> ClusterRoles.list(cluster, db.login().user()));
     }
 
-    public WithPassword create(Workspace workspace, String ref, CreateRole request) {
+    public WithPassword create(Workspace workspace, String ref, CreateDatabaseRole request) {
         String name = roleName("name", request.name());
         String password = Scram.newPassword();
         return inCluster(workspace, ref, (db, cluster) -> {
             refused(() -> ClusterRoles.create(cluster, name, Scram.verifier(password)), Map.of("42710",
                     ApiException.conflict("a role named " + name + " already exists in database " + db.name())));
             LOG.info("database {} ({}): role {} created", db.name(), db.id(), name);
-            return new WithPassword(new Role(name, false), connection(db, name, password));
+            return new WithPassword(new DatabaseRole(name, false), connection(db, name, password));
         });
     }
 
@@ -74,19 +65,19 @@ public final class DatabaseRoles {
         requireNamed(db, "role", role);
         if (role.equals(db.login().user())) {
             var reset = service.resetCredentials(workspace, ref);
-            return new WithPassword(new Role(role, true), reset);
+            return new WithPassword(new DatabaseRole(role, true), reset);
         }
         String password = Scram.newPassword();
         return inCluster(workspace, ref, (live, cluster) -> {
             requireRole(cluster, live, role);
             service.host().engine().clusters().setPassword(cluster, role, Scram.verifier(password));
             LOG.info("database {} ({}): role {}'s password reset", live.name(), live.id(), role);
-            return new WithPassword(new Role(role, false), connection(live, role, password));
+            return new WithPassword(new DatabaseRole(role, false), connection(live, role, password));
         });
     }
 
     /** Drops the role and the privileges granted to it, its sessions ended; refused for the owner role, and while it owns anything. */
-    public Role delete(Workspace workspace, String ref, String role) {
+    public DatabaseRole delete(Workspace workspace, String ref, String role) {
         requireNamed(service.live(workspace, ref), "role", role);
         return inCluster(workspace, ref, (db, cluster) -> {
             if (role.equals(db.login().user())) {
@@ -96,7 +87,7 @@ public final class DatabaseRoles {
             requireRole(cluster, db, role);
             refused(() -> ClusterRoles.drop(cluster, role), Map.of());
             LOG.info("database {} ({}): role {} deleted", db.name(), db.id(), role);
-            return new Role(role, false);
+            return new DatabaseRole(role, false);
         });
     }
 
@@ -173,7 +164,7 @@ public final class DatabaseRoles {
 
     private Connection connection(Database db, String role, String password) {
         var engine = service.host().engine();
-        return Connection.of(db, role, password, engine.pooler().port(), db.id(), engine.caPem());
+        return db.connection(role, password, engine.pooler().port(), db.id(), engine.caPem());
     }
 
     static String roleName(String field, String name) {

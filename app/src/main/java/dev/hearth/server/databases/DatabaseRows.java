@@ -1,7 +1,7 @@
 package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.server.checkpoints.Checkpoint;
+import dev.hearth.api.checkpoints.Checkpoint;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import java.time.Instant;

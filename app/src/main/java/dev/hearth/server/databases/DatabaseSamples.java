@@ -1,6 +1,6 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.databases.DatabaseMetricsSample;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.postgres.ClusterStats;
 import dev.hearth.server.process.Rounds;
@@ -26,12 +26,7 @@ final class DatabaseSamples {
     static final Duration EVERY = Duration.ofSeconds(10);
     private static final int KEPT = (int) (Duration.ofHours(1).toSeconds() / EVERY.toSeconds());
 
-    /** One sample; {@code transactionsPerSecond} is null for the first of a run of the cluster. */
-    @SchemaName("DatabaseMetricsSample")
-    public record Sample(Instant at, int connections, Double transactionsPerSecond, long sizeBytes) {
-    }
-
-    private record Kept(ArrayDeque<Sample> samples, long[] lastTransactions) {
+    private record Kept(ArrayDeque<DatabaseMetricsSample> samples, long[] lastTransactions) {
     }
 
     private final DatabaseHost host;
@@ -48,7 +43,7 @@ final class DatabaseSamples {
     }
 
     /** The samples of a database between {@code since} and {@code until} (either null: unbounded), oldest first. */
-    List<Sample> of(String database, Instant since, Instant until) {
+    List<DatabaseMetricsSample> of(String database, Instant since, Instant until) {
         var k = kept.get(database);
         if (k == null) {
             return List.of();
@@ -91,7 +86,7 @@ final class DatabaseSamples {
                 rate = seconds <= 0 ? null : (activity.transactions() - before) / seconds;
             }
             k.lastTransactions()[0] = activity.transactions();
-            k.samples().addLast(new Sample(now, activity.connections(), rate, size));
+            k.samples().addLast(new DatabaseMetricsSample(now, activity.connections(), rate, size));
             while (k.samples().size() > KEPT) {
                 k.samples().removeFirst();
             }

@@ -1,10 +1,19 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.api.Required;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.databases.Archiver;
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.CreateDatabase;
+import dev.hearth.api.databases.DatabaseMetrics;
+import dev.hearth.api.databases.DatabaseMetricsSample;
+import dev.hearth.api.databases.DatabaseState;
+import dev.hearth.api.databases.SqlQuery;
+import dev.hearth.api.databases.SqlResult;
+import dev.hearth.api.databases.UpdateDatabase;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
@@ -21,8 +30,6 @@ import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Action;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.Contents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,17 +59,6 @@ public final class DatabaseService implements AutoCloseable {
     static final int MAX_DISK_MB = 1_048_576;
     // How long a requested sleep waits for pooled transactions to end before it ends them.
     private static final Duration POOL_PAUSE_LIMIT = Duration.ofSeconds(5);
-
-    /** The body of {@code POST /workspaces/{ws}/databases}. */
-    public record CreateDatabase(@Required String name, String version, String fromCheckpoint, Integer autoSleepSeconds,
-                                 @JsonProperty("protected") Boolean protectedFlag, Integer diskMb, String fromDatabase,
-                                 String at, Integer historyHours) {
-    }
-
-    /** The body of {@code PATCH /databases/{db}}: what is absent stays as it is. */
-    public record UpdateDatabase(@JsonProperty("protected") Boolean protectedFlag, Integer autoSleepSeconds,
-                                 Integer diskMb, Integer historyHours) {
-    }
 
     private final Jdbi jdbi;
     private final DatabaseStore store;
@@ -208,7 +204,7 @@ public final class DatabaseService implements AutoCloseable {
         var db = live(workspace, ref);
         var cluster = host.supervisor().cluster(db.id());
         Integer connections = null;
-        ClusterStats.Archiver archiving = null;
+        Archiver archiving = null;
         if (cluster != null) {
             try {
                 var now = ClusterStats.now(cluster);
@@ -227,7 +223,7 @@ public final class DatabaseService implements AutoCloseable {
     }
 
     /** The last hour of the database's sessions, transactions and size, a sample every 10 s while awake. */
-    public java.util.List<DatabaseSamples.Sample> metricsHistory(Workspace workspace, String ref, Instant since,
+    public java.util.List<DatabaseMetricsSample> metricsHistory(Workspace workspace, String ref, Instant since,
                                                                  Instant until) {
         return host().samples().of(live(workspace, ref).id(), since, until);
     }
@@ -236,12 +232,12 @@ public final class DatabaseService implements AutoCloseable {
     public Connection connection(Workspace workspace, String ref, Role role) {
         var engine = host().engine();
         var db = live(workspace, ref);
-        var connection = Connection.of(db, rows.password(db), engine.pooler().port(), db.id(), engine.caPem());
+        var connection = db.connection(rows.password(db), engine.pooler().port(), db.id(), engine.caPem());
         return role.atLeast(Action.SECRET_READ.minimum()) ? connection : connection.redacted();
     }
 
     /** One SQL statement of the console's editor, as the owner: read-only below the editor role. */
-    SqlConsole.Result query(Workspace workspace, String ref, SqlConsole.Query query, Role role) {
+    SqlResult query(Workspace workspace, String ref, SqlQuery query, Role role) {
         return SqlConsole.run(connection(workspace, ref, Role.ADMIN), query, !role.atLeast(Role.EDITOR));
     }
 
@@ -262,7 +258,7 @@ public final class DatabaseService implements AutoCloseable {
         }
         LOG.info("database {} ({}): credentials reset{}", db.name(), db.id(), pending ? " while asleep" : "");
         var engine = host.engine();
-        return Connection.of(reset, password, engine.pooler().port(), db.id(), engine.caPem());
+        return reset.connection(password, engine.pooler().port(), db.id(), engine.caPem());
     }
 
     public Database sleep(Workspace workspace, String ref) {

@@ -3,8 +3,9 @@ package dev.hearth.server.databases;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.databases.DatabaseState;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.crypto.Keyring;
-import dev.hearth.server.operations.Operation;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;
@@ -155,7 +156,7 @@ public final class DatabaseStore {
 
     private static Database.Status status(ResultSet rs) throws SQLException {
         return new Database.Status(DatabaseState.of(rs.getString("state")),
-                StoredJson.read(rs, "error", Operation.Error.class), instant(rs, "created_at"),
+                StoredJson.read(rs, "error", OperationError.class), instant(rs, "created_at"),
                 instant(rs, "updated_at"), instant(rs, "last_active_at"), instant(rs, "deleted_at"));
     }
 }

@@ -1,15 +1,22 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.DATABASE_READ;
 import static dev.hearth.server.tenancy.Action.DATABASE_WRITE;
 
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.CreateDatabase;
+import dev.hearth.api.databases.DatabaseHistory;
+import dev.hearth.api.databases.DatabaseMetrics;
+import dev.hearth.api.databases.DatabaseMetricsSample;
+import dev.hearth.api.databases.DatabaseStatement;
+import dev.hearth.api.databases.DatabaseView;
+import dev.hearth.api.databases.RestoreDatabase;
+import dev.hearth.api.databases.SleepDatabase;
+import dev.hearth.api.databases.SqlQuery;
+import dev.hearth.api.databases.SqlResult;
+import dev.hearth.api.databases.UpdateDatabase;
 import dev.hearth.server.checkpoints.CheckpointRoutes;
-import dev.hearth.server.databases.DatabaseService.CreateDatabase;
-import dev.hearth.server.databases.DatabaseService.UpdateDatabase;
 import dev.hearth.server.http.Contract;
-import dev.hearth.server.postgres.Insights;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
@@ -38,15 +45,15 @@ public final class DatabasesApi {
         routes.create("/workspaces/{ws}/databases", Scope.workspace(DATABASE_WRITE), this::create).recalls(this::recall)
                 .summary("Create a PostgreSQL database (asleep until first used)").takes(CreateDatabase.class)
                 .example("{\"name\": \"app\", \"auto_sleep_seconds\": 300}")
-                .answers(Contract.one("database", Database.class));
+                .answers(Contract.one("database", DatabaseView.class));
         routes.add("GET", "/workspaces/{ws}/databases", Scope.workspace(DATABASE_READ), this::list)
-                .summary("The workspace's databases").paged().answers(Contract.page("databases", Database.class));
+                .summary("The workspace's databases").paged().answers(Contract.page("databases", DatabaseView.class));
         routes.add("GET", "/databases/{db}", read, this::get)
-                .summary("A database (never wakes it)").answers(Contract.one("database", Database.class));
+                .summary("A database (never wakes it)").answers(Contract.one("database", DatabaseView.class));
         routes.add("PATCH", "/databases/{db}", write, this::update)
-                .summary("Change protection, auto-sleep or disk size").takes(UpdateDatabase.class).answers(Contract.one("database", Database.class));
+                .summary("Change protection, auto-sleep or disk size").takes(UpdateDatabase.class).answers(Contract.one("database", DatabaseView.class));
         routes.add("DELETE", "/databases/{db}", write, this::delete)
-                .summary("Delete a database and its checkpoints").answers(Contract.one("database", Database.class));
+                .summary("Delete a database and its checkpoints").answers(Contract.one("database", DatabaseView.class));
         routes.add("GET", "/databases/{db}/metrics", read, this::metrics)
                 .summary("Sessions and disk the database uses now (never wakes it)")
                 .answers(Contract.one("metrics", DatabaseMetrics.class));
@@ -54,33 +61,33 @@ public final class DatabasesApi {
                 .summary("The last hour of sessions, transactions a second and size, a sample every 10 s while awake")
                 .query("since", "string", "a timestamp: only samples from then on")
                 .query("until", "string", "a timestamp: only samples until then")
-                .answers(Contract.all("samples", DatabaseSamples.Sample.class));
+                .answers(Contract.all("samples", DatabaseMetricsSample.class));
         routes.add("POST", "/databases/{db}/restore", write, this::restore)
                 .summary("Roll the database back to a moment in place; what it was becomes a branch")
-                .takes(RestoreRequest.class).example("{\"at\": \"2026-11-27T14:02:00Z\"}")
-                .answers(Contract.fields("database", Contract.of(Database.class), "backup", Contract.of(Database.class),
+                .takes(RestoreDatabase.class).example("{\"at\": \"2026-11-27T14:02:00Z\"}")
+                .answers(Contract.fields("database", Contract.of(DatabaseView.class), "backup", Contract.of(DatabaseView.class),
                         "operations", Contract.arrayOf(String.class)));
         routes.add("GET", "/databases/{db}/insights", read, this::insights)
                 .summary("The statements the database spends most time on (pg_stat_statements); wakes it")
                 .query("order", "string", "total (default) or mean: the time of all calls, or of one")
                 .query("limit", "integer", "how many, 1 to 100 (default 20)")
-                .answers(Contract.all("statements", Insights.Statement.class));
+                .answers(Contract.all("statements", DatabaseStatement.class));
         routes.add("GET", "/databases/{db}/history", read, this::history)
                 .summary("How far back the database can be branched: its window, bases and archived WAL")
-                .answers(Contract.one("history", HistoryKeeper.Window.class));
+                .answers(Contract.one("history", DatabaseHistory.class));
         routes.add("GET", "/databases/{db}/connection", read, this::connection)
                 .summary("How to connect (the password only for editors and admins)")
                 .answers(Contract.one("connection", Connection.class));
         routes.add("POST", "/databases/{db}/reset_credentials", write, this::resetCredentials)
                 .summary("A new password").answers(Contract.one("connection", Connection.class));
         routes.add("POST", "/databases/{db}/sleep", write, this::sleep)
-                .summary("Stop the cluster (sessions end)").mayTake(SleepRequest.class).answers(Contract.one("database", Database.class));
+                .summary("Stop the cluster (sessions end)").mayTake(SleepDatabase.class).answers(Contract.one("database", DatabaseView.class));
         routes.add("POST", "/databases/{db}/wake", write, this::wake)
-                .summary("Start the cluster").answers(Contract.one("database", Database.class));
+                .summary("Start the cluster").answers(Contract.one("database", DatabaseView.class));
         routes.add("POST", "/databases/{db}/query", read, this::query)
                 .summary("Run one SQL statement as the owner (row cap, time limit; read-only for viewers)")
-                .takes(SqlConsole.Query.class).example("{\"sql\": \"select 1\"}")
-                .answers(Contract.one("result", SqlConsole.Result.class));
+                .takes(SqlQuery.class).example("{\"sql\": \"select 1\"}")
+                .answers(Contract.one("result", SqlResult.class));
         RolesApi.register(routes, service.roles(), read, write);
         CheckpointRoutes.register(routes, "database", "db", read, write,
                 "Checkpoint the database (a checkpoint.create operation)", checkpoints);
@@ -128,12 +135,8 @@ public final class DatabasesApi {
         return Reply.ok(Reply.one("history", service.moments().window(ex.workspace(), ex.param("db"))));
     }
 
-    /** The body of {@code POST /databases/{db}/restore}. */
-    record RestoreRequest(@Required String at) {
-    }
-
     private Reply restore(Exchange ex) {
-        var restored = service.moments().restore(ex.workspace(), ex.param("db"), ex.body(RestoreRequest.class).at());
+        var restored = service.moments().restore(ex.workspace(), ex.param("db"), ex.body(RestoreDatabase.class).at());
         return Reply.ok(Map.of("database", restored.database(), "backup", restored.backup(), "operations", List.of()));
     }
 
@@ -148,7 +151,7 @@ public final class DatabasesApi {
 
     private Reply query(Exchange ex) {
         return Reply.ok(Reply.one("result", service.query(ex.workspace(), ex.param("db"),
-                ex.body(SqlConsole.Query.class), ex.role())));
+                ex.body(SqlQuery.class), ex.role())));
     }
 
     private Reply connection(Exchange ex) {
@@ -163,18 +166,13 @@ public final class DatabasesApi {
     }
 
     private Reply sleep(Exchange ex) {
-        ex.bodyOr(SleepRequest.class, new SleepRequest(null));
+        ex.bodyOr(SleepDatabase.class, new SleepDatabase(null));
         return Reply.ok(Reply.one("database", service.sleep(ex.workspace(), ex.param("db"))));
     }
 
     private Reply wake(Exchange ex) {
         ex.noBody();
         return Reply.ok(Reply.one("database", service.wake(ex.workspace(), ex.param("db"))));
-    }
-
-    /** {@code POST /databases/{db}/sleep}: {@code force} is accepted and ignored, as for computers. */
-    @SchemaName("SleepDatabase")
-    record SleepRequest(Boolean force) {
     }
 
 }

@@ -1,10 +1,10 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.databases.Archiver;
+import dev.hearth.api.databases.DatabaseHistory;
 import dev.hearth.server.postgres.ClusterStats;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -67,7 +67,7 @@ final class HistoryKeeper {
         return Duration.ofHours(db.settings().historyHours());
     }
 
-    private void watchArchive(String id, ClusterStats.Archiver archiver) {
+    private void watchArchive(String id, Archiver archiver) {
         if (archiver.failing() && failing.add(id)) {
             LOG.warn("database {}: its WAL cannot be archived (last failure at {}, {}): its history stops growing and "
                     + "WAL waits on its WAL disk; see postgres.log", id, archiver.lastFailedAt(), archiver.lastFailedWal());
@@ -92,17 +92,9 @@ final class HistoryKeeper {
         bases.prune(id, clock.instant().minus(window(host.rows().load(id))));
     }
 
-    /**
-     * The moments a database can be branched or restored to now: from its oldest base to now (null
-     * earliest: no base yet); its bases, the bytes of WAL its archive holds, and the window it keeps.
-     */
-    @SchemaName("DatabaseHistory")
-    public record Window(Instant earliest, Instant latest, int bases, long archiveBytes, long windowSeconds) {
-    }
-
-    Window window(String id) {
+    DatabaseHistory window(String id) {
         var kept = bases.of(id);
-        return new Window(kept.isEmpty() ? null : kept.getFirst().takenAt(), clock.instant(), kept.size(),
+        return new DatabaseHistory(kept.isEmpty() ? null : kept.getFirst().takenAt(), clock.instant(), kept.size(),
                 bases.archiveBytes(id), window(host.rows().load(id)).toSeconds());
     }
 

@@ -3,6 +3,7 @@ package dev.hearth.server.databases;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.databases.DatabaseHistory;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.Map;
 record MomentSource(Database database, Instant at, Bases.Base base) {
 
     /** The source {@code from_database} names at {@code at}, if its history reaches that moment. */
-    static MomentSource find(Database database, String at, Bases bases, HistoryKeeper.Window window) {
+    static MomentSource find(Database database, String at, Bases bases, DatabaseHistory window) {
         Instant moment = moment(Validate.required("at", at));
         if (window.earliest() == null) {
             throw ApiException.invalidField("from_database", "database " + database.name() + " keeps no history yet "
@@ -57,7 +58,7 @@ record MomentSource(Database database, Instant at, Bases.Base base) {
     }
 
     /** 400 naming {@code at}, with the window's bounds in {@code details.earliest} and {@code details.latest}. */
-    private static ApiException outside(String problem, HistoryKeeper.Window window) {
+    private static ApiException outside(String problem, DatabaseHistory window) {
         String message = problem + ": give a moment from " + window.earliest() + " to " + window.latest();
         return new ApiException(ErrorCode.INVALID_REQUEST, "at: " + message, Map.of("fields", Map.of("at", message),
                 "earliest", window.earliest().toString(), "latest", window.latest().toString()));

@@ -3,9 +3,10 @@ package dev.hearth.server.databases;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
-import dev.hearth.server.databases.DatabaseService.CreateDatabase;
+import dev.hearth.api.databases.CreateDatabase;
+import dev.hearth.api.databases.DatabaseHistory;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -40,7 +41,7 @@ public final class Moments {
     }
 
     /** How far back the database can be branched or restored now. */
-    public HistoryKeeper.Window window(Workspace workspace, String ref) {
+    public DatabaseHistory window(Workspace workspace, String ref) {
         return service.host().keeper().window(service.live(workspace, ref).id());
     }
 

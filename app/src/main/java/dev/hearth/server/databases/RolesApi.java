@@ -1,15 +1,16 @@
 package dev.hearth.server.databases;
 
-import dev.hearth.server.databases.DatabaseRoles.CreatePgDatabase;
-import dev.hearth.server.databases.DatabaseRoles.CreateRole;
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.CreateDatabaseRole;
+import dev.hearth.api.databases.CreatePgDatabase;
+import dev.hearth.api.databases.DatabaseRole;
+import dev.hearth.api.databases.PgDatabase;
 import dev.hearth.server.databases.DatabaseRoles.WithPassword;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.postgres.ClusterRoles.PgDatabase;
-import dev.hearth.server.postgres.ClusterRoles.Role;
 import java.util.List;
 import java.util.Map;
 
@@ -29,20 +30,20 @@ final class RolesApi {
     }
 
     private void routes(RouteTable routes, Scope read, Scope write) {
-        var withPassword = Contract.fields("role", Contract.of(Role.class), "connection", Contract.of(Connection.class),
+        var withPassword = Contract.fields("role", Contract.of(DatabaseRole.class), "connection", Contract.of(Connection.class),
                 "operations", Contract.arrayOf(String.class));
         routes.add("GET", "/databases/{db}/roles", read, this::list)
                 .summary("The database's PostgreSQL login roles; wakes it")
-                .answers(Contract.all("roles", Role.class));
+                .answers(Contract.all("roles", DatabaseRole.class));
         routes.create("/databases/{db}/roles", write, this::create)
                 .summary("A new login role (never a superuser) and its password, shown once; wakes the database")
-                .takes(CreateRole.class).example("{\"name\": \"reporter\"}").answers(withPassword);
+                .takes(CreateDatabaseRole.class).example("{\"name\": \"reporter\"}").answers(withPassword);
         routes.add("POST", "/databases/{db}/roles/{role}/reset_password", write, this::resetPassword)
                 .summary("A new password for the role (its sessions end); the owner role's is reset_credentials")
                 .answers(withPassword);
         routes.add("DELETE", "/databases/{db}/roles/{role}", write, this::delete)
                 .summary("Drop a role and the privileges granted to it (its sessions end); not the owner role, nor one that owns objects")
-                .answers(Contract.one("role", Role.class));
+                .answers(Contract.one("role", DatabaseRole.class));
         routes.add("GET", "/databases/{db}/pg_databases", read, this::databases)
                 .summary("The PostgreSQL databases inside the database; wakes it")
                 .answers(Contract.all("pg_databases", PgDatabase.class));
@@ -60,7 +61,7 @@ final class RolesApi {
     }
 
     private Reply create(Exchange ex) {
-        return withPassword(201, roles.create(ex.workspace(), ex.param("db"), ex.body(CreateRole.class)));
+        return withPassword(201, roles.create(ex.workspace(), ex.param("db"), ex.body(CreateDatabaseRole.class)));
     }
 
     private Reply resetPassword(Exchange ex) {
@@ -74,7 +75,7 @@ final class RolesApi {
                 body(answer.role(), answer.connection().redacted()));
     }
 
-    private static Map<String, Object> body(Role role, Connection connection) {
+    private static Map<String, Object> body(DatabaseRole role, Connection connection) {
         return Map.of("role", role, "connection", connection, "operations", List.of());
     }
 

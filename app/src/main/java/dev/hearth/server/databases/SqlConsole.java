@@ -2,11 +2,11 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import dev.hearth.api.Validate;
-import dev.hearth.api.WireSchema;
-import dev.hearth.api.WireSchemas;
+import dev.hearth.api.databases.Column;
+import dev.hearth.api.databases.Connection;
+import dev.hearth.api.databases.SqlQuery;
+import dev.hearth.api.databases.SqlResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -26,25 +26,10 @@ final class SqlConsole {
     static final int MAX_SECONDS = 60;
     private static final Driver DRIVER = new Driver();
 
-    /** {@code POST /databases/{db}/query}. */
-    @SchemaName("SqlQuery")
-    record Query(@Required String sql, Integer maxRows, Integer timeoutSeconds) {
-    }
-
-    record Column(String name, String type) {
-    }
-
-    /** What the statement did: its rows (as text, null for NULL) up to the cap, or the rows it changed. */
-    @SchemaName("SqlResult")
-    record Result(@Required String command, @Required List<Column> columns,
-                  @Required @WireSchema(WireSchemas.SQL_ROWS) List<List<String>> rows,
-                  long rowCount, boolean truncated, boolean readOnly, long durationMillis) {
-    }
-
     private SqlConsole() {
     }
 
-    static Result run(Connection to, Query query, boolean readOnly) {
+    static SqlResult run(Connection to, SqlQuery query, boolean readOnly) {
         String sql = Validate.required("sql", query.sql()).strip();
         int maxRows = Validate.range("max_rows", query.maxRows(), 1, MAX_ROWS, 1000);
         int seconds = Validate.range("timeout_seconds", query.timeoutSeconds(), 1, MAX_SECONDS, 10);
@@ -64,9 +49,9 @@ final class SqlConsole {
                     session.commit();
                 }
                 long millis = (System.nanoTime() - started) / 1_000_000;
-                return rows ? new Result("SELECT", columns(statement.getResultSet()), result.subList(0,
+                return rows ? new SqlResult("SELECT", columns(statement.getResultSet()), result.subList(0,
                         Math.min(result.size(), maxRows)), Math.min(result.size(), maxRows), result.size() > maxRows,
-                        readOnly, millis) : new Result(command(sql), List.of(), List.of(), changed, false, readOnly, millis);
+                        readOnly, millis) : new SqlResult(command(sql), List.of(), List.of(), changed, false, readOnly, millis);
             }
         } catch (SQLException e) {
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {

@@ -1,6 +1,6 @@
 package dev.hearth.server.e2b;
 
-import dev.hearth.server.computers.ComputerState;
+import dev.hearth.api.computers.ComputerState;
 import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.router.ComputerProxy;
 import java.util.Optional;

@@ -3,6 +3,8 @@ package dev.hearth.server.images;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.images.ImageState;
+import dev.hearth.api.images.WorkspaceImage;
 import dev.hearth.server.store.PageRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,10 +1,10 @@
 package dev.hearth.server.images;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
 import static dev.hearth.server.tenancy.Action.COMPUTER_READ;
 import static dev.hearth.server.tenancy.Action.COMPUTER_WRITE;
 
+import dev.hearth.api.images.PullImage;
+import dev.hearth.api.images.WorkspaceImage;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -14,10 +14,6 @@ import java.util.List;
 
 /** HTTP routes of a workspace's images: translation only, one named handler a route. */
 public final class ImagesApi {
-    @SchemaName("PullImage")
-    public record PullRequest(@Required String reference) {
-    }
-
     private final ImageService service;
 
     private ImagesApi(ImageService service) {
@@ -30,7 +26,7 @@ public final class ImagesApi {
 
     private void routes(RouteTable routes) {
         routes.create("/workspaces/{ws}/images", Scope.workspace(COMPUTER_WRITE), this::pull)
-                .summary("Pull an image into the workspace (an image.pull operation)").takes(PullRequest.class)
+                .summary("Pull an image into the workspace (an image.pull operation)").takes(PullImage.class)
                 .example("{\"reference\": \"docker.io/library/python:3.12-slim\"}")
                 .statuses(202).answers(Contract.one("image", WorkspaceImage.class));
         routes.add("GET", "/workspaces/{ws}/images", Scope.workspace(COMPUTER_READ), this::list)
@@ -40,7 +36,7 @@ public final class ImagesApi {
     }
 
     private Reply pull(Exchange ex) {
-        var pulling = service.pull(ex.workspace(), ex.body(PullRequest.class).reference());
+        var pulling = service.pull(ex.workspace(), ex.body(PullImage.class).reference());
         return Reply.status(202, Reply.one("image", pulling.image(), List.of(pulling.operation().id())));
     }
 

@@ -1,6 +1,8 @@
 package dev.hearth.server.invitations;
 
-import dev.hearth.server.tenancy.Role;
+import dev.hearth.api.invitations.InvitationState;
+import dev.hearth.api.invitations.InvitationView;
+import dev.hearth.api.tenancy.Role;
 import java.time.Instant;
 
 /** An invitation to a workspace, as stored. */
@@ -14,14 +16,8 @@ public record Invitation(String id, String workspace, String email, Role role, I
         return storedState == InvitationState.PENDING && !expiresAt.isAfter(now) ? InvitationState.EXPIRED : storedState;
     }
 
-    /** The Invitation of the wire. */
-    public record View(String id, String workspace, String email, Role role, InvitationState state, String invitedBy,
-                       Instant createdAt, Instant updatedAt, Instant expiresAt, Instant lastSentAt, boolean emailSent,
-                       String acceptedBy, Instant acceptedAt) {
-    }
-
-    public View view(Instant now) {
-        return new View(id, workspace, email, role, state(now), invitedBy, createdAt, updatedAt, expiresAt, lastSentAt,
+    public InvitationView view(Instant now) {
+        return new InvitationView(id, workspace, email, role, state(now), invitedBy, createdAt, updatedAt, expiresAt, lastSentAt,
                 emailSent, acceptedBy, acceptedAt);
     }
 }

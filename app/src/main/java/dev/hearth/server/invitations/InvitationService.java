@@ -1,12 +1,16 @@
 package dev.hearth.server.invitations;
 
-import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.invitations.CreateInvitation;
+import dev.hearth.api.invitations.InvitationState.Move;
+import dev.hearth.api.invitations.InvitationState;
+import dev.hearth.api.invitations.InvitationView;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.access.AccessStore;
 import dev.hearth.server.access.Grant;
-import dev.hearth.server.invitations.InvitationState.Move;
 import dev.hearth.server.limits.RateLimits;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -14,8 +18,6 @@ import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Principal;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,9 +31,6 @@ import org.jdbi.v3.core.Jdbi;
  * address accepts and holds the role at once. One pending invitation per address and workspace.
  */
 public final class InvitationService {
-    public record CreateInvitation(@Required String email, @Required String role) {
-    }
-
     private final Jdbi jdbi;
     private final InvitationStore store;
     private final AccessStore access;
@@ -51,7 +50,7 @@ public final class InvitationService {
         this.lifetime = lifetime;
     }
 
-    public Invitation.View create(Caller caller, Workspace workspace, CreateInvitation request) {
+    public InvitationView create(Caller caller, Workspace workspace, CreateInvitation request) {
         String email = Validate.email("email", request.email());
         Role role = Role.parse(Validate.required("role", request.role()))
                 .orElseThrow(() -> ApiException.invalidField("role", "must be admin, editor or viewer"));
@@ -71,7 +70,7 @@ public final class InvitationService {
         return view(invitation.id());
     }
 
-    public Page<Invitation.View> list(Workspace workspace, String state, PageRequest page) {
+    public Page<InvitationView> list(Workspace workspace, String state, PageRequest page) {
         var filter = switch (state) {
             case "pending" -> InvitationStore.Filter.PENDING;
             case "expired" -> InvitationStore.Filter.EXPIRED;
@@ -83,12 +82,12 @@ public final class InvitationService {
         return Page.of(rows, page.limit(), Invitation::id).map(i -> i.view(now));
     }
 
-    public Invitation.View get(String id) {
+    public InvitationView get(String id) {
         return view(id);
     }
 
     /** A new expiry and a new mail; only for invitations not yet accepted or revoked. */
-    public Invitation.View resend(String id) {
+    public InvitationView resend(String id) {
         Instant now = now();
         jdbi.useTransaction(h -> {
             var invitation = find(h, id);
@@ -106,7 +105,7 @@ public final class InvitationService {
         return view(id);
     }
 
-    public Invitation.View revoke(String id) {
+    public InvitationView revoke(String id) {
         Instant now = now();
         jdbi.useTransaction(h -> {
             var invitation = find(h, id);
@@ -122,7 +121,7 @@ public final class InvitationService {
      * Accepts for the signed-in email principal the invitation was sent to; anyone else is told it
      * does not exist. A principal who already holds a role keeps the stronger of the two.
      */
-    public Invitation.View accept(Caller caller, String id) {
+    public InvitationView accept(Caller caller, String id) {
         if (caller.boundTo().isPresent()) {
             throw new ApiException(ErrorCode.FORBIDDEN, "an API key cannot accept invitations; sign in by email");
         }
@@ -158,7 +157,7 @@ public final class InvitationService {
         return p.auth() == Principal.Auth.EMAIL && invitation.email().equalsIgnoreCase(p.email());
     }
 
-    private Invitation.View view(String id) {
+    private InvitationView view(String id) {
         return jdbi.withHandle(h -> find(h, id)).view(now());
     }
 

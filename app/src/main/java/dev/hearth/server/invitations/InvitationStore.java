@@ -3,9 +3,10 @@ package dev.hearth.server.invitations;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.invitations.InvitationState;
+import dev.hearth.api.tenancy.Role;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.tenancy.Role;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -2,12 +2,13 @@ package dev.hearth.server.invitations;
 
 import static dev.hearth.server.tenancy.Action.INVITATION_MANAGE;
 
+import dev.hearth.api.invitations.CreateInvitation;
+import dev.hearth.api.invitations.InvitationView;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.invitations.InvitationService.CreateInvitation;
 
 /** HTTP routes of invitations: translation only, one named handler a route. */
 public final class InvitationsApi {
@@ -25,20 +26,20 @@ public final class InvitationsApi {
     private void routes(RouteTable routes, Scope manage) {
         routes.create("/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), this::create)
                 .recalls(this::recall).summary("Invite a person by email").takes(CreateInvitation.class)
-                .example("{\"email\": \"ada@example.com\", \"role\": \"viewer\"}").answers(Contract.one("invitation", Invitation.View.class));
+                .example("{\"email\": \"ada@example.com\", \"role\": \"viewer\"}").answers(Contract.one("invitation", InvitationView.class));
         routes.add("GET", "/workspaces/{ws}/invitations", Scope.workspace(INVITATION_MANAGE), this::list)
                 .summary("The workspace's invitations").paged()
                 .query("state", "string", "pending (default), expired or all")
-                .answers(Contract.page("invitations", Invitation.View.class));
+                .answers(Contract.page("invitations", InvitationView.class));
         routes.add("GET", "/invitations/{inv}", manage, this::get)
-                .summary("An invitation").answers(Contract.one("invitation", Invitation.View.class));
+                .summary("An invitation").answers(Contract.one("invitation", InvitationView.class));
         routes.add("POST", "/invitations/{inv}/resend", manage, this::resend)
-                .summary("Mail the invitation again, with a new expiry").answers(Contract.one("invitation", Invitation.View.class));
+                .summary("Mail the invitation again, with a new expiry").answers(Contract.one("invitation", InvitationView.class));
         routes.add("DELETE", "/invitations/{inv}", manage, this::revoke)
-                .summary("Revoke an invitation").answers(Contract.one("invitation", Invitation.View.class));
+                .summary("Revoke an invitation").answers(Contract.one("invitation", InvitationView.class));
         // Anyone signed in may try; the service answers 404 unless the caller is the invitee.
         routes.add("POST", "/invitations/{inv}/accept", Scope.signedIn(), this::accept)
-                .summary("Accept an invitation sent to the caller's email").answers(Contract.one("invitation", Invitation.View.class));
+                .summary("Accept an invitation sent to the caller's email").answers(Contract.one("invitation", InvitationView.class));
     }
 
     private Reply create(Exchange ex) {

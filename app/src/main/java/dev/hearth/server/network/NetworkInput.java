@@ -1,6 +1,7 @@
 package dev.hearth.server.network;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.network.NetworkRequest;
 import java.util.ArrayList;
 import java.util.List;
 

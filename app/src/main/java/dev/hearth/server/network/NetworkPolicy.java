@@ -1,6 +1,7 @@
 package dev.hearth.server.network;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.hearth.api.network.NetworkPolicyView;
 import java.util.List;
 
 /**
@@ -18,13 +19,9 @@ public record NetworkPolicy(boolean internet, List<Cidr> allowOut, List<Cidr> de
         denyOut = List.copyOf(denyOut);
     }
 
-    /** The wire form: CIDRs as text. */
-    public record View(boolean internet, List<String> allowOut, List<String> denyOut) {
-    }
-
     @JsonIgnore
-    public View view() {
-        return new View(internet, allowOut.stream().map(Cidr::toString).toList(),
+    public NetworkPolicyView view() {
+        return new NetworkPolicyView(internet, allowOut.stream().map(Cidr::toString).toList(),
                 denyOut.stream().map(Cidr::toString).toList());
     }
 }

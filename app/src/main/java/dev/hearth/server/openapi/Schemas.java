@@ -38,6 +38,7 @@ import java.util.UUID;
  */
 final class Schemas {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final String WIRE_PACKAGE = "dev.hearth.api";
     private static final Set<String> VAGUE_NAMES = Set.of("View", "Result", "Request", "Config", "Started", "Tokens",
             "Settings", "Status", "Output", "Error");
     private static final Set<JsonInclude.Include> OMITS_NULL = Set.of(JsonInclude.Include.NON_NULL,
@@ -145,7 +146,7 @@ final class Schemas {
             return type("object").set("additionalProperties", of(type.getContentType()));
         }
         if (raw.isEnum()) {
-            return enumeration(raw);
+            return enumeration(onTheWire(raw));
         }
         var valueAccessor = names.containsKey(raw) ? null
                 : mapper.getSerializationConfig().introspect(type).findJsonValueAccessor();
@@ -153,6 +154,14 @@ final class Schemas {
             return of(valueAccessor.getType()); // written as its value: no component of its own
         }
         return ref(component(type));
+    }
+
+    /** The contract's types have one home, shared with the client: a type from elsewhere is a mistake. */
+    private static Class<?> onTheWire(Class<?> raw) {
+        if (!raw.getPackageName().startsWith(WIRE_PACKAGE)) {
+            throw new IllegalStateException(raw.getName() + " is on the wire but not in " + WIRE_PACKAGE);
+        }
+        return raw;
     }
 
     private static ObjectNode scalar(Class<?> raw) {
@@ -195,7 +204,7 @@ final class Schemas {
         if (known != null) {
             return known;
         }
-        String name = name(raw);
+        String name = name(onTheWire(raw));
         names.put(raw, name);
         components.put(name, NODES.objectNode());
         var description = mapper.getSerializationConfig().introspect(type);

@@ -4,6 +4,8 @@ import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hearth.api.operations.OperationError;
+import dev.hearth.api.operations.OperationState;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.store.StoredJson;
 import java.sql.ResultSet;
@@ -57,7 +59,7 @@ public final class OperationStore {
     }
 
     /** Which operations a list shows: of one state, of one resource, or (null) any. */
-    public record Filter(Operation.State state, String resource) {
+    public record Filter(OperationState state, String resource) {
     }
 
     public Optional<String> workspaceOf(Handle h, String id, Optional<String> within) {
@@ -71,7 +73,7 @@ public final class OperationStore {
     }
 
     /** Records the outcome, unless another process has taken the operation over (its lease lapsed). */
-    public boolean complete(Handle h, String id, String owner, Operation.State state, Operation.Error error, Instant at) {
+    public boolean complete(Handle h, String id, String owner, OperationState state, OperationError error, Instant at) {
         return h.createUpdate("""
                 UPDATE operations SET state = :state, error = :error, updated_at = :at, completed_at = :at,
                        lease_owner = NULL, lease_until = NULL
@@ -115,9 +117,9 @@ public final class OperationStore {
     }
 
     private static Operation operation(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new Operation(rs.getString("id"), rs.getString("kind"), Operation.State.valueOf(rs.getString("state")),
+        return new Operation(rs.getString("id"), rs.getString("kind"), OperationState.valueOf(rs.getString("state")),
                 rs.getString("workspace"), rs.getString("resource"), StoredJson.read(rs, "input", JsonNode.class),
-                rs.getString("progress"), StoredJson.read(rs, "error", Operation.Error.class),
+                rs.getString("progress"), StoredJson.read(rs, "error", OperationError.class),
                 rs.getInt("attempts"), instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "completed_at"));
     }
 }

@@ -2,16 +2,19 @@ package dev.hearth.server.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
+import dev.hearth.api.operations.OperationError;
+import dev.hearth.api.operations.OperationState;
+import dev.hearth.api.operations.OperationView;
+import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
-import dev.hearth.server.store.Ids;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,7 +75,7 @@ public final class Operations implements AutoCloseable {
             throw new IllegalArgumentException("no operation kind " + kind);
         }
         Instant now = now();
-        var op = new Operation(Ids.next(), kind, Operation.State.RUNNING, workspace, resource, input, null, null, 1,
+        var op = new Operation(Ids.next(), kind, OperationState.RUNNING, workspace, resource, input, null, null, 1,
                 now, now, null);
         jdbi.useTransaction(h -> store.insert(h, op, owner, now.plus(lease)));
         launch(op);
@@ -89,7 +92,7 @@ public final class Operations implements AutoCloseable {
         return jdbi.withHandle(h -> store.running(h, resource, kind));
     }
 
-    public Page<Operation.View> list(String workspace, OperationStore.Filter filter, PageRequest page) {
+    public Page<OperationView> list(String workspace, OperationStore.Filter filter, PageRequest page) {
         var rows = jdbi.withHandle(h -> store.page(h, workspace, filter, page));
         return Page.of(rows, page.limit(), Operation::id).map(Operation::view);
     }
@@ -102,7 +105,7 @@ public final class Operations implements AutoCloseable {
     public Operation await(String id, Duration wait) {
         Instant deadline = Instant.now().plus(wait);
         var op = get(id);
-        while (op.state() == Operation.State.RUNNING && Instant.now().isBefore(deadline)) {
+        while (op.state() == OperationState.RUNNING && Instant.now().isBefore(deadline)) {
             synchronized (changes) {
                 try {
                     // Woken at once by work finishing here; the timeout catches other processes' work.
@@ -128,26 +131,26 @@ public final class Operations implements AutoCloseable {
         });
     }
 
-    private Operation.Error outcome(Operation op) {
+    private OperationError outcome(Operation op) {
         try {
             kinds.get(op.kind()).run(work(op));
             return null;
         } catch (OperationKind.Failure f) {
-            return new Operation.Error(f.code(), f.getMessage());
+            return new OperationError(f.code(), f.getMessage());
         } catch (InterruptedException e) {
-            return closing ? null : new Operation.Error("interrupted", "the work was interrupted");
+            return closing ? null : new OperationError("interrupted", "the work was interrupted");
         } catch (Exception e) {
             LOG.warn("operation {} ({}) failed", op.id(), op.kind(), e);
-            return new Operation.Error("internal", op.kind() + " failed: " + e.getMessage());
+            return new OperationError("internal", op.kind() + " failed: " + e.getMessage());
         }
     }
 
-    private void finish(Operation op, Operation.Error error) {
+    private void finish(Operation op, OperationError error) {
         if (closing) {
             // Shutting down: leave it running under our lease; the next start takes it over.
             return;
         }
-        var state = error == null ? Operation.State.SUCCEEDED : Operation.State.FAILED;
+        var state = error == null ? OperationState.SUCCEEDED : OperationState.FAILED;
         jdbi.useTransaction(h -> store.complete(h, op.id(), owner, state, error, now()));
         signal();
     }
@@ -202,8 +205,8 @@ public final class Operations implements AutoCloseable {
                 launch(op);
             } else {
                 LOG.warn("operation {} ({}) was running when its process stopped; marking it failed", op.id(), op.kind());
-                jdbi.useTransaction(h -> store.complete(h, op.id(), owner, Operation.State.FAILED,
-                        new Operation.Error("interrupted", "hearth serve stopped while this operation ran; "
+                jdbi.useTransaction(h -> store.complete(h, op.id(), owner, OperationState.FAILED,
+                        new OperationError("interrupted", "hearth serve stopped while this operation ran; "
                                 + "it was not completed, retry it"), now()));
                 signal();
             }

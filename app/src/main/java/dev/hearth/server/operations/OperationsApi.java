@@ -4,6 +4,8 @@ import static dev.hearth.server.tenancy.Action.OPERATION_READ;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.WireName;
+import dev.hearth.api.operations.OperationState;
+import dev.hearth.api.operations.OperationView;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
@@ -26,12 +28,12 @@ public final class OperationsApi {
                 .summary("The workspace's operations, newest first").paged()
                 .query("state", "string", "running, succeeded or failed: only operations in that state")
                 .query("resource", "string", "an id: only operations on that resource")
-                .answers(Contract.page("operations", Operation.View.class));
+                .answers(Contract.page("operations", OperationView.class));
         routes.add("GET", "/operations/{op}", Scope.resource("op", "operation", store::workspaceOf, OPERATION_READ),
                         api::get)
                 .summary("An operation; ?wait=N answers as soon as it stops running")
                 .query("wait", "integer", "seconds to wait for the operation to settle, 0 to 60")
-                .answers(Contract.fields("operation", Contract.of(Operation.View.class)));
+                .answers(Contract.fields("operation", Contract.of(OperationView.class)));
     }
 
     private Reply list(Exchange ex) {
@@ -45,9 +47,9 @@ public final class OperationsApi {
         return Reply.ok(Map.of("operation", operations.await(ex.param("op"), Duration.ofSeconds(wait)).view()));
     }
 
-    private static Operation.State state(String text) {
+    private static OperationState state(String text) {
         try {
-            return WireName.parse(Operation.State.class, text);
+            return WireName.parse(OperationState.class, text);
         } catch (IllegalArgumentException unknown) {
             throw ApiException.invalidField("state", "one of running, succeeded, failed");
         }

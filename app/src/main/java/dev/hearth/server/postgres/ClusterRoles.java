@@ -1,7 +1,7 @@
 package dev.hearth.server.postgres;
 
-import dev.hearth.api.Required;
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.databases.DatabaseRole;
+import dev.hearth.api.databases.PgDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,11 +21,6 @@ import java.util.List;
 public final class ClusterRoles {
     private static final Duration LIMIT = Duration.ofSeconds(30);
     static final String ATTRIBUTES = "LOGIN NOSUPERUSER CREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT";
-
-    /** A login role of the cluster; {@code owner} for the role its Hearth database's connection names. */
-    @SchemaName("DatabaseRole")
-    public record Role(@Required String name, boolean owner) {
-    }
 
     /** What PostgreSQL refused, with its SQLSTATE and its reason (its detail appended). */
     public static final class Refused extends RuntimeException {
@@ -53,13 +48,13 @@ public final class ClusterRoles {
     }
 
     /** The users' login roles, by name, {@code owner} the one flagged. */
-    public static List<Role> list(Cluster cluster, String owner) {
+    public static List<DatabaseRole> list(Cluster cluster, String owner) {
         return in(cluster, session -> {
-            var roles = new ArrayList<Role>();
+            var roles = new ArrayList<DatabaseRole>();
             try (var rows = session.createStatement().executeQuery("SELECT rolname FROM pg_roles WHERE rolcanlogin "
                     + "AND NOT rolsuper AND rolname !~ '^pg_' AND rolname <> 'pgbouncer' ORDER BY rolname")) {
                 while (rows.next()) {
-                    roles.add(new Role(rows.getString(1), rows.getString(1).equals(owner)));
+                    roles.add(new DatabaseRole(rows.getString(1), rows.getString(1).equals(owner)));
                 }
             }
             return roles;
@@ -198,12 +193,6 @@ public final class ClusterRoles {
             }
             return null;
         });
-    }
-
-    /** A database of the cluster: its name, its owner role, and whether it is the one connections name. */
-    @SchemaName("PgDatabase")
-    public record PgDatabase(@Required String name, @Required String ownerName,
-                             @com.fasterxml.jackson.annotation.JsonProperty("default") boolean defaultDatabase) {
     }
 
     private static boolean exists(Connection session, String role) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.hearth.server.postgres;
 
+import dev.hearth.api.databases.Archiver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -45,13 +46,6 @@ public final class ClusterStats {
         });
     }
 
-    /**
-     * The WAL archiver's last success and failure ({@code pg_stat_archiver}): {@code failing} when the
-     * last attempt failed (a full volume, say), so WAL waits in {@code pg_wal} instead of being archived.
-     */
-    public record Archiver(boolean failing, Instant lastArchivedAt, Instant lastFailedAt, String lastFailedWal) {
-    }
-
     public static Archiver archiver(Cluster cluster) {
         return PrivateSessions.with(cluster, LIMIT, ClusterStats::archiver);
     }
@@ -86,7 +80,6 @@ public final class ClusterStats {
             }
         });
     }
-
 
     /** Where the cluster's WAL is now (PostgreSQL's X/Y form). */
     public static String currentLsn(Cluster cluster) {

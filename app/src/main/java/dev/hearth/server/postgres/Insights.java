@@ -1,6 +1,6 @@
 package dev.hearth.server.postgres;
 
-import dev.hearth.api.SchemaName;
+import dev.hearth.api.databases.DatabaseStatement;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -17,11 +17,6 @@ import java.util.List;
 public final class Insights {
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
-    /** One normalised statement (constants shown as $1, $2, ...) and what it cost since counting began. */
-    @SchemaName("DatabaseStatement")
-    public record Statement(String query, long calls, double totalMillis, double meanMillis, long rows) {
-    }
-
     /** How a list is ordered: by the time all calls took, or by the time one call takes. */
     public enum Order { TOTAL, MEAN }
 
@@ -34,7 +29,7 @@ public final class Insights {
         return installed ? List.of("-c", "shared_preload_libraries=pg_stat_statements") : List.of();
     }
 
-    public static List<Statement> top(Cluster cluster, Order order, int limit) {
+    public static List<DatabaseStatement> top(Cluster cluster, Order order, int limit) {
         return PrivateSessions.with(cluster, LIMIT, session -> {
             try (var statement = session.createStatement()) {
                 statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
@@ -44,10 +39,10 @@ public final class Insights {
                     + "WHERE r.rolname NOT IN ('postgres', 'pgbouncer') ORDER BY "
                     + (order == Order.MEAN ? "s.mean_exec_time" : "s.total_exec_time") + " DESC LIMIT ?")) {
                 query.setInt(1, limit);
-                var found = new ArrayList<Statement>();
+                var found = new ArrayList<DatabaseStatement>();
                 try (var rows = query.executeQuery()) {
                     while (rows.next()) {
-                        found.add(new Statement(rows.getString(1), rows.getLong(2), rows.getDouble(3), rows.getDouble(4),
+                        found.add(new DatabaseStatement(rows.getString(1), rows.getLong(2), rows.getDouble(3), rows.getDouble(4),
                                 rows.getLong(5)));
                     }
                 }

@@ -1,14 +1,16 @@
 package dev.hearth.server.queries;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.api.Required;
 import dev.hearth.api.Validate;
+import dev.hearth.api.queries.CreateQuery;
+import dev.hearth.api.queries.SavedQuery;
+import dev.hearth.api.queries.UpdateQuery;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Caller;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,12 +24,6 @@ import org.jdbi.v3.core.Jdbi;
 public final class SavedQueries {
     static final int MAX_NAME = 100;
     static final int MAX_SQL = 100_000;
-
-    public record CreateQuery(@Required String name, @Required String sql) {
-    }
-
-    public record UpdateQuery(String name, String sql) {
-    }
 
     private final Jdbi jdbi;
     private final SavedQueryStore store;

@@ -3,13 +3,14 @@ package dev.hearth.server.queries;
 import static dev.hearth.server.tenancy.Action.QUERY_READ;
 import static dev.hearth.server.tenancy.Action.QUERY_WRITE;
 
+import dev.hearth.api.queries.CreateQuery;
+import dev.hearth.api.queries.SavedQuery;
+import dev.hearth.api.queries.UpdateQuery;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.queries.SavedQueries.CreateQuery;
-import dev.hearth.server.queries.SavedQueries.UpdateQuery;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 

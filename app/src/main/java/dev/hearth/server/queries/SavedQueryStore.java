@@ -3,6 +3,7 @@ package dev.hearth.server.queries;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.queries.SavedQuery;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.NamedRows;
 import dev.hearth.server.store.PageRequest;

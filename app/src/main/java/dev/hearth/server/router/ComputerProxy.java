@@ -2,13 +2,13 @@ package dev.hearth.server.router;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.server.computers.RouteTargets;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.computers.RouteTargets.RouteTarget;
+import dev.hearth.server.computers.RouteTargets;
 import dev.hearth.server.http.ErrorEnvelope;
 import dev.hearth.server.http.Relay;
 import dev.hearth.server.http.WebSocketRelay;
 import dev.hearth.server.store.Ids;
-import dev.hearth.server.tenancy.Workspace;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

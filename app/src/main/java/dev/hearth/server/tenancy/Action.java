@@ -1,5 +1,7 @@
 package dev.hearth.server.tenancy;
 
+import dev.hearth.api.tenancy.Role;
+
 /**
  * The role table: every workspace-scoped operation and the weakest role that may perform it.
  * Viewers read; editors also create, change, delete, exec and read secrets; admins also manage

@@ -1,5 +1,7 @@
 package dev.hearth.server.tenancy;
 
+import dev.hearth.api.tenancy.Role;
+
 /** The authenticated principal of a request and the credential its token was issued for. */
 public record Caller(Principal principal, Credential credential) {
 

@@ -1,8 +1,12 @@
 package dev.hearth.server.variables;
 
-import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
+import dev.hearth.api.variables.CreateVariable;
+import dev.hearth.api.variables.UpdateVariable;
+import dev.hearth.api.variables.VariableView;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -10,8 +14,6 @@ import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.tenancy.Caller;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import dev.hearth.server.workspaces.Contents;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -30,12 +32,6 @@ import org.jdbi.v3.core.Jdbi;
 public final class VariableService {
     public static final int MAX_VALUE_BYTES = 64 * 1024;
 
-    public record CreateVariable(@Required String name, @Required String value) {
-    }
-
-    public record UpdateVariable(String name, String value) {
-    }
-
     private final Jdbi jdbi;
     private final VariableStore store;
     private final Keyring keyring;
@@ -53,7 +49,7 @@ public final class VariableService {
         return new Contents("variables", store::countLive);
     }
 
-    public Variable.View create(Caller caller, Workspace workspace, CreateVariable request) {
+    public VariableView create(Caller caller, Workspace workspace, CreateVariable request) {
         String name = Validate.dnsLabel("name", request.name());
         String value = value(request.value());
         Instant now = now();
@@ -67,16 +63,16 @@ public final class VariableService {
         return variable.view(value);
     }
 
-    public Page<Variable.View> list(Workspace workspace, Role role, boolean withDeleted, PageRequest page) {
+    public Page<VariableView> list(Workspace workspace, Role role, boolean withDeleted, PageRequest page) {
         var rows = jdbi.withHandle(h -> store.page(h, workspace.id(), withDeleted, page));
         return Page.of(rows, page.limit(), Variable::id).map(v -> view(v, role));
     }
 
-    public Variable.View get(Workspace workspace, Role role, String ref) {
+    public VariableView get(Workspace workspace, Role role, String ref) {
         return view(jdbi.withHandle(h -> find(h, workspace, ref)), role);
     }
 
-    public Variable.View update(Caller caller, Workspace workspace, String ref, UpdateVariable request) {
+    public VariableView update(Caller caller, Workspace workspace, String ref, UpdateVariable request) {
         if (request.name() == null && request.value() == null) {
             throw ApiException.invalidField("value", "give value, name or both");
         }
@@ -97,7 +93,7 @@ public final class VariableService {
         }), () -> taken(name));
     }
 
-    public Variable.View delete(Caller caller, Workspace workspace, String ref) {
+    public VariableView delete(Caller caller, Workspace workspace, String ref) {
         Instant now = now();
         return jdbi.inTransaction(h -> {
             var variable = find(h, workspace, ref);
@@ -127,7 +123,7 @@ public final class VariableService {
         return store.find(h, workspace.id(), ref).orElseThrow(() -> ApiException.notFound("variable " + ref));
     }
 
-    private Variable.View view(Variable v, Role role) {
+    private VariableView view(Variable v, Role role) {
         boolean mayRead = role.atLeast(Action.SECRET_READ.minimum());
         return v.view(mayRead ? keyring.open(v.sealed(), v.associatedData()) : null);
     }
@@ -139,7 +135,6 @@ public final class VariableService {
         }
         return value;
     }
-
 
     private static ApiException taken(String name) {
         return ApiException.conflict("a variable named " + name + " already exists in this workspace");

@@ -4,13 +4,14 @@ import static dev.hearth.server.tenancy.Action.VARIABLE_READ;
 import static dev.hearth.server.tenancy.Action.VARIABLE_WRITE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.variables.CreateVariable;
+import dev.hearth.api.variables.UpdateVariable;
+import dev.hearth.api.variables.VariableView;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
-import dev.hearth.server.variables.VariableService.CreateVariable;
-import dev.hearth.server.variables.VariableService.UpdateVariable;
 
 /** HTTP routes of variables: translation only, one named handler a route. */
 public final class VariablesApi {
@@ -30,18 +31,18 @@ public final class VariablesApi {
         routes.create("/workspaces/{ws}/variables", Scope.workspace(VARIABLE_WRITE), this::create).recalls(this::recall)
                 .summary("Create a variable (a secret computers reference by name)").takes(CreateVariable.class)
                 .example("{\"name\": \"api-token\", \"value\": \"s3cr3t\"}")
-                .answers(Contract.one("variable", Variable.View.class));
+                .answers(Contract.one("variable", VariableView.class));
         routes.add("GET", "/workspaces/{ws}/variables", Scope.workspace(VARIABLE_READ), this::list)
                 .summary("The workspace's variables").paged()
                 .query("deleted", "boolean", "include deleted variables")
-                .answers(Contract.page("variables", Variable.View.class));
+                .answers(Contract.page("variables", VariableView.class));
         routes.add("GET", "/variables/{var}", read, this::get)
                 .summary("A variable, by id or by name with ?workspace=")
-                .query("workspace", "string", "the workspace, when {var} is a name").answers(Contract.one("variable", Variable.View.class));
+                .query("workspace", "string", "the workspace, when {var} is a name").answers(Contract.one("variable", VariableView.class));
         routes.add("PATCH", "/variables/{var}", write, this::update)
-                .summary("Change a variable's value or name").takes(UpdateVariable.class).answers(Contract.one("variable", Variable.View.class));
+                .summary("Change a variable's value or name").takes(UpdateVariable.class).answers(Contract.one("variable", VariableView.class));
         routes.add("DELETE", "/variables/{var}", write, this::delete)
-                .summary("Delete a variable (soft: its name is free again)").answers(Contract.one("variable", Variable.View.class));
+                .summary("Delete a variable (soft: its name is free again)").answers(Contract.one("variable", VariableView.class));
     }
 
     private Reply create(Exchange ex) {
@@ -70,7 +71,7 @@ public final class VariablesApi {
     }
 
     /** A write's answer; the copy kept for idempotent replays leaves the value out, so no plaintext is stored. */
-    private static Reply written(int status, Variable.View variable) {
+    private static Reply written(int status, VariableView variable) {
         return Reply.withReplay(status, Reply.one("variable", variable), Reply.one("variable", variable.redacted()));
     }
 

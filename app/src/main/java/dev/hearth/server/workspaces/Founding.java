@@ -1,7 +1,7 @@
 package dev.hearth.server.workspaces;
 
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.tenancy.Caller;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Instant;
 import org.jdbi.v3.core.Handle;
 

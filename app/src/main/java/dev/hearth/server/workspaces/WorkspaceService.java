@@ -1,16 +1,17 @@
 package dev.hearth.server.workspaces;
 
-import dev.hearth.api.Required;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
+import dev.hearth.api.tenancy.Workspace;
+import dev.hearth.api.workspaces.CreateWorkspace;
+import dev.hearth.api.workspaces.UpdateWorkspace;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
 import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Caller;
 import dev.hearth.server.tenancy.Membership;
-import dev.hearth.server.tenancy.Workspace;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,12 +23,6 @@ import org.jdbi.v3.core.Jdbi;
 
 /** The rules of workspaces: any signed-in principal creates one and becomes its admin (see {@link Founding}). */
 public final class WorkspaceService {
-    public record CreateWorkspace(@Required String name) {
-    }
-
-    public record UpdateWorkspace(@Required String name) {
-    }
-
     private final Jdbi jdbi;
     private final WorkspaceStore workspaces;
     private final Founding founding;
@@ -115,7 +110,6 @@ public final class WorkspaceService {
             throw taken(name);
         }
     }
-
 
     private static ApiException taken(String name) {
         return ApiException.conflict("a workspace named " + name + " already exists");

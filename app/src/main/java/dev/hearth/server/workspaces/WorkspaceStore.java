@@ -3,11 +3,11 @@ package dev.hearth.server.workspaces;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.tenancy.Role;
+import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.store.KeyedCreates;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Membership;
-import dev.hearth.server.tenancy.Role;
-import dev.hearth.server.tenancy.Workspace;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -5,15 +5,15 @@ import static dev.hearth.server.tenancy.Action.WORKSPACE_READ;
 import static dev.hearth.server.tenancy.Action.WORKSPACE_UPDATE;
 
 import dev.hearth.api.ApiException;
+import dev.hearth.api.tenancy.Workspace;
+import dev.hearth.api.workspaces.CreateWorkspace;
+import dev.hearth.api.workspaces.UpdateWorkspace;
 import dev.hearth.server.http.Contract;
 import dev.hearth.server.http.Exchange;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.RouteTable;
 import dev.hearth.server.http.Scope;
 import dev.hearth.server.tenancy.Membership;
-import dev.hearth.server.tenancy.Workspace;
-import dev.hearth.server.workspaces.WorkspaceService.CreateWorkspace;
-import dev.hearth.server.workspaces.WorkspaceService.UpdateWorkspace;
 
 /** HTTP routes of workspaces: translation only, one named handler a route. */
 public final class WorkspacesApi {

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
-import dev.hearth.server.checkpoints.CheckpointState;
-import dev.hearth.server.checkpoints.CreateCheckpoint;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.RestoreRequest;
-import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.checkpoints.CreateCheckpoint;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.ComputerView;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.ExecRequest;
+import dev.hearth.api.computers.RestoreComputer;
+import dev.hearth.api.computers.UpdateComputer;
 import dev.hearth.server.sandbox.SandboxSpec;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.server.sandbox.Slot;
@@ -22,9 +25,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Computers' lifecycle rules on a real store over a fake runtime: what each move leaves behind. */
@@ -109,7 +112,7 @@ class ComputerLifecycleTest {
         assertEquals("conflict", assertThrows(ApiException.class,
                 () -> rig.service.sleep(rig.workspace, c.id())).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.prepareExec(rig.workspace,
-                c.id(), new ExecApi.Request(List.of("true"), null, null, null, null, null, null))).code());
+                c.id(), new ExecRequest(List.of("true"), null, null, null, null, null, null))).code());
         assertEquals("conflict", assertThrows(ApiException.class, () -> rig.service.checkpoints()
                 .create(rig.workspace, c.id(), new CreateCheckpoint("k"))).code());
     }
@@ -121,7 +124,7 @@ class ComputerLifecycleTest {
         var checkpoint = checkpoint(c.id(), "before");
         Files.writeString(dataOf(c.id()).resolve("note"), "after");
 
-        var restored = rig.service.restore(rig.workspace, c.id(), new RestoreRequest(checkpoint));
+        var restored = rig.service.restore(rig.workspace, c.id(), new RestoreComputer(checkpoint));
         assertEquals(ComputerState.READY, restored.state());
         assertEquals(2, restored.generation());
         assertNull(restored.pending());

@@ -10,8 +10,10 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
 import dev.hearth.api.Patch;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.Restart;
+import dev.hearth.api.computers.UpdateComputer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -38,7 +40,7 @@ class ComputerRequestsTest {
         var set = patch("{\"auto_sleep_seconds\": 30, \"command\": [\"sh\", \"-c\", \"x\"], \"restart\": \"on-failure\"}");
         assertEquals(Patch.set(30), set.autoSleepSeconds());
         assertEquals(Patch.set(List.of("sh", "-c", "x")), set.command());
-        assertEquals(Patch.set(Launch.Restart.ON_FAILURE), set.restart());
+        assertEquals(Patch.set(Restart.ON_FAILURE), set.restart());
         assertEquals(60, Patch.<Integer>keep().apply(60, null, s -> s));
         assertNull(Patch.<Integer>clear().apply(60, null, s -> s));
     }

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.Json;
-import dev.hearth.server.checkpoints.CheckpointState;
-import dev.hearth.server.computers.ComputerState.Move;
+import dev.hearth.api.checkpoints.CheckpointState;
+import dev.hearth.api.computers.ComputerState.Move;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Pending;
+import dev.hearth.api.computers.SleepMode;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;

@@ -2,6 +2,9 @@ package dev.hearth.server.computers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.Resources;
+import dev.hearth.api.computers.SleepMode;
 import dev.hearth.server.network.NetworkPolicy;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +23,7 @@ class SleepDepthTest {
 
     private static Computer warm(String id, Duration asleepFor) {
         var settings = new Computer.Settings("hearth/busybox", Map.of(), List.of(),
-                new Computer.Resources(1, 512, 256, 0), false, null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(),
+                new Resources(1, 512, 256, 0), false, null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(),
                 Lifetime.NONE);
         return Computer.draft(id, "ws", id, settings, null, new Computer.Lineage(null, null), NOW)
                 .asleep(SleepMode.WARM, NOW.minus(asleepFor), NOW);

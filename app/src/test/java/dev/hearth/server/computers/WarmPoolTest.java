@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.cli.Cli;
-import dev.hearth.api.Json;
 import dev.hearth.api.Patch;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.EnvValue;
+import dev.hearth.api.computers.ResourcesSpec;
+import dev.hearth.cli.Cli;
 import dev.hearth.server.pool.PoolSettings;
 import dev.hearth.server.pool.PooledSandbox;
 import dev.hearth.server.sandbox.SandboxStatus;
@@ -23,9 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The warm pool's rules on a real store over a fake runtime: filled at start, claimed once, refilled, left cold when it does not fit. */
@@ -48,7 +49,7 @@ class WarmPoolTest {
         return TestPool.awaitReady(rig.service::pool, "hearth/busybox", 2);
     }
 
-    private Computer create(String name, ResourcesRequest resources) {
+    private Computer create(String name, ResourcesSpec resources) {
         var request = new CreateComputer(name, "hearth/busybox", Patch.set(Map.of("FOO", new EnvValue.Literal("bar"))),
                 null, null, resources, null, null, null, null, null, null, null, null, null);
         var id = rig.service.create(rig.workspace, request).computer().id();
@@ -83,7 +84,7 @@ class WarmPoolTest {
     @Test
     void aCreateWithOtherResourcesStartsColdAndLeavesThePoolAsItIs() throws Exception {
         var pooled = readyWhenFull();
-        var cold = create("big", new ResourcesRequest(null, 1024, null, null));
+        var cold = create("big", new ResourcesSpec(null, 1024, null, null));
         assertFalse(ids(pooled).contains(cold.id()));
         assertEquals(ids(pooled), ids(readyWhenFull()));
         assertTrue(pooled.stream().noneMatch(p -> p.slot().equals(cold.slot())),

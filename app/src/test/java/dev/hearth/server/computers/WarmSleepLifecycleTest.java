@@ -5,17 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hearth.support.Eventually;
-import dev.hearth.server.computers.ComputerRequests.CreateComputer;
-import dev.hearth.server.computers.ComputerRequests.ResourcesRequest;
-import dev.hearth.server.computers.ComputerRequests.UpdateComputer;
+import dev.hearth.api.computers.ComputerState;
+import dev.hearth.api.computers.CreateComputer;
+import dev.hearth.api.computers.ResourcesSpec;
+import dev.hearth.api.computers.SleepMode;
+import dev.hearth.api.computers.UpdateComputer;
 import dev.hearth.server.sandbox.SandboxStatus;
 import dev.hearth.support.ComputerRig;
+import dev.hearth.support.Eventually;
 import java.nio.file.Files;
 import java.time.Duration;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Warm sleep's rules on a real store over a fake runtime: frozen, thawed, cold in time, and settled at start. */
@@ -65,7 +67,7 @@ class WarmSleepLifecycleTest {
     void aComputerWhoseResourcesChangedSleepsColdSoThatItsWakeAppliesThem() {
         String id = create("resized");
         rig.service.update(rig.workspace, id, new UpdateComputer(null, null, null, null, null, null,
-                new ResourcesRequest(null, 1024, null, null), null, null, null, null, null, null));
+                new ResourcesSpec(null, 1024, null, null), null, null, null, null, null, null));
         assertEquals(SleepMode.COLD, rig.service.sleep(rig.workspace, id).computer().sleepMode());
         rig.service.wake(rig.workspace, id);
         assertEquals(1024L << 20, rig.runtime.spec(stored(id).sandboxId()).memoryBytes(), "the wake applied it");

@@ -3,8 +3,9 @@ package dev.hearth.server.databases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hearth.api.Json;
+import dev.hearth.api.databases.DatabaseState;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.crypto.Keyring;
-import dev.hearth.server.operations.Operation;
 import java.time.Instant;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class DatabaseJsonTest {
         var db = new Database("db1", "ws1", "shop", new Database.Placement("local", "16", "db.example", 7401),
                 new Database.Login("shop_db", "shop_user", new Keyring.Sealed("k1", "sealed"), true),
                 new Database.Lineage("db0", "chk0", 1), new Database.Settings(true, 300, 10240, 24),
-                new Database.Status(DatabaseState.READY, new Operation.Error("crashed", "postgres exited"), AT,
+                new Database.Status(DatabaseState.READY, new OperationError("crashed", "postgres exited"), AT,
                         AT.plusSeconds(1), AT.plusSeconds(2), null));
         assertEquals("{\"id\":\"db1\",\"workspace\":\"ws1\",\"name\":\"shop\",\"state\":\"ready\",\"pending\":null,"
                 + "\"engine\":\"postgres\",\"version\":\"16\",\"host\":\"db.example\",\"port\":7401,\"parent\":\"db0\","

@@ -1,13 +1,14 @@
 package dev.hearth.server.databases;
 
-import static dev.hearth.server.databases.DatabaseState.READY;
-import static dev.hearth.server.databases.DatabaseState.SLEEPING;
+import static dev.hearth.api.databases.DatabaseState.READY;
+import static dev.hearth.api.databases.DatabaseState.SLEEPING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.hearth.api.Json;
-import dev.hearth.server.databases.DatabaseState.Move;
+import dev.hearth.api.databases.DatabaseState.Move;
+import dev.hearth.api.databases.DatabaseState;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

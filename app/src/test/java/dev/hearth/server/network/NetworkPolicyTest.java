@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Json;
+import dev.hearth.api.network.NetworkRequest;
 import dev.hearth.server.network.Firewall.ComputerRule;
 import dev.hearth.server.sandbox.Slot;
 import java.util.List;

@@ -1,0 +1,4 @@
+package dev.hearth.api.access;
+
+public record RotateKey(String publicKey, Integer expiresInDays) {
+}

@@ -1,0 +1,4 @@
+package dev.hearth.api.computers;
+
+public record ResourcesSpec(Double cpus, Integer memoryMb, Integer pids, Integer diskMb) {
+}

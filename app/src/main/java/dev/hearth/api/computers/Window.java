@@ -1,0 +1,5 @@
+package dev.hearth.api.computers;
+
+/** A terminal's size, in characters. */
+public record Window(Integer cols, Integer rows) {
+}

@@ -1,0 +1,4 @@
+package dev.hearth.api.databases;
+
+public record Column(String name, String type) {
+}

@@ -1,0 +1,5 @@
+package dev.hearth.api.operations;
+
+/** Why an operation failed. */
+public record OperationError(String code, String message) {
+}

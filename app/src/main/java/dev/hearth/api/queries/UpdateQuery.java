@@ -1,0 +1,4 @@
+package dev.hearth.api.queries;
+
+public record UpdateQuery(String name, String sql) {
+}

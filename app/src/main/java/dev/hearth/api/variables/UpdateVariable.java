@@ -1,0 +1,4 @@
+package dev.hearth.api.variables;
+
+public record UpdateVariable(String name, String value) {
+}
