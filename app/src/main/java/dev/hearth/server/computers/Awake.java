@@ -1,7 +1,6 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.agent.AgentEndpoint;

@@ -116,35 +116,15 @@ public record Computer(String id, String workspace, String name, Settings settin
         return is(ComputerState.SLEEPING) && sleep() != null && sleep().mode() == SleepMode.WARM;
     }
 
-    /**
-     * Where the computer is, in one word: what its state, a move under way, its sleep mode and its
-     * deletion say together. The guards of the loops that act on computers (supervise, deepen a
-     * sleep, move off a draining node, end a lifetime) read this instead of combining the four.
-     */
-    public enum Phase {
-        /** Deleted, or being deleted: nothing acts on it but the delete. */
-        DELETED,
-        /** A move (a sleep, a restore, a delete) is under way: only that move acts on it. */
-        MOVING,
-        CREATING,
-        AWAKE,
-        /** Asleep with its sandbox frozen in memory. */
-        ASLEEP_WARM,
-        /** Asleep with its memory on disk, no sandbox: it may move to another node. */
-        ASLEEP_COLD,
-        FAILED;
-
-        public boolean asleep() {
-            return this == ASLEEP_WARM || this == ASLEEP_COLD;
-        }
+    /** Where the computer is, in one word (see {@link Phase}). */
+    public Phase phase() {
+        return !deleted() && pending() != null ? Phase.MOVING : settled();
     }
 
-    public Phase phase() {
+    /** Its phase were no move under way: what the move under way may itself do next. */
+    private Phase settled() {
         if (deleted()) {
             return Phase.DELETED;
-        }
-        if (pending() != null) {
-            return Phase.MOVING;
         }
         return switch (state()) {
             case CREATING -> Phase.CREATING;
@@ -186,14 +166,14 @@ public record Computer(String id, String workspace, String name, Settings settin
         return status.state() == s;
     }
 
-    /** Whether its state allows the move (ComputerState's table); a deleted computer allows none. */
-    public boolean allows(ComputerState.Move move) {
-        return !deleted() && status.state().allows(move);
+    /** Whether the move may follow the one under way, if any (a deleted computer allows none). */
+    public boolean allows(Move move) {
+        return settled().allows(move);
     }
 
-    /** Whether it allows the move now: allowed, and no other move is under way (see {@link #phase()}). */
-    public boolean allowsNow(ComputerState.Move move) {
-        return allows(move) && pending() == null;
+    /** Whether the move may start now: allowed, and no other move is under way. */
+    public boolean allowsNow(Move move) {
+        return phase().allows(move);
     }
 
     /** The runsc id of this incarnation: fixed length, since runsc matches ids by prefix. */

@@ -51,7 +51,7 @@ final class ComputerArrivals implements Cargo {
         parts.access().get();
         parts.gates().locked(computerId, () -> {
             var c = parts.records().current(computerId);
-            if (!c.node().equals(from) || c.phase() != Computer.Phase.ASLEEP_COLD) {
+            if (!c.node().equals(from) || c.phase() != Phase.ASLEEP_COLD) {
                 throw ApiException.conflict("computer " + computerId + " is not asleep cold on node " + from);
             }
             var luggage = Luggage.of(c, parts.checkpoints().wholeOf(c.id()), parts.dirs(), parts.images()::unpackedAt);

@@ -5,7 +5,6 @@ import dev.hearth.api.checkpoints.Checkpoint;
 import dev.hearth.api.checkpoints.CheckpointState;
 import dev.hearth.api.checkpoints.CreateCheckpoint;
 import dev.hearth.api.checkpoints.SourceType;
-import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.operations.OperationError;
 import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.fs.Disk;
@@ -95,7 +94,7 @@ final class ComputerCheckpoints implements CheckpointSource {
     public Accepted create(Workspace workspace, String computerRef, CreateCheckpoint request) {
         runtime.get();
         var computer = liveComputer(workspace, computerRef);
-        if (!computer.allows(ComputerState.Move.CHECKPOINT)) {
+        if (!computer.allows(Move.CHECKPOINT)) {
             throw ApiException.conflict("computer " + computer.name() + " is " + computer.state()
                     + "; only a ready or sleeping computer can be checkpointed");
         }

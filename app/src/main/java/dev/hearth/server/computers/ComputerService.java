@@ -6,7 +6,6 @@ import dev.hearth.api.Json;
 import dev.hearth.api.Patch;
 import dev.hearth.api.Validate;
 import dev.hearth.api.computers.ComputerMetrics;
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.computers.ComputerView;
 import dev.hearth.api.computers.CreateComputer;

@@ -56,7 +56,7 @@ final class ComputerSupervisor {
         threads.add(Rounds.every("computer-activity", Duration.ofSeconds(1), LOG, "watching computers failed",
                 () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at)))));
         threads.add(Rounds.every("agent-health", AgentHealth.EVERY, LOG, "asking agents failed",
-                () -> health.probe(records.live().stream().filter(c -> c.phase() == Computer.Phase.AWAKE).toList(),
+                () -> health.probe(records.live().stream().filter(c -> c.phase() == Phase.AWAKE).toList(),
                         runtime, records.now())));
     }
 
@@ -80,7 +80,7 @@ final class ComputerSupervisor {
         var states = runtime.sandboxes();
         Instant now = records.now();
         for (var c : live) {
-            if (c.phase() == Computer.Phase.AWAKE && !fallingAsleep.contains(c.id())) {
+            if (c.phase() == Phase.AWAKE && !fallingAsleep.contains(c.id())) {
                 check(c, states.get(c.sandboxId()), now);
                 sleepIfIdle(c, now);
             }

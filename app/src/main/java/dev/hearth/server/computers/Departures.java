@@ -85,7 +85,7 @@ final class Departures {
     /** Under the computer's gate: sends it if it still sleeps cold here, and lets go of it once it is there's. */
     private Void move(String computerId, Node to) {
         var c = parts.records().current(computerId);
-        if (c.phase() != Computer.Phase.ASLEEP_COLD || !parts.records().runsHere(c)) {
+        if (c.phase() != Phase.ASLEEP_COLD || !parts.records().runsHere(c)) {
             return null;
         }
         var dirs = parts.dirs();

@@ -2,7 +2,6 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.ExecRequest;
 import dev.hearth.api.computers.ExecResult;
 import dev.hearth.api.tenancy.Workspace;

@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.computers.Resources;
 import dev.hearth.api.operations.OperationError;

@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.OnExpire;
 import dev.hearth.server.process.Rounds;
 import java.time.Duration;

@@ -53,7 +53,7 @@ final class MetricsHistory {
         var ids = new java.util.HashSet<String>();
         for (var c : live) {
             ids.add(c.id());
-            if (c.phase() == Computer.Phase.AWAKE) {
+            if (c.phase() == Phase.AWAKE) {
                 try {
                     add(c, usage.of(c));
                 } catch (RuntimeException e) {

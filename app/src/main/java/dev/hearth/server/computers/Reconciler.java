@@ -197,7 +197,7 @@ final class Reconciler {
      */
     private void settle(Computer c) {
         var state = runsc.state(c.sandboxId());
-        if (c.phase() == Computer.Phase.ASLEEP_WARM && state.filter(SandboxStatus::alive).isPresent()) {
+        if (c.phase() == Phase.ASLEEP_WARM && state.filter(SandboxStatus::alive).isPresent()) {
             keepWarm(c, state.get());
         } else if (runningAgain(c, state)) {
             adoptRunning(c);
@@ -208,7 +208,7 @@ final class Reconciler {
                             + "or delete it");
         } else {
             state.ifPresent(s -> runsc.delete(c.sandboxId()));
-            if (c.phase() == Computer.Phase.AWAKE) {
+            if (c.phase() == Phase.AWAKE) {
                 LOG.warn("computer {} ({}) was not running; starting it again", c.name(), c.id());
                 lifecycle.provision(c.id());
             } else {
@@ -236,7 +236,7 @@ final class Reconciler {
      * stopped it, is over. One that runs without its rules, disk or agent starts afresh.
      */
     private void adoptRunning(Computer c) {
-        if (c.phase() != Computer.Phase.AWAKE) {
+        if (c.phase() != Phase.AWAKE) {
             if (c.is(ComputerState.SLEEPING) && Dirs.complete(dirs.sleepImage(c.id()))) {
                 lifecycle.adoptedRestored(c, dirs.sleepImage(c.id()));
             }

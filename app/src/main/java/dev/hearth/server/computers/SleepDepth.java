@@ -21,7 +21,7 @@ final class SleepDepth {
     }
 
     List<Computer> due(List<Computer> live, Instant now) {
-        var warm = live.stream().filter(c -> c.phase() == Computer.Phase.ASLEEP_WARM)
+        var warm = live.stream().filter(c -> c.phase() == Phase.ASLEEP_WARM)
                 .sorted(Comparator.comparing(c -> c.sleep().since())).toList();
         var due = new ArrayList<Computer>();
         for (var c : warm) {

@@ -2,7 +2,6 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.api.computers.ComputerState.Move;
 import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.computers.Resources;
 import dev.hearth.api.computers.SleepMode;
@@ -116,7 +115,7 @@ final class Sleeps {
     Computer deepen(String computerId) {
         return lifecycle.lockedEndingExecs(computerId, () -> {
             var computer = records.current(computerId);
-            if (computer.phase() != Computer.Phase.ASLEEP_WARM) {
+            if (computer.phase() != Phase.ASLEEP_WARM) {
                 return computer;
             }
             var runtime = access.get();
