@@ -6,9 +6,6 @@ package dev.hearth.api.computers;
  * (a file system of that size for everything it keeps).
  */
 public record Resources(double cpus, int memoryMb, int pids, int diskMb) {
-    /** A computer made before disks had sizes: its files are not on a disk of their own (disk_mb 0). */
-    public static final int NO_DISK = 0;
-
     /** Every process costs the sandbox about 0.8 MB of its memory: more than this would meet the OOM killer first. */
     public static int maxPids(int memoryMb) {
         return Math.min(16_384, memoryMb / 2);

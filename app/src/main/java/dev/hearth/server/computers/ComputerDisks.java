@@ -1,6 +1,5 @@
 package dev.hearth.server.computers;
 
-import dev.hearth.api.computers.Resources;
 import dev.hearth.fs.Disk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +13,7 @@ import java.util.Set;
  * disks share blocks (on the disks' XFS volume), a checkpoint keeps a copy of the computer's whole
  * disk, taken at one instant in milliseconds however much /data holds, and a computer made from it
  * gets a copy of that copy: its /data as it was, the rest of that disk (the sandbox's state of then)
- * cleared. Elsewhere, and for computers made before disks had sizes, /data's files are copied.
+ * cleared. Elsewhere /data's files are copied.
  */
 final class ComputerDisks {
     // What a disk holds besides /data that outlives a boot: nothing but ext4's own directory.
@@ -29,16 +28,10 @@ final class ComputerDisks {
         this.dirs = dirs;
     }
 
-    /**
-     * The computer's directory, on a file system of its disk_mb (mounted if it is not, made if it is new),
-     * unless it was made before disks had sizes.
-     */
+    /** The computer's directory, on a file system of its disk_mb (mounted if it is not, made if it is new). */
     Path disk(Computer computer) throws IOException {
         Path dir = dirs.computer(computer.id());
         int mb = computer.settings().resources().diskMb();
-        if (mb == Resources.NO_DISK) {
-            return Files.createDirectories(dir);
-        }
         access.get().prepareDisk(dir, dirs.disk(computer.id()), (long) mb << 20);
         return dir;
     }
@@ -53,7 +46,7 @@ final class ComputerDisks {
     /** Takes /data of {@code computer}, paused or asleep, into checkpoint {@code checkpointId}. */
     void take(Computer computer, String checkpointId) throws IOException {
         var runtime = access.get();
-        if (runtime.disksShare() && computer.settings().resources().diskMb() != Resources.NO_DISK) {
+        if (runtime.disksShare()) {
             Path dir = disk(computer); // mounted: a freeze of an unmounted one would freeze its parent's
             runtime.snapshotDisk(dir, dirs.disk(computer.id()), dirs.checkpointDisk(checkpointId));
         } else {

@@ -73,20 +73,15 @@ final class ComputerInput {
      * What the request sets over {@code current} (the defaults on a create). A pids limit left out follows
      * the memory when it was the memory's default.
      */
-    /** On a new computer (a create, a fork): any size; a fork of a computer without a disk gets the default. */
+    /** On a new computer (a create, a fork): any size. */
     private static int newDisk(Integer requested, int current) {
-        int fallback = current == Resources.NO_DISK ? DEFAULT_RESOURCES.diskMb() : current;
-        return Validate.range("resources.disk_mb", requested, 256, 1_048_576, fallback);
+        return Validate.range("resources.disk_mb", requested, 256, 1_048_576, current);
     }
 
     /** On a PATCH: a disk only grows (a file system in use cannot shrink safely). */
     private static int grownDisk(Integer requested, int current) {
         if (requested == null || requested == current) {
             return current;
-        }
-        if (current == Resources.NO_DISK) {
-            throw ApiException.invalidField("resources.disk_mb", "this computer was made before disks had sizes; "
-                    + "fork it to give the fork a disk of its own");
         }
         int disk = Validate.range("resources.disk_mb", requested, 256, 1_048_576, current);
         if (disk < current) {
@@ -104,8 +99,7 @@ final class ComputerInput {
 
     static Resources resources(ResourcesSpec r, Resources current) {
         if (r == null) {
-            return current.diskMb() == Resources.NO_DISK
-                    ? new Resources(current.cpus(), current.memoryMb(), current.pids(), newDisk(null, 0)) : current;
+            return current;
         }
         int cores = Runtime.getRuntime().availableProcessors();
         double cpus = r.cpus() == null ? current.cpus() : r.cpus();

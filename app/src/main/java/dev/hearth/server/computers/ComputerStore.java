@@ -63,7 +63,7 @@ public final class ComputerStore {
                 .bind("image", set.image()).bind("digest", c.imageDigest()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("cpus", set.resources().cpus())
                 .bind("mem", set.resources().memoryMb()).bind("pids", set.resources().pids())
-                .bind("disk", set.resources().diskMb() == Resources.NO_DISK ? null : set.resources().diskMb())
+                .bind("disk", set.resources().diskMb())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
@@ -181,7 +181,7 @@ public final class ComputerStore {
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
                 .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
                 .bind("pids", set.resources().pids())
-                .bind("disk", set.resources().diskMb() == Resources.NO_DISK ? null : set.resources().diskMb())
+                .bind("disk", set.resources().diskMb())
                 .bind("network", StoredJson.text(set.network().view())).bind("launch", launch(set))
                 .bind("gen", c.generation()).bind("error", StoredJson.text(c.error()))
                 .bind("at", millis(times.updatedAt())).bind("started", millis(times.lastStartedAt()))
@@ -222,8 +222,7 @@ public final class ComputerStore {
         if (rs.wasNull()) {
             pids = Resources.defaultPids(memory);
         }
-        int disk = rs.getInt("disk_mb");
-        return new Resources(rs.getDouble("cpus"), memory, pids, rs.wasNull() ? Resources.NO_DISK : disk);
+        return new Resources(rs.getDouble("cpus"), memory, pids, rs.getInt("disk_mb"));
     }
 
     // NULL for the image's own, with the default restart: computers made before launches are stored so.

@@ -1,7 +1,6 @@
 package dev.hearth.server.computers;
 
 import dev.hearth.api.computers.ComputerState;
-import dev.hearth.api.computers.Resources;
 import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.images.Image;
 import dev.hearth.server.images.Images;
@@ -160,8 +159,7 @@ final class Lifecycle {
      * agent that answers), in words; empty when it is whole.
      */
     List<String> missingParts(Computer c, Path diskDir) {
-        boolean hasDisk = c.settings().resources().diskMb() != Resources.NO_DISK;
-        var missing = new ArrayList<>(access.get().missing(c.slot(), Optional.of(diskDir).filter(d -> hasDisk)));
+        var missing = new ArrayList<>(access.get().missing(c.slot(), Optional.of(diskDir)));
         if (missing.isEmpty() && !agents.answers(c, AGENT_ANSWERS)) {
             missing.add("an agent that answers (none did within " + AGENT_ANSWERS.toSeconds() + " s)");
         }

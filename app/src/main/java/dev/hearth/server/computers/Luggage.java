@@ -14,8 +14,8 @@ import java.util.function.Predicate;
 
 /**
  * What of a computer asleep cold moves to another node, as paths in the data directory: its disk
- * (holding /data, its sandbox's state and its sleep image) or, for a computer made before disks had
- * sizes, its directory; each whole checkpoint's image and /data or disk; and the unpacked images
+ * (holding /data, its sandbox's state and its sleep image) and the directory it mounts on; each whole
+ * checkpoint's image and /data or disk; and the unpacked images
  * they were made from, which the receiving node may lack.
  */
 record Luggage(List<Path> pieces) {

@@ -2,7 +2,6 @@ package dev.hearth.server.computers;
 
 import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.computers.Pending;
-import dev.hearth.api.computers.Resources;
 import dev.hearth.api.computers.SleepMode;
 import dev.hearth.api.operations.OperationError;
 import dev.hearth.fs.Disk;
@@ -102,7 +101,7 @@ final class Reconciler {
     private void mountDisk(Computer c) {
         int mb = c.settings().resources().diskMb();
         Path image = dirs.disk(c.id());
-        if (mb == Resources.NO_DISK || !Files.exists(image)) {
+        if (!Files.exists(image)) {
             return;
         }
         try {

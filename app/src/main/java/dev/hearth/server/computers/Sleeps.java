@@ -3,7 +3,6 @@ package dev.hearth.server.computers;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.computers.ComputerState;
-import dev.hearth.api.computers.Resources;
 import dev.hearth.api.computers.SleepMode;
 import dev.hearth.api.operations.OperationError;
 import dev.hearth.fs.Disk;
@@ -94,7 +93,7 @@ final class Sleeps {
         int mb = computer.settings().resources().diskMb();
         Path image = dirs.disk(computer.id());
         try {
-            return mb != Resources.NO_DISK && Files.exists(image) && Files.size(image) < (long) mb << 20;
+            return Files.exists(image) && Files.size(image) < (long) mb << 20;
         } catch (IOException e) {
             return false;
         }

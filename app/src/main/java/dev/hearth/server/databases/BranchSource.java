@@ -46,7 +46,7 @@ record BranchSource(Checkpoint checkpoint, Database database) {
     int diskMb(Integer requested, long copiedMb) {
         int kept = database.settings().diskMb();
         int mb = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB,
-                kept == Database.Settings.NO_DISK ? DatabaseService.DEFAULT_DISK_MB : kept);
+                kept);
         long neededMb = (checkpoint.sizeBytes() >> 20) + 1;
         if (neededMb > mb) {
             throw ApiException.invalidField("disk_mb", "checkpoint " + checkpoint.name() + " holds " + neededMb

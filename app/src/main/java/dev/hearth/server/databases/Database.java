@@ -39,11 +39,10 @@ public record Database(String id, String workspace, String name, Placement place
 
     /**
      * A protected database refuses delete; one with no connection for {@code autoSleepSeconds} sleeps (0:
-     * never); its files are on a disk of {@code diskMb} (0: made before disks had sizes, unbounded).
+     * never); its files are on a disk of {@code diskMb}; {@code historyHours}: how far back it can be
+     * branched or restored (see {@link HistoryKeeper}).
      */
-    /** {@code historyHours}: how far back it can be branched or restored (see {@link HistoryKeeper}). */
     public record Settings(boolean protectedFlag, int autoSleepSeconds, int diskMb, int historyHours) {
-        public static final int NO_DISK = 0;
         public static final int DEFAULT_HISTORY_HOURS = 24;
         public static final int MAX_HISTORY_HOURS = 720;
     }

@@ -3,8 +3,8 @@ package dev.hearth.server.databases;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.Validate;
 import dev.hearth.fs.Disk;
-import dev.hearth.server.disks.Disks;
 import dev.hearth.server.disks.Blocks;
+import dev.hearth.server.disks.Disks;
 import dev.hearth.server.postgres.Clusters;
 import dev.hearth.server.process.Commands;
 import java.io.IOException;
@@ -24,8 +24,7 @@ import org.slf4j.LoggerFactory;
  * a table that outgrows it gets "could not extend file: No space left on device" and the cluster runs
  * on. Its WAL is on one of its own, because PostgreSQL PANICs when a WAL write fails; with WAL kept
  * apart, filling the data can never stop the cluster, and DROP makes room again at once (TRUNCATE needs
- * room for its new files first). Databases made before disks had sizes ({@code disk_mb} 0) have
- * neither.
+ * room for its new files first).
  */
 final class DatabaseDisks {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseDisks.class);
@@ -82,14 +81,10 @@ final class DatabaseDisks {
         }
     }
 
-    /** A disk only grows (at the cluster's next start); one made before disks had sizes gets none. */
+    /** A disk only grows (at the cluster's next start). */
     static int grown(Integer requested, int current) {
         if (requested == null) {
             return current;
-        }
-        if (current == Database.Settings.NO_DISK) {
-            throw ApiException.invalidField("disk_mb", "this database was made before disks had sizes; a branch "
-                    + "of a checkpoint of it gets one");
         }
         int disk = Validate.range("disk_mb", requested, DatabaseService.MIN_DISK_MB, DatabaseService.MAX_DISK_MB, current);
         if (disk < current) {
@@ -112,9 +107,6 @@ final class DatabaseDisks {
      * its WAL disk. A disk smaller than {@code mb} grows here when nothing holds it (the cluster stopped).
      */
     void mount(String id, int mb) throws IOException {
-        if (mb == 0) {
-            return;
-        }
         long bytes = mb * MIB;
         if (Disks.smallerThan(layout.dataDisk(id), bytes) && !disks.unmount(layout.wal(id))) {
             LOG.warn("database {}: its WAL disk is busy; its disk grows at its next start", id);

@@ -178,14 +178,10 @@ final class DatabaseMoves implements DatabaseCargo {
     }
 
     /**
-     * What of a database moves, relative to the databases directory: its disks (or, made before
-     * disks had sizes, its cluster directory) and its checkpoints.
+     * What of a database moves, relative to the databases directory: its disks and its checkpoints.
      */
     private static List<String> pieces(Database db, List<Checkpoint> checkpoints) {
         var pieces = new ArrayList<>(List.of("disks/" + db.id() + ".img", "disks/" + db.id() + ".wal.img"));
-        if (db.settings().diskMb() == Database.Settings.NO_DISK) {
-            pieces.add("clusters/" + db.id());
-        }
         checkpoints.stream().filter(c -> c.is(CheckpointState.READY)).forEach(c -> pieces.add("checkpoints/" + c.id()));
         return pieces;
     }

@@ -57,7 +57,7 @@ public final class DatabaseStore {
                 .bind("port", d.placement().port()).bind("db", login.dbName()).bind("user", login.user())
                 .bind("key", login.password().keyId()).bind("password", login.password().data())
                 .bind("pending", login.resetPending()).bind("protected", d.settings().protectedFlag())
-                .bind("autoSleep", d.settings().autoSleepSeconds()).bind("disk", disk(d))
+                .bind("autoSleep", d.settings().autoSleepSeconds()).bind("disk", d.settings().diskMb())
                 .bind("gen", lineage.generation())
                 .bind("parent", lineage.parent()).bind("fromCheckpoint", lineage.fromCheckpoint())
                 .bind("at", millis(d.status().createdAt())).execute();
@@ -132,7 +132,7 @@ public final class DatabaseStore {
                 .bind("id", d.id()).bind("state", status.state().wire()).bind("key", login.password().keyId())
                 .bind("password", login.password().data()).bind("pending", login.resetPending())
                 .bind("protected", d.settings().protectedFlag()).bind("autoSleep", d.settings().autoSleepSeconds())
-                .bind("disk", disk(d)).bind("history", d.settings().historyHours()).bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
+                .bind("disk", d.settings().diskMb()).bind("history", d.settings().historyHours()).bind("error", StoredJson.text(status.error())).bind("updated", millis(status.updatedAt()))
                 .bind("active", millis(status.lastActiveAt())).bind("deleted", millis(status.deletedAt())).execute();
     }
 
@@ -146,12 +146,6 @@ public final class DatabaseStore {
                 new Database.Settings(rs.getBoolean("protected"), rs.getInt("auto_sleep_seconds"),
                         rs.getInt("disk_mb"), rs.getInt("history_hours")),
                 status(rs));
-    }
-
-    // Stored NULL for none, as computers' disk_mb: a row without a disk reads back as 0 either way.
-    private static Integer disk(Database d) {
-        int mb = d.settings().diskMb();
-        return mb == Database.Settings.NO_DISK ? null : mb;
     }
 
     private static Database.Status status(ResultSet rs) throws SQLException {
