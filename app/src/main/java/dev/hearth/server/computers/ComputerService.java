@@ -146,12 +146,12 @@ public final class ComputerService {
         return arrivals;
     }
 
-    /** The warm pool's sandboxes, and why an image's pool is short, if it is. */
     /** How many awake computers' agents do not answer now: {@code unresponsive_since} is set on them. */
     public int unresponsive() {
         return parts.health().unresponsive();
     }
 
+    /** The warm pool's sandboxes, and why an image's pool is short, if it is. */
     public PoolReport pool() {
         return new PoolReport(parts.pool().sizes(), parts.pool().pooled(), parts.pool().problems());
     }

@@ -2,6 +2,7 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.checkpoints.Checkpoint;
+import dev.hearth.api.databases.DatabaseState;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import java.time.Instant;
@@ -72,5 +73,28 @@ final class DatabaseRows {
 
     Set<Integer> portsInUse() {
         return jdbi.withHandle(store::portsInUse);
+    }
+
+    /**
+     * Stores a new row beside {@code db} (a restore's backup branch): the same version, names and
+     * password, on the same node and host with a port of its own, asleep, unprotected, its parent {@code db}.
+     */
+    Database twin(Database db, String id, String name, int port, Instant now) {
+        var settings = db.settings();
+        var twin = new Database(id, db.workspace(), name,
+                new Database.Placement(db.placement().node(), db.placement().version(), db.placement().host(), port),
+                new Database.Login(db.login().dbName(), db.login().user(), keyring.seal(password(db), "database:" + id),
+                        false),
+                new Database.Lineage(db.id(), null, 1),
+                new Database.Settings(false, settings.autoSleepSeconds(), settings.diskMb(), settings.historyHours()),
+                new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
+        jdbi.useTransaction(h -> store.insert(h, twin));
+        return twin;
+    }
+
+    /** Marks a row deleted whose disks are gone (an undone restore's backup), if it was stored. */
+    void forget(String id, Instant now) {
+        jdbi.withHandle(h -> store.find(h, id)).filter(d -> !d.isDeleted())
+                .ifPresent(d -> markDeleted(d.deleted(DatabaseState.SLEEPING, now), now));
     }
 }

@@ -3,18 +3,14 @@ package dev.hearth.server.databases;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
 import dev.hearth.api.Validate;
-import dev.hearth.api.databases.Archiver;
 import dev.hearth.api.databases.Connection;
 import dev.hearth.api.databases.CreateDatabase;
-import dev.hearth.api.databases.DatabaseMetrics;
-import dev.hearth.api.databases.DatabaseMetricsSample;
 import dev.hearth.api.databases.DatabaseState;
 import dev.hearth.api.databases.SqlQuery;
 import dev.hearth.api.databases.SqlResult;
 import dev.hearth.api.databases.UpdateDatabase;
 import dev.hearth.api.tenancy.Role;
 import dev.hearth.api.tenancy.Workspace;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.checkpoints.CheckpointStore;
 import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.metrics.Timings;
@@ -23,7 +19,6 @@ import dev.hearth.server.network.Firewall;
 import dev.hearth.server.nodes.DatabaseCargo;
 import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.Shipments;
-import dev.hearth.server.postgres.ClusterStats;
 import dev.hearth.server.postgres.Scram;
 import dev.hearth.server.store.Constraints;
 import dev.hearth.server.store.Ids;
@@ -31,8 +26,6 @@ import dev.hearth.server.store.Page;
 import dev.hearth.server.store.PageRequest;
 import dev.hearth.server.tenancy.Action;
 import dev.hearth.server.workspaces.Contents;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -76,6 +69,7 @@ public final class DatabaseService implements AutoCloseable {
     private final Moments moments;
     private final DatabaseInsights insights = new DatabaseInsights(this);
     private final DatabaseRoles roles = new DatabaseRoles(this);
+    private final DatabaseUsage usage = new DatabaseUsage(this);
 
     public DatabaseService(Jdbi jdbi, DatabaseStore store, CheckpointStore checkpointStore, Keyring keyring,
                            DatabaseEngine.Found found, DatabaseSettings settings, Clock clock,
@@ -109,6 +103,11 @@ public final class DatabaseService implements AutoCloseable {
     /** The PostgreSQL roles and databases inside each database (see {@link DatabaseRoles}). */
     public DatabaseRoles roles() {
         return roles;
+    }
+
+    /** What databases use, now and over the last hour (see {@link DatabaseUsage}). */
+    public DatabaseUsage usage() {
+        return usage;
     }
 
     /** Its history: branches and restores at a moment (see {@link Moments}). */
@@ -196,36 +195,6 @@ public final class DatabaseService implements AutoCloseable {
         host.forget(db.id());
         LOG.info("database {} ({}) deleted", db.name(), db.id());
         return deleted;
-    }
-
-    /** What the database uses now; never wakes it. */
-    public DatabaseMetrics metrics(Workspace workspace, String ref) {
-        var host = host();
-        var db = live(workspace, ref);
-        var cluster = host.supervisor().cluster(db.id());
-        Integer connections = null;
-        Archiver archiving = null;
-        if (cluster != null) {
-            try {
-                var now = ClusterStats.now(cluster);
-                connections = now.connections();
-                archiving = now.archiving();
-            } catch (RuntimeException stoppedMeanwhile) {
-                LOG.debug("database {}: no session count ({})", db.id(), stoppedMeanwhile.getMessage());
-            }
-        }
-        try {
-            return new DatabaseMetrics(db.id(), db.status().state(), connections, Disk.size(layout.data(db.id())),
-                    archiving, clock.instant());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot measure database " + db.id(), e);
-        }
-    }
-
-    /** The last hour of the database's sessions, transactions and size, a sample every 10 s while awake. */
-    public java.util.List<DatabaseMetricsSample> metricsHistory(Workspace workspace, String ref, Instant since,
-                                                                 Instant until) {
-        return host().samples().of(live(workspace, ref).id(), since, until);
     }
 
     /** The connection details; the password only for roles that may read secrets. */
@@ -347,6 +316,10 @@ public final class DatabaseService implements AutoCloseable {
         return db;
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     String node() {
         return node.name();
     }
@@ -397,30 +370,6 @@ public final class DatabaseService implements AutoCloseable {
                         source == null ? null : source.checkpoint().id(), 1),
                 settings,
                 new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
-    }
-
-    /**
-     * Stores a new row beside {@code db} (a restore's backup branch): the same version, names and
-     * password, a port of its own, asleep, unprotected, its parent {@code db}.
-     */
-    Database twin(Database db, String id, String name, int port) {
-        Instant now = now();
-        var settings = db.settings();
-        var twin = new Database(id, db.workspace(), name,
-                new Database.Placement(store.node(), db.placement().version(), publicHost, port),
-                new Database.Login(db.login().dbName(), db.login().user(), keyring.seal(rows.password(db), "database:" + id),
-                        false),
-                new Database.Lineage(db.id(), null, 1),
-                new Database.Settings(false, settings.autoSleepSeconds(), settings.diskMb(), settings.historyHours()),
-                new Database.Status(DatabaseState.SLEEPING, null, now, now, null, null));
-        jdbi.useTransaction(h -> store.insert(h, twin));
-        return twin;
-    }
-
-    /** Marks a row deleted whose disks are gone (an undone restore's backup), if it was stored. */
-    void forgetRow(String id) {
-        jdbi.withHandle(h -> store.find(h, id)).filter(d -> !d.isDeleted())
-                .ifPresent(d -> rows.markDeleted(d.deleted(DatabaseState.SLEEPING, now()), now()));
     }
 
     /** Stores a new database; a cluster made for a row that cannot be stored is removed. */

@@ -141,12 +141,12 @@ public final class DatabasesApi {
     }
 
     private Reply metricsHistory(Exchange ex) {
-        return Reply.ok(java.util.Map.of("samples", service.metricsHistory(ex.workspace(), ex.param("db"),
+        return Reply.ok(java.util.Map.of("samples", service.usage().history(ex.workspace(), ex.param("db"),
                 ex.timeQuery("since"), ex.timeQuery("until"))));
     }
 
     private Reply metrics(Exchange ex) {
-        return Reply.ok(Reply.one("metrics", service.metrics(ex.workspace(), ex.param("db"))));
+        return Reply.ok(Reply.one("metrics", service.usage().now(ex.workspace(), ex.param("db"))));
     }
 
     private Reply query(Exchange ex) {

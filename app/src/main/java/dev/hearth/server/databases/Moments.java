@@ -142,7 +142,8 @@ public final class Moments {
             pooler.resume(db.id());
         }
         swap.begin();
-        var backup = service.twin(db, swap.backup(), db.name() + "-before-" + STAMP.format(clock.instant()), port);
+        var backup = rows.twin(db, swap.backup(), db.name() + "-before-" + STAMP.format(clock.instant()), port,
+                service.now());
         swap.exchange(db.settings().diskMb());
         host.serve(backup);
         host.supervisor().start(db.id());
@@ -160,7 +161,7 @@ public final class Moments {
                 if (swap.finish()) {
                     LOG.info("database {}: an interrupted restore is finished", swap.id());
                 } else {
-                    service.forgetRow(swap.backup());
+                    rows.forget(swap.backup(), service.now());
                     LOG.info("database {}: an interrupted restore is undone", swap.id());
                 }
             } catch (RuntimeException e) {
