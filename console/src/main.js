@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.js'
 import { ComputerList, ComputerPage, CreateComputer } from './computers.js'
 import { DatabaseList, DatabasePage } from './databases.js'
+import { Nodes } from './nodes.js'
 import { Operations } from './operations.js'
 import { SignIn } from './signin.js'
 import { useKeys } from './keys.js'
@@ -34,6 +35,7 @@ const marks = { done: false, interactive() {
 /** The page a URL names, and the workspace it is in (computers and databases name theirs when loaded). */
 function route(hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean)
+  if (parts[0] === 'nodes') return { page: 'nodes' }
   if (parts[0] === 'w' && parts.length >= 3) return { ws: parts[1], page: parts[2], sub: parts[3] }
   if (parts[0] === 'c' && parts[1]) return { page: 'computer', id: parts[1], sub: parts[2] || 'overview' }
   if (parts[0] === 'd' && parts[1]) return { page: 'database', id: parts[1], sub: parts[2] || 'overview' }
@@ -51,8 +53,8 @@ function App() {
   const keysHelp = useKeys(me && current && current.workspace.id, go)
   if (me === undefined) return html`<${Loading} />`
   if (me === null) return html`<${SignIn} onSignedIn=${load} />`
-  if (r.page === 'home' && current) {
-    go(`#/w/${current.workspace.id}/computers`)
+  if (r.page === 'home' && (current || me.operator)) {
+    go(current ? `#/w/${current.workspace.id}/computers` : '#/nodes')
     return html`<${Loading} />`
   }
   const createWorkspace = async (select) => {
@@ -84,6 +86,7 @@ function App() {
         <a id="nav-operations" href=${`#/w/${current.workspace.id}/operations`}>Operations</a>
         <a id="nav-settings" href=${`#/w/${current.workspace.id}/settings`}>Workspace</a>
       </nav>`}
+      ${me.operator && html`<a id="nav-nodes" href="#/nodes">Nodes</a>`}
       <span class="who" id="who">${me.principal.name}</span>
       <span class="muted key-hint" title="Keyboard shortcuts">? keys</span>
       <button id="logout" onClick=${logout}>Sign out</button>
@@ -94,6 +97,7 @@ function App() {
 }
 
 function page(r, current, memberships) {
+  if (r.page === 'nodes') return html`<${Nodes} />`
   if (!current) return html`<p class="empty">You are in no workspace yet: ask an admin for an invitation.</p>`
   const roleIn = (ws) => (memberships.find((m) => m.workspace.id === ws) || current).role
   switch (r.page) {

@@ -1,18 +1,18 @@
 package dev.hearth.cli;
 
+import dev.hearth.api.nodes.NodeState;
 import dev.hearth.server.Config;
 import dev.hearth.server.nodes.Joining;
-import dev.hearth.server.nodes.NodeState;
 import dev.hearth.server.nodes.NodeStore;
 import dev.hearth.server.store.Store;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
 
 /** {@code hearth admin nodes}: the nodes sharing the store, and an operator's drain of one. */
 @Command(name = "nodes", description = "The nodes sharing the store: state, what each hosts and has (read from the store).")

@@ -43,7 +43,7 @@ public final class Cli {
     // Every subcommand, in help order. Only the one a command line names is built (picocli reflects
     // over each class it is given, and the CLI answers faster without the rest); help builds them all.
     private static final Map<String, Class<?>> COMMANDS = commands(ServeCommand.class, AuthCommand.class,
-            MeCommand.class, WorkspacesCommand.class, AccessCommand.class, ApiKeysCommand.class, VariablesCommand.class,
+            MeCommand.class, NodesCommand.class, WorkspacesCommand.class, AccessCommand.class, ApiKeysCommand.class, VariablesCommand.class,
             InvitationsCommand.class, OperationsCommand.class, ComputersCommand.class, CheckpointsCommand.class,
             ExecCommand.class, CpCommand.class, ProcessesCommands.Ps.class, ProcessesCommands.Logs.class,
             ProcessesCommands.Kill.class, ImagesCommand.class, DatabasesCommand.class, PsqlCommand.class,

@@ -51,6 +51,7 @@ import dev.hearth.server.nodes.Arrivals;
 import dev.hearth.server.nodes.NodeKey;
 import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.nodes.NodeRelay;
+import dev.hearth.server.nodes.NodesApi;
 import dev.hearth.server.nodes.Shipments;
 import dev.hearth.server.openapi.OpenApiRoute;
 import dev.hearth.server.operations.OperationStore;
@@ -139,6 +140,7 @@ public final class HearthServer implements AutoCloseable {
         HealthRoute.register(routes, VERSION, jdbi);
         OperationsApi.register(routes, operations, new OperationStore(node.name()));
         OpenApiRoute.register(routes, VERSION);
+        NodesApi.register(routes, node);
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
         var identity = Identity.wire(ground);
         network = network(config);

@@ -252,6 +252,11 @@ class RoleMatrixTest {
                 new Case("POST", "/auth/console", Needs.ANYONE, 400, f -> "/auth/console", empty),
                 new Case("POST", "/auth/console/logout", Needs.ANYONE, 200, f -> "/auth/console/logout", none),
                 new Case("GET", "/me", Needs.SIGNED_IN, 200, f -> "/me", none),
+                // The operator is the admin principal of first start, none of these callers (OperatorTest).
+                new Case("GET", "/nodes", Needs.SIGNED_IN, 200, f -> "/nodes", none, who -> switch (who) {
+                    case NO_TOKEN, EXPIRED_TOKEN, REVOKED_KEY -> 401;
+                    default -> 403;
+                }),
                 new Case("GET", "/workspaces", Needs.SIGNED_IN, 200, f -> "/workspaces", none),
                 new Case("POST", "/workspaces", Needs.SIGNED_IN, 201, f -> "/workspaces",
                         f -> Map.of("name", TestServer.uniqueName("m"))),

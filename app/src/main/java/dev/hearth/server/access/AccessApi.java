@@ -57,8 +57,9 @@ public final class AccessApi {
         routes.add("POST", one + "/revoke_key", Scope.workspace(ACCESS_MANAGE), this::revokeKey)
                 .summary("Revoke a key principal's key").answers(Contract.one("access", AccessView.class));
         routes.add("GET", "/me", Scope.signedIn(), this::me)
-                .summary("The caller and its workspaces").answers(Contract.fields("principal",
-                        Contract.of(PrincipalView.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
+                .summary("The caller, its workspaces, and whether it is the server's operator")
+                .answers(Contract.fields("principal", Contract.of(PrincipalView.class), "operator",
+                        Contract.of(boolean.class), "workspaces", new Contract.Shape.ArrayOf(Contract.fields(
                                 "workspace", Contract.of(Workspace.class), "role", Contract.of(Role.class)))));
     }
 
@@ -96,6 +97,7 @@ public final class AccessApi {
     private Reply me(Exchange ex) {
         var body = new LinkedHashMap<String, Object>();
         body.put("principal", ex.caller().principal().view());
+        body.put("operator", ex.caller().operates());
         body.put("workspaces", workspaces.memberships(ex.caller()).stream()
                 .map(m -> Map.of("workspace", m.workspace(), "role", m.role())).toList());
         return Reply.ok(body);

@@ -105,7 +105,7 @@ public final class AccessService {
     }
 
     private Principal newEmailPrincipal(Handle h, String email, Instant now) {
-        var principal = new Principal(Ids.next(), Principal.Auth.EMAIL, email, email, "", null, now, now);
+        var principal = new Principal(Ids.next(), Principal.Auth.EMAIL, email, email, "", null, now, now, false);
         principals.insert(h, principal);
         return principal;
     }
@@ -115,7 +115,7 @@ public final class AccessService {
         String description = Validate.text("description", request.description(), 1000);
         Instant now = now();
         var principal = new Principal(Ids.next(), Principal.Auth.KEY, null, name,
-                description == null ? "" : description, caller.id(), now, now);
+                description == null ? "" : description, caller.id(), now, now, false);
         var newKey = newKey(principal.id(), caller.id(), request.publicKey(), request.expiresInDays());
         return jdbi.inTransaction(h -> {
             principals.insert(h, principal);
@@ -130,7 +130,7 @@ public final class AccessService {
     public Optional<KeyFile> bootstrapAdmin() {
         Instant now = now();
         var principal = new Principal(Ids.next(), Principal.Auth.KEY, null, "admin",
-                "created on first start", null, now, now);
+                "created on first start", null, now, now, true);
         var newKey = newKey(principal.id(), principal.id(), null, DEFAULT_KEY_DAYS);
         return jdbi.inTransaction(h -> {
             if (principals.count(h) > 0) {
@@ -185,7 +185,8 @@ public final class AccessService {
         String name = request.name() == null ? p.name() : Validate.dnsLabel("name", request.name());
         String description = request.description() == null ? p.description()
                 : Validate.text("description", request.description(), 1000);
-        var updated = new Principal(p.id(), p.auth(), p.email(), name, description, p.createdBy(), p.createdAt(), now);
+        var updated = new Principal(p.id(), p.auth(), p.email(), name, description, p.createdBy(), p.createdAt(), now,
+                p.operator());
         principals.update(h, updated);
         return updated;
     }

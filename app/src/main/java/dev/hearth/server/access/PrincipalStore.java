@@ -17,11 +17,12 @@ public final class PrincipalStore {
 
     public void insert(Handle h, Principal p) {
         h.createUpdate("""
-                INSERT INTO principals (id, auth, email, name, description, created_by, created_at, updated_at)
-                VALUES (:id, :auth, :email, :name, :description, :createdBy, :createdAt, :updatedAt)""")
+                INSERT INTO principals (id, auth, email, name, description, created_by, created_at, updated_at, operator)
+                VALUES (:id, :auth, :email, :name, :description, :createdBy, :createdAt, :updatedAt, :operator)""")
                 .bind("id", p.id()).bind("auth", p.auth().name()).bind("email", p.email()).bind("name", p.name())
                 .bind("description", p.description()).bind("createdBy", p.createdBy())
-                .bind("createdAt", millis(p.createdAt())).bind("updatedAt", millis(p.updatedAt())).execute();
+                .bind("createdAt", millis(p.createdAt())).bind("updatedAt", millis(p.updatedAt()))
+                .bind("operator", p.operator()).execute();
     }
 
     public Optional<Principal> find(Handle h, String id) {
@@ -77,7 +78,7 @@ public final class PrincipalStore {
     private static Principal principal(ResultSet rs, StatementContext ctx) throws SQLException {
         return new Principal(rs.getString("id"), Principal.Auth.valueOf(rs.getString("auth")), rs.getString("email"),
                 rs.getString("name"), rs.getString("description"), rs.getString("created_by"),
-                instant(rs, "created_at"), instant(rs, "updated_at"));
+                instant(rs, "created_at"), instant(rs, "updated_at"), rs.getBoolean("operator"));
     }
 
     private static PrincipalKey key(ResultSet rs, StatementContext ctx) throws SQLException {

@@ -205,6 +205,13 @@ public final class ApiHandler extends Handler.Abstract {
                     Exchange.single(query, "workspace"));
             case Scope.Public p -> null;
             case Scope.SignedIn s -> null;
+            case Scope.Operator o -> {
+                if (!caller.operates()) {
+                    throw new ApiException(ErrorCode.FORBIDDEN, "only the server's operator may do this (the admin principal "
+                            + "made at first start, signed in with its key file)");
+                }
+                yield null;
+            }
         };
     }
 
@@ -242,7 +249,6 @@ public final class ApiHandler extends Handler.Abstract {
         }
         return route.handler().handle(exchange);
     }
-
 
     private static void checkParams(Map<String, String> params) {
         for (var e : params.entrySet()) {

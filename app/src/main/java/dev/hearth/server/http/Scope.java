@@ -16,6 +16,10 @@ public sealed interface Scope {
     record SignedIn() implements Scope {
     }
 
+    /** The server's operator (see {@code Principal.operator}): the cluster's nodes. */
+    record Operator() implements Scope {
+    }
+
     /** The workspace is the path parameter {@code ws} (an id or a name). */
     record InWorkspace(Action action) implements Scope {
     }
@@ -39,6 +43,10 @@ public sealed interface Scope {
 
     static Scope signedIn() {
         return new SignedIn();
+    }
+
+    static Scope operator() {
+        return new Operator();
     }
 
     static Scope workspace(Action action) {

@@ -2,6 +2,7 @@ package dev.hearth.server.nodes;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.nodes.NodeState;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

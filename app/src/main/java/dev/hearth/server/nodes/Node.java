@@ -1,6 +1,11 @@
 package dev.hearth.server.nodes;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.hearth.api.nodes.NodeCapacity;
+import dev.hearth.api.nodes.NodeHosted;
+import dev.hearth.api.nodes.NodeState;
+import dev.hearth.api.nodes.NodeView;
 import java.time.Instant;
 
 /**
@@ -9,18 +14,12 @@ import java.time.Instant;
  * hosts, and its lease. {@code state} is {@link NodeState#DOWN} once the lease lapsed, whatever was asked.
  */
 public record Node(String name, String address, String routerAddress, String databaseAddress, NodeState state,
-                   Capacity capacity, Hosted hosted, Instant startedAt, Instant leaseUntil) {
-
-    /** The host's memory, cpus and the data directory's disk, as the node measured them at start. */
-    public record Capacity(long memoryBytes, int cpus, long diskBytes) {
-    }
-
-    /**
-     * The live computers and databases whose rows name this node, and the memory its awake computers
-     * are given (a sleeping one's memory is on disk).
-     */
-    public record Hosted(long computers, long databases, long computerMemoryBytes) {
-        public static final Hosted NONE = new Hosted(0, 0, 0);
+                   NodeCapacity capacity, NodeHosted hosted, Instant startedAt, Instant leaseUntil) {
+    /** How the operator sees it (GET /v1/nodes, and the metrics listener's GET /nodes). */
+    @JsonValue
+    public NodeView view() {
+        return new NodeView(name, address, routerAddress, databaseAddress, state, capacity, hosted, startedAt,
+                leaseUntil);
     }
 
     @JsonIgnore

@@ -1,5 +1,6 @@
 package dev.hearth.server.nodes;
 
+import dev.hearth.api.nodes.NodeCapacity;
 import dev.hearth.server.store.Constraints;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,8 +13,8 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,9 +154,9 @@ public final class NodeLease implements AutoCloseable {
         }
     }
 
-    private static Node.Capacity capacity(Path dataDir, NodeSettings settings) throws IOException {
+    private static NodeCapacity capacity(Path dataDir, NodeSettings settings) throws IOException {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        return new Node.Capacity(settings.memoryMb().map(mb -> mb << 20).orElse(os.getTotalMemorySize()), Runtime.getRuntime().availableProcessors(),
+        return new NodeCapacity(settings.memoryMb().map(mb -> mb << 20).orElse(os.getTotalMemorySize()), Runtime.getRuntime().availableProcessors(),
                 Files.getFileStore(dataDir).getTotalSpace());
     }
 

@@ -3,6 +3,9 @@ package dev.hearth.server.nodes;
 import static dev.hearth.server.store.Times.instant;
 import static dev.hearth.server.store.Times.millis;
 
+import dev.hearth.api.nodes.NodeCapacity;
+import dev.hearth.api.nodes.NodeHosted;
+import dev.hearth.api.nodes.NodeState;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,7 +20,7 @@ public final class NodeStore {
 
     /** A process claiming a node's row: who it is and what it has. */
     public record Claim(String name, String address, String routerAddress, String databaseAddress, String publicUrl,
-                        String instance, Node.Capacity capacity) {
+                        String instance, NodeCapacity capacity) {
     }
 
     /**
@@ -81,42 +84,42 @@ public final class NodeStore {
     /** One node, without counting what it hosts (asked on every request for another node's resource). */
     public Optional<Node> find(Handle h, String name, Instant now) {
         return h.createQuery("SELECT * FROM nodes WHERE name = :name").bind("name", name)
-                .map((rs, ctx) -> node(rs, Node.Hosted.NONE, now)).findOne();
+                .map((rs, ctx) -> node(rs, NodeHosted.NONE, now)).findOne();
     }
 
     /** Every node by name, down where its lease lapsed by {@code now}, with what it hosts. */
     public List<Node> all(Handle h, Instant now) {
         var hosted = hosted(h);
         return h.createQuery("SELECT * FROM nodes ORDER BY name")
-                .map((rs, ctx) -> node(rs, hosted.getOrDefault(rs.getString("name"), Node.Hosted.NONE), now))
+                .map((rs, ctx) -> node(rs, hosted.getOrDefault(rs.getString("name"), NodeHosted.NONE), now))
                 .list();
     }
 
-    private static Map<String, Node.Hosted> hosted(Handle h) {
-        var result = new HashMap<String, Node.Hosted>();
+    private static Map<String, NodeHosted> hosted(Handle h) {
+        var result = new HashMap<String, NodeHosted>();
         for (var row : h.createQuery("""
                         SELECT node, COUNT(*) AS n,
                             COALESCE(SUM(CASE WHEN state IN ('creating', 'ready') THEN memory_mb ELSE 0 END), 0) AS mb
                         FROM computers WHERE deleted_at IS NULL GROUP BY node""")
-                .map((rs, ctx) -> Map.entry(rs.getString("node"), new Node.Hosted(rs.getLong("n"), 0,
+                .map((rs, ctx) -> Map.entry(rs.getString("node"), new NodeHosted(rs.getLong("n"), 0,
                         rs.getLong("mb") << 20))).list()) {
             result.put(row.getKey(), row.getValue());
         }
         for (var row : h.createQuery("SELECT node, COUNT(*) AS n FROM databases WHERE deleted_at IS NULL GROUP BY node")
                 .map((rs, ctx) -> Map.entry(rs.getString("node"), rs.getLong("n"))).list()) {
-            var computers = result.getOrDefault(row.getKey(), Node.Hosted.NONE);
-            result.put(row.getKey(), new Node.Hosted(computers.computers(), row.getValue(),
+            var computers = result.getOrDefault(row.getKey(), NodeHosted.NONE);
+            result.put(row.getKey(), new NodeHosted(computers.computers(), row.getValue(),
                     computers.computerMemoryBytes()));
         }
         return result;
     }
 
-    private static Node node(ResultSet rs, Node.Hosted hosted, Instant now) throws SQLException {
+    private static Node node(ResultSet rs, NodeHosted hosted, Instant now) throws SQLException {
         Instant until = instant(rs, "lease_until");
         var state = until.isBefore(now) ? NodeState.DOWN : NodeState.of(rs.getString("state"));
         return new Node(rs.getString("name"), rs.getString("address"), rs.getString("router_address"),
                 rs.getString("database_address"), state,
-                new Node.Capacity(rs.getLong("memory_bytes"), rs.getInt("cpus"), rs.getLong("disk_bytes")),
+                new NodeCapacity(rs.getLong("memory_bytes"), rs.getInt("cpus"), rs.getLong("disk_bytes")),
                 hosted, instant(rs, "started_at"), until);
     }
 

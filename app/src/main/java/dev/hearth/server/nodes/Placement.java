@@ -2,6 +2,7 @@ package dev.hearth.server.nodes;
 
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
+import dev.hearth.api.nodes.NodeState;
 import dev.hearth.server.http.Relay;
 import java.util.Comparator;
 import java.util.List;

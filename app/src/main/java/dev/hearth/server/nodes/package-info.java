@@ -6,3 +6,5 @@
  * node, and a node reconciles and acts on its own rows only ({@link LocalNode}).
  */
 package dev.hearth.server.nodes;
+
+import dev.hearth.api.nodes.NodeState;

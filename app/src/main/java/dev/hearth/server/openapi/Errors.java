@@ -56,6 +56,9 @@ final class Errors {
                 codes.add(FORBIDDEN); // sent with the web console's cookie but not its header
             }
         }
+        if (route.scope() instanceof Scope.Operator) {
+            codes.add(FORBIDDEN);
+        }
         if (route.scope() instanceof Scope.InWorkspace || route.scope() instanceof Scope.OfResource) {
             codes.addAll(EnumSet.of(FORBIDDEN, NOT_FOUND));
         }

@@ -101,6 +101,7 @@ public final class OpenApiDocument {
         return switch (scope) {
             case Scope.Public p -> "anyone";
             case Scope.SignedIn s -> "signed-in";
+            case Scope.Operator o -> "operator";
             case Scope.InWorkspace w -> w.action().minimum().wire();
             case Scope.OfResource r -> r.action().minimum().wire();
         };

@@ -26,6 +26,11 @@ public record Caller(Principal principal, Credential credential) {
         return credential instanceof ApiKeyCredential k ? java.util.Optional.of(k) : java.util.Optional.empty();
     }
 
+    /** Whether it acts as the server's operator: an operator signed in by key or email, never by an API key (bound to one workspace). */
+    public boolean operates() {
+        return principal.operator() && !(credential instanceof ApiKeyCredential);
+    }
+
     public String id() {
         return principal.id();
     }

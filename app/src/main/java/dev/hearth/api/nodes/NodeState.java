@@ -1,4 +1,4 @@
-package dev.hearth.server.nodes;
+package dev.hearth.api.nodes;
 
 import dev.hearth.api.WireName;
 
