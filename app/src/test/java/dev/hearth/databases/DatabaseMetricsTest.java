@@ -114,7 +114,11 @@ class DatabaseMetricsTest {
         }
     }
 
-    /** An archive that cannot be written shows in the metrics, and so does its recovery. */
+    private JsonNode database(String id) {
+        return admin.get("/databases/" + id).path("database");
+    }
+
+    /** An archive that cannot be written shows in the metrics and as the database's error, and so does its recovery. */
     @Test
     void aFailingArchiveShowsInTheMetrics() throws Exception {
         String ws = TestServer.workspace(admin).path("id").asText();
@@ -134,6 +138,10 @@ class DatabaseMetricsTest {
                         a -> a.path("failing").asBoolean());
                 assertTrue(failing.path("failing").asBoolean(), failing.toString());
                 assertTrue(failing.path("last_failed_wal").asText().matches("[0-9A-F]{24}"), failing.toString());
+                var shown = Eventually.eventually(Duration.ofSeconds(90), () -> database(id),
+                        d -> d.path("error").path("code").asText().equals("archive_failing"));
+                assertEquals("archive_failing", shown.path("error").path("code").asText(), "the database says so: " + shown);
+                assertEquals("ready", shown.path("state").asText(), "and still takes writes");
             } finally {
                 java.nio.file.Files.setPosixFilePermissions(archive,
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
@@ -143,6 +151,8 @@ class DatabaseMetricsTest {
             var healed = Eventually.eventually(Duration.ofSeconds(120), () -> metrics(id).path("archiving"),
                     a -> !a.path("failing").asBoolean());
             assertFalse(healed.path("failing").asBoolean(), "archiving goes on once it can: " + healed);
+            var cleared = Eventually.eventually(Duration.ofSeconds(90), () -> database(id), d -> d.path("error").isNull());
+            assertTrue(cleared.path("error").isNull(), "the error goes once archiving goes on: " + cleared);
         }
         assertTrue(metrics(id).has("archiving"), "the field is always there (null asleep)");
     }

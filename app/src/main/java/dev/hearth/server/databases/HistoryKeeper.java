@@ -2,11 +2,10 @@ package dev.hearth.server.databases;
 
 import dev.hearth.api.databases.Archiver;
 import dev.hearth.api.databases.DatabaseHistory;
+import dev.hearth.api.operations.OperationError;
 import dev.hearth.server.postgres.ClusterStats;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,11 +17,11 @@ import org.slf4j.LoggerFactory;
 final class HistoryKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(HistoryKeeper.class);
     static final Duration ROUND = Duration.ofSeconds(30);
+    static final String ARCHIVE_FAILING = "archive_failing";
 
     private final DatabaseHost host;
     private final Bases bases;
     private final Clock clock;
-    private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
     HistoryKeeper(DatabaseHost host, Bases bases, Clock clock) {
         this.host = host;
@@ -67,12 +66,23 @@ final class HistoryKeeper {
         return Duration.ofHours(db.settings().historyHours());
     }
 
+    /**
+     * A failing archive shows as the database's {@code error} (code {@code archive_failing}) while it
+     * fails, its state unchanged: the database still takes writes, into its WAL disk.
+     */
     private void watchArchive(String id, Archiver archiver) {
-        if (archiver.failing() && failing.add(id)) {
+        var db = host.rows().load(id);
+        var error = db.status().error();
+        boolean shown = error != null && ARCHIVE_FAILING.equals(error.code());
+        if (archiver.failing() && !shown) {
             LOG.warn("database {}: its WAL cannot be archived (last failure at {}, {}): its history stops growing and "
                     + "WAL waits on its WAL disk; see postgres.log", id, archiver.lastFailedAt(), archiver.lastFailedWal());
-        } else if (!archiver.failing() && failing.remove(id)) {
+            host.rows().save(db.withState(db.status().state(), new OperationError(ARCHIVE_FAILING, "its WAL cannot be "
+                    + "archived since " + archiver.lastFailedAt() + " (" + archiver.lastFailedWal() + "): its history stops "
+                    + "growing and WAL waits on its WAL disk; writes go on"), clock.instant()));
+        } else if (!archiver.failing() && shown) {
             LOG.info("database {}: its WAL is archived again", id);
+            host.rows().save(db.withState(db.status().state(), null, clock.instant()));
         }
     }
 
