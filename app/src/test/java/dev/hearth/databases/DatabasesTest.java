@@ -137,20 +137,6 @@ class DatabasesTest {
         }
     }
 
-    /** The owner creates PostgreSQL's trusted extensions itself; an untrusted one is refused with PostgreSQL's reason. */
-    @Test
-    void theOwnerCreatesTrustedExtensionsAndNoOther() throws Exception {
-        var c = connection(create("extended", Map.of()).path("id").asText());
-        String password = c.path("password").asText();
-        execute(jdbc(c, password), "CREATE EXTENSION pgcrypto; CREATE EXTENSION citext; CREATE EXTENSION pg_trgm; "
-                + "CREATE EXTENSION hstore; CREATE EXTENSION \"uuid-ossp\"");
-        assertEquals("60", query(jdbc(c, password), "SELECT length(encode(digest('x', 'sha256'), 'hex')) - 4"));
-        var refused = assertThrows(SQLException.class, () -> execute(jdbc(c, password), "CREATE EXTENSION file_fdw"));
-        assertTrue(refused.getMessage().contains("permission denied to create extension"), refused::getMessage);
-        assertEquals("f", query(jdbc(c, password), "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"),
-                "the owner is no superuser");
-    }
-
     @Test
     void resetWhileAwakeRefusesTheOldAndSqlSetPasswords() throws Exception {
         String id = create("reset-awake", Map.of()).path("id").asText();

@@ -45,6 +45,7 @@ public final class Clusters {
     private final String poolerPassword;
     private final String listen;
     private final AccessRules rules;
+    private final Extensions extensions;
 
     /**
      * {@code root} is owned by the clusters' OS user; {@code poolerPassword} is the pgbouncer role's;
@@ -59,10 +60,16 @@ public final class Clusters {
         this.certificates = certificates;
         this.poolerPassword = poolerPassword;
         this.rules = AccessRules.write(root.resolve("config"), host, poolersElsewhere);
+        this.extensions = Extensions.write(root.resolve("config").resolve("extensions"), host);
     }
 
     public PostgresHost host() {
         return host;
+    }
+
+    /** Which extensions beyond the trusted ones owners may create (see {@link Extensions}). */
+    public Extensions extensions() {
+        return extensions;
     }
 
     /**
@@ -181,6 +188,7 @@ public final class Clusters {
                 "-c", "logging_collector=off"));
         args.addAll(History.archiving(archive));
         args.addAll(Insights.loading(host.bin(version, "postgres")));
+        args.addAll(extensions.loading(version));
         args.addAll(recovery);
         var command = host.asClusterUser(args);
         var process = new ProcessBuilder(command).redirectErrorStream(true)

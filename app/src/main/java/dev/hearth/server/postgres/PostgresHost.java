@@ -75,6 +75,12 @@ public final class PostgresHost {
         return binaries.get(version).resolve(program);
     }
 
+    /** Where {@code version}'s extensions are installed ({@code pg_config --sharedir}; Debian's /usr/share/postgresql/N). */
+    public Path shareDir(String version) {
+        var found = Commands.run(List.of(bin(version, "pg_config").toString(), "--sharedir"), Duration.ofSeconds(5));
+        return found.ok() ? Path.of(found.stdout().strip()) : Path.of("/usr/share/postgresql", version);
+    }
+
     /** {@code command} run as the clusters' OS user. */
     public List<String> asClusterUser(List<String> command) {
         if (osUser.isEmpty()) {
