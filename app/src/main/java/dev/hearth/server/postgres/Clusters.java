@@ -232,7 +232,9 @@ public final class Clusters {
             if (!Files.exists(pidFile)) {
                 return Optional.empty();
             }
-            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            // A standalone backend (postgres --single, which sets passwords while stopped) writes its pid
+            // negated: one a killed Hearth left must be found too, or it holds the directory's lock.
+            long pid = Math.abs(Long.parseLong(Files.readAllLines(pidFile).getFirst().strip()));
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
                     .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
         } catch (IOException | RuntimeException e) {
@@ -270,7 +272,7 @@ public final class Clusters {
                 data.toString())), LIMIT);
         String file = History.redoFile(control).orElseThrow(() -> new IllegalStateException(
                 "pg_controldata gave no REDO WAL file for " + data));
-        return new ClusterStats.Redo(file, null);
+        return new ClusterStats.Redo(file, History.redoLsn(control).orElse(null));
     }
 
     /** A copy of a stopped cluster (or a checkpoint) at {@code to}, which must not exist (see {@link DataDirCopy}). */
@@ -383,7 +385,9 @@ public final class Clusters {
     private static boolean releaseStaleLock(Path data) {
         Path pidFile = data.resolve("postmaster.pid");
         try {
-            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            // A standalone backend (postgres --single, which sets passwords while stopped) writes its pid
+            // negated: one a killed Hearth left must be found too, or it holds the directory's lock.
+            long pid = Math.abs(Long.parseLong(Files.readAllLines(pidFile).getFirst().strip()));
             Path stat = Path.of("/proc", String.valueOf(pid), "stat");
             if (Files.exists(stat)) {
                 String text = Files.readString(stat);
