@@ -130,8 +130,8 @@ final class DatabasesCommand {
     @Command(name = "branch", description = "Make a database as another was at a moment (its commits at or before it).")
     int branch(@Parameters(index = "0", paramLabel = "SOURCE", description = "the database to branch, by name or id") String source,
                @Parameters(index = "1", paramLabel = "NAME", description = "the new database's name") String name,
-               @Option(names = "--at", required = true, paramLabel = "TIME",
-                       description = "the moment, RFC 3339 (e.g. 2026-11-27T14:02:00Z); see `hearth db history`") String at) {
+               @Option(names = "--at", required = true, paramLabel = "MOMENT",
+                       description = "a time, RFC 3339 (e.g. 2026-11-27T14:02:00Z), or an LSN (e.g. 0/16B3748); see `hearth db history`") String at) {
         show(cli.client().create("/workspaces/" + workspace.required() + "/databases",
                 Map.of("name", name, "from_database", source, "at", at)));
         return 0;
@@ -139,8 +139,8 @@ final class DatabasesCommand {
 
     @Command(name = "restore", description = "Roll a database back to a moment in place; what it was becomes a branch.")
     int restore(@Parameters(paramLabel = "NAME", description = "the database's name or id") String name,
-                @Option(names = "--at", required = true, paramLabel = "TIME",
-                        description = "the moment, RFC 3339 (e.g. 2026-11-27T14:02:00Z); see `hearth db history`") String at) {
+                @Option(names = "--at", required = true, paramLabel = "MOMENT",
+                        description = "a time, RFC 3339 (e.g. 2026-11-27T14:02:00Z), or an LSN (e.g. 0/16B3748); see `hearth db history`") String at) {
         var answer = cli.client().post(path(name, "/restore"), Map.of("at", at));
         cli.print(answer, () -> table(JsonTrees.array().add(answer.path("database")).add(answer.path("backup"))));
         return 0;

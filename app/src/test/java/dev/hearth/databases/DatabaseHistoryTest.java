@@ -140,6 +140,37 @@ class DatabaseHistoryTest {
                 .resolve(finished)), "both journals are settled");
     }
 
+    /** An LSN (as pg_current_wal_lsn() shows it) names a moment too: the transactions committed before it. */
+    @Test
+    void aBranchAtAnLsnHasTheTransactionsCommittedBeforeIt() throws Exception {
+        String id = create(Map.of("name", "journal")).path("id").asText();
+        var c = connection(id);
+        String afterOne;
+        try (var session = DatabasesTest.jdbc(c, c.path("password").asText())) {
+            run(session, "CREATE TABLE entries (n int)");
+            run(session, "INSERT INTO entries VALUES (1)");
+            try (var rs = session.createStatement().executeQuery("SELECT pg_current_wal_lsn()")) {
+                rs.next();
+                afterOne = rs.getString(1);
+            }
+            run(session, "INSERT INTO entries VALUES (2)");
+        }
+        assertEquals("1", entries(create(Map.of("name", "lsn-one", "from_database", id, "at", afterOne.toLowerCase()))
+                .path("id").asText()));
+
+        var past = admin.send("POST", "/workspaces/" + ws + "/databases", Map.of("name", "nope", "from_database", id,
+                "at", "FF/0"), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertError(past, 400, "invalid_request");
+        var details = past.body().path("error").path("details");
+        assertTrue(past.body().path("error").path("message").asText().contains("past the end of its WAL"), past.body()::toString);
+        assertTrue(details.path("latest_lsn").asText().matches("[0-9A-F]+/[0-9A-F]+"), past.body().toString());
+        assertTrue(details.path("earliest_lsn").asText().matches("[0-9A-F]+/[0-9A-F]+"), past.body().toString());
+        var before = admin.send("POST", "/workspaces/" + ws + "/databases", Map.of("name", "nope", "from_database", id,
+                "at", "0/10"), Map.of("Idempotency-Key", UUID.randomUUID().toString()));
+        assertError(before, 400, "invalid_request");
+        assertTrue(before.body().path("error").path("message").asText().contains("before the history"), before.body()::toString);
+    }
+
     @Test
     void aMomentOutsideTheHistoryIsRefusedWithItsBounds() throws Exception {
         String id = create(Map.of("name", "bounded")).path("id").asText();

@@ -2,6 +2,7 @@ package dev.hearth.server.databases;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.postgres.ClusterStats;
+import dev.hearth.server.postgres.RecoveryTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -82,6 +83,17 @@ final class Bases {
     /** The newest base made at or before {@code at}. */
     Optional<Base> before(String id, Instant at) {
         return of(id).stream().filter(b -> !b.takenAt().isAfter(at)).reduce((older, newer) -> newer);
+    }
+
+    /** The newest base whose redo point is at or before {@code target} (bases made before LSNs were kept have none). */
+    Optional<Base> before(String id, RecoveryTarget.Lsn target) {
+        return of(id).stream().filter(b -> b.lsn() != null && new RecoveryTarget.Lsn(b.lsn()).bytes() <= target.bytes())
+                .reduce((older, newer) -> newer);
+    }
+
+    /** The redo point of the database's oldest base that has one, X/Y. */
+    Optional<String> firstLsn(String id) {
+        return of(id).stream().map(Base::lsn).filter(lsn -> lsn != null).findFirst();
     }
 
     /**

@@ -164,7 +164,7 @@ final class DatabaseHost implements AutoCloseable {
         String source = moment.database().id();
         try {
             disks.restore(moment.base().dir(), id, diskMb);
-            History.recoverAtStart(layout.data(id), layout.archive(source), layout.wal(source), moment.at());
+            History.recoverAtStart(layout.data(id), layout.archive(source), layout.wal(source), moment.target());
             clusters.setPasswordAtStart(layout.data(id), user, Scram.verifier(password));
             clusters.setPoolerPasswordAtStart(layout.data(id));
         } catch (IOException | RuntimeException e) {

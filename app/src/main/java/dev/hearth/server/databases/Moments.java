@@ -6,6 +6,7 @@ import dev.hearth.api.Validate;
 import dev.hearth.api.databases.CreateDatabase;
 import dev.hearth.api.databases.DatabaseHistory;
 import dev.hearth.api.tenancy.Workspace;
+import dev.hearth.server.postgres.ClusterStats;
 import dev.hearth.server.store.Ids;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +64,21 @@ public final class Moments {
             throw ApiException.invalidField(field, "database " + database.name() + " keeps no history: it has no "
                     + "disks of its own on a volume whose copies share blocks");
         }
-        return MomentSource.find(database, at, host.bases(), host.keeper().window(database.id()));
+        return MomentSource.find(database, at, host.bases(), host.keeper().window(database.id()),
+                () -> endLsn(database));
+    }
+
+    /** Where the database's WAL ends now, X/Y: its cluster's insert point, or a stopped one's last checkpoint. */
+    private String endLsn(Database db) {
+        var host = service.host();
+        var cluster = host.supervisor().cluster(db.id());
+        try {
+            return cluster != null ? ClusterStats.currentLsn(cluster)
+                    : host.engine().clusters().redo(db.placement().version(), host.layout().data(db.id())).lsn();
+        } catch (RuntimeException e) {
+            LOG.debug("database {}: where its WAL ends is not known now ({})", db.id(), e.toString());
+            return null;
+        }
     }
 
     /** A new database's first base, so that its history starts when it is made. */
@@ -99,7 +114,7 @@ public final class Moments {
             });
             host.forget(db.id());
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "the branch of " + moment.database().name() + " at "
-                    + moment.at() + " could not be made: " + e.getMessage());
+                    + moment.target() + " could not be made: " + e.getMessage());
         }
     }
 

@@ -52,7 +52,7 @@ final class Swap {
         } catch (IOException | RuntimeException e) {
             drop();
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "database " + db.name() + " could not be recovered to "
-                    + moment.at() + ": " + e.getMessage());
+                    + moment.target() + ": " + e.getMessage());
         }
     }
 

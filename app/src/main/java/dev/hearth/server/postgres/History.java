@@ -3,9 +3,6 @@ package dev.hearth.server.postgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +11,7 @@ import java.util.Optional;
  * A cluster's history in PostgreSQL's terms: every completed WAL segment is archived (a copy into the
  * database's archive directory), and a cluster made from a base may first replay archived WAL up to
  * a moment ("recovery at start"), then promote. The target is PostgreSQL's {@code recovery_target_time}
- * with {@code recovery_target_inclusive}: the state after every commit at or before the moment.
+ * or {@code recovery_target_lsn} with {@code recovery_target_inclusive} (see {@link RecoveryTarget}).
  */
 public final class History {
     /** The recovery a data directory's next start performs, written beside its files until it is done. */
@@ -22,8 +19,6 @@ public final class History {
     // PostgreSQL 14+ stops with this when the WAL ends before any commit after the target: the state
     // wanted is then the end of the WAL, and the start is made again without a target.
     static final String ENDED_BEFORE_TARGET = "recovery ended before configured recovery target was reached";
-    private static final DateTimeFormatter TARGET =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
 
     private History() {
     }
@@ -38,16 +33,16 @@ public final class History {
     }
 
     /**
-     * Makes the next start of {@code data} replay WAL up to {@code at} (null: to the end of what there
-     * is), reading segments from {@code archive} first and then from {@code liveWal} (the source's own
-     * pg_wal, which holds what is not archived yet), then promote.
+     * Makes the next start of {@code data} replay WAL up to {@code target} (null: to the end of what
+     * there is), reading segments from {@code archive} first and then from {@code liveWal} (the
+     * source's own pg_wal, which holds what is not archived yet), then promote.
      */
-    public static void recoverAtStart(Path data, Path archive, Path liveWal, Instant at) throws IOException {
+    public static void recoverAtStart(Path data, Path archive, Path liveWal, RecoveryTarget target) throws IOException {
         var lines = new ArrayList<String>();
         lines.add("restore_command=cp " + quoted(archive.toString()) + "/%f %p 2>/dev/null || cp "
                 + quoted(liveWal.toString()) + "/%f %p");
-        if (at != null) {
-            lines.add("recovery_target_time=" + TARGET.format(at));
+        if (target != null) {
+            lines.add(target.setting());
         }
         Files.write(data.resolve(PENDING), lines);
         Files.writeString(data.resolve("recovery.signal"), "");
@@ -75,13 +70,19 @@ public final class History {
     /** After {@link #ENDED_BEFORE_TARGET}: the next start recovers to the end of the WAL. */
     static void toEnd(Path data) throws IOException {
         var lines = Files.readAllLines(data.resolve(PENDING)).stream()
-                .filter(l -> !l.startsWith("recovery_target_time=")).toList();
+                .filter(l -> !l.startsWith("recovery_target_")).toList();
         Files.write(data.resolve(PENDING), lines);
         Files.writeString(data.resolve("recovery.signal"), "");
     }
 
     static void done(Path data) throws IOException {
         Files.deleteIfExists(data.resolve(PENDING));
+    }
+
+    /** Where a recovery from this stopped data directory starts ({@code pg_controldata}'s REDO location), X/Y. */
+    static Optional<String> redoLsn(String controlData) {
+        return controlData.lines().filter(l -> l.startsWith("Latest checkpoint's REDO location:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst();
     }
 
     /** The WAL file a recovery from this stopped data directory starts reading ({@code pg_controldata}'s REDO WAL file). */
