@@ -10,6 +10,7 @@ import dev.hearth.support.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,35 @@ class DatabaseRecoveryTest {
             try (var clusters = Files.list(dir.resolve("databases/clusters"))) {
                 clusters.forEach(d -> assertTrue(ids.contains(d.getFileName().toString()), "a cluster of no database: " + d));
             }
+        }
+    }
+
+    /**
+     * kill -9 at a random point of a restore to a moment (rows 1 and 2 committed either side of it):
+     * after the restart the database answers as it was (1,2) or fully restored (1), never between,
+     * under its own name and password; a backup branch is there only when the restore finished.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 450, 550, 650, 750, 900, 2500})
+    void aRestoreKilledAtAnyPointLeavesTheDatabaseAsItWasOrRestored(int afterMillis, @TempDir Path tmp) throws Exception {
+        assumeDatabases();
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        String id = ChildServer.startAndKill(dir, port, "restoring", Duration.ofMillis(afterMillis)).split(" ")[0];
+        try (var restarted = TestServer.startOn(dir, port, c -> c)) {
+            var admin = restarted.admin();
+            var db = admin.get("/databases/" + id).path("database");
+            assertEquals("ledger", db.path("name").asText());
+            var c = admin.get("/databases/" + id + "/connection").path("connection");
+            String rows = DatabasesTest.query(DatabasesTest.jdbc(c, c.path("password").asText()),
+                    "SELECT string_agg(n::text, ',' ORDER BY n) FROM entries");
+            assertTrue(Set.of("1,2", "1").contains(rows), "as it was or restored, after " + afterMillis + " ms: " + rows);
+            var names = new HashSet<String>();
+            admin.get("/workspaces/killed/databases").path("databases").forEach(d -> names.add(d.path("name").asText()));
+            boolean backup = names.stream().anyMatch(n -> n.startsWith("ledger-before-"));
+            assertEquals(rows.equals("1"), backup, "a backup branch exactly when it was restored: " + names);
+            assertEquals(backup ? 2 : 1, names.size(), names.toString());
         }
     }
 }

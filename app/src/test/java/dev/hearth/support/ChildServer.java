@@ -101,6 +101,12 @@ public final class ChildServer {
             server.join();
             return;
         }
+        if (kind.equals("restoring")) {
+            System.out.println("restoring " + restoreUnderWay(admin, ws));
+            System.out.flush();
+            server.join();
+            return;
+        }
         if (kind.equals("databases")) {
             var ids = new ArrayList<String>();
             for (String name : List.of("awake", "asleep")) {
@@ -257,12 +263,39 @@ public final class ChildServer {
     }
 
     /** Starts a server in a child process, waits until it has begun its work, and kills it with SIGKILL. */
+    /**
+     * A database "ledger" with rows 1 and 2, committed either side of a moment; a restore to that
+     * moment is begun in the background: answers "ID MOMENT" (the caller kills it at some point).
+     */
+    private static String restoreUnderWay(HearthClient admin, String ws) throws Exception {
+        String id = admin.create("/workspaces/" + ws + "/databases", Map.of("name", "ledger")).path("database")
+                .path("id").asText();
+        var c = admin.get("/databases/" + id + "/connection").path("connection");
+        String moment;
+        try (var jdbc = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + c.path("port").asInt()
+                + "/ledger?sslmode=require", "ledger", c.path("password").asText())) {
+            jdbc.createStatement().execute("CREATE TABLE entries (n int); INSERT INTO entries VALUES (1)");
+            Thread.sleep(50);
+            moment = java.time.Instant.now().toString();
+            Thread.sleep(50);
+            jdbc.createStatement().execute("INSERT INTO entries VALUES (2)");
+        }
+        Thread.ofVirtual().start(() -> admin.post("/databases/" + id + "/restore", Map.of("at", moment)));
+        return id + " " + moment;
+    }
+
     public static String startAndKill(Path dataDir, int port, String kind) throws Exception {
         return startAndKill(dataDir, port, kind, new String[0]);
     }
 
     /** The same as node {@code storeAndNode[1]} on the PostgreSQL store {@code storeAndNode[0]} (a 6 s lease). */
     public static String startAndKill(Path dataDir, int port, String kind, String... storeAndNode) throws Exception {
+        return startAndKill(dataDir, port, kind, Duration.ZERO, storeAndNode);
+    }
+
+    /** The same, killed {@code after} its line (a random point of the work it began). */
+    public static String startAndKill(Path dataDir, int port, String kind, Duration after, String... storeAndNode)
+            throws Exception {
         // SQLite's native library is unpacked per JVM and a JVM killed with SIGKILL leaves it: keep it with the test's files.
         var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-Dorg.sqlite.tmpdir=" + dataDir.getParent(), "-cp",
@@ -274,7 +307,8 @@ public final class ChildServer {
         try (var out = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("operation ") || line.startsWith("computer ") || line.startsWith("databases ")
-                        || line.startsWith("started ") || line.startsWith("pool ")) {
+                        || line.startsWith("started ") || line.startsWith("pool ") || line.startsWith("restoring ")) {
+                    Thread.sleep(after.toMillis());
                     child.destroyForcibly().waitFor();
                     return line.substring(line.indexOf(' ') + 1);
                 }
