@@ -86,7 +86,7 @@ class DatabaseCopyTest {
         execute(db, "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('on the volume')");
         first.stop();
         // What a reboot does: nothing stays mounted.
-        TestServer.removeSandboxes(dir);
+        TestServer.tearDown(dir);
         assertTrue(!Disks.mounted(dir.resolve("databases")) && Files.exists(dir.resolve("databases.xfs")));
         try (var again = TestServer.startOn(dir, port, c -> c)) {
             assertTrue(Disks.mounted(dir.resolve("databases")), "mounted again at start");

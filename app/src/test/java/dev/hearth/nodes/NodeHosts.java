@@ -231,7 +231,7 @@ final class NodeHosts implements AutoCloseable {
             if (host.process != null && host.process.isAlive()) {
                 stop(host);
             }
-            TestServer.removeSandboxes(host.dataDir);
+            TestServer.tearDown(host.dataDir);
             new ProcessBuilder("ip", "netns", "del", netns(host)).start().waitFor();
         }
         new ProcessBuilder("ip", "link", "del", bridge).start().waitFor();

@@ -224,7 +224,7 @@ public final class TestServer implements AutoCloseable {
      * Takes down what the data directory's servers left on the host (sandboxes, namespaces, cgroups,
      * processes, tables, mounts), as {@code hearth admin teardown} does; its server must have stopped.
      */
-    public static void removeSandboxes(Path dataDir) throws Exception {
+    public static void tearDown(Path dataDir) throws Exception {
         if (Files.isDirectory(dataDir)) {
             Teardown.run(dataDir);
         }
@@ -247,7 +247,7 @@ public final class TestServer implements AutoCloseable {
         }
         closed = true;
         server.close();
-        removeSandboxes(dataDir);
+        tearDown(dataDir);
         Disk.deleteTree(dataDir);
         contract.verify();
     }

@@ -60,7 +60,7 @@ class TeardownTest {
             assertFalse(Files.exists(dir), "--delete removed the directory");
         } finally {
             if (Files.exists(dir)) {
-                TestServer.removeSandboxes(dir);
+                TestServer.tearDown(dir);
             }
         }
     }
@@ -79,7 +79,7 @@ class TeardownTest {
                 assertEquals(0, run("nft list table inet " + ComputerNetwork.tableFor(server.dataDir)).exit());
             }
         } finally {
-            TestServer.removeSandboxes(dead);
+            TestServer.tearDown(dead);
         }
     }
 

@@ -74,9 +74,9 @@ public final class ChaosBench {
             System.out.printf("invariant breaks: %d%n", breaks.size());
             breaks.forEach(b -> System.out.println("  " + b));
         } finally {
-            int[] teardown = cluster.teardown();
+            var teardown = cluster.teardown();
             System.out.printf("teardown after the run: %d objects taken down; a second teardown finds %d left%n",
-                    teardown[0], teardown[1]);
+                    teardown.taken(), teardown.left());
             cluster.close();
         }
     }

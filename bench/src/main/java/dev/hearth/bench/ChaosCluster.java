@@ -90,8 +90,12 @@ final class ChaosCluster implements AutoCloseable {
         return nodes.stream().map(Node::dir).toList();
     }
 
+    /** What the teardowns after a run found: objects taken down, then what a second teardown still found. */
+    record Teardowns(int taken, int left) {
+    }
+
     /** Kills every node, takes each data directory down twice, and answers what each teardown found. */
-    int[] teardown() throws Exception {
+    Teardowns teardown() throws Exception {
         int taken = 0;
         int left = 0;
         for (var node : nodes) {
@@ -103,7 +107,7 @@ final class ChaosCluster implements AutoCloseable {
         for (var node : nodes) {
             left += Teardown.run(node.dir()).total();
         }
-        return new int[] {taken, left};
+        return new Teardowns(taken, left);
     }
 
     @Override
