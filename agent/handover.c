@@ -1,8 +1,8 @@
 /* handover.c: renewal. hearth serve sends SIGPWR after restoring a checkpoint taken while the
  * computer ran (gVisor restored a Go runtime's epoll deaf, google/gvisor#13920; a fresh program
  * is the safe answer for any agent): PID 1 executes itself anew, keeping its pid, its children
- * and the process table. The table goes through a memfd inherited across exec, as JSON in the
- * format the Go agent used, so an agent asleep across an upgrade hands over to this one. */
+ * and the process table. The table goes through a memfd inherited across exec, as JSON, so an
+ * agent asleep across an upgrade hands over to the one mounted now. */
 #include "agent.h"
 #include <fcntl.h>
 #include <stdio.h>

@@ -212,8 +212,8 @@ final class Agents {
 
     /**
      * After a restore: has the agent renew itself ({@code renew}: a re-exec of the binary mounted
-     * now, keeping its processes; memory saved by the earlier Go agent came back with gVisor's deaf
-     * epoll, google/gvisor#13920, and an image of any age gets the current agent this way), waits
+     * now, keeping its processes: a restored Go runtime's epoll came back deaf, google/gvisor#13920,
+     * and a fresh program is the safe answer for any agent; an image of any age gets the current agent this way), waits
      * for the renewed one (another boot id than the saved one's), and gives it this computer's
      * secret if it held another's (a fork). Memory without a holder's note is taken for this computer's.
      */

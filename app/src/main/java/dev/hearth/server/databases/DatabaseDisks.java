@@ -49,7 +49,6 @@ final class DatabaseDisks {
 
     /** Whether a checkpoint of this database can be a copy of its disks that shares their blocks. */
     boolean snapshots(String id) {
-        // Databases made before disks had sizes have none.
         return shares && Files.exists(layout.dataDisk(id)) && Files.exists(layout.walDisk(id));
     }
 
@@ -138,7 +137,7 @@ final class DatabaseDisks {
         return disks.unmount(layout.wal(id)) && disks.unmount(layout.cluster(id));
     }
 
-    /** Whether the database has disks of its own (not one made before disks had sizes). */
+    /** Whether the database's disks are there (a database whose cluster was never made has none yet). */
     boolean has(String id) {
         return Files.exists(layout.dataDisk(id)) && Files.exists(layout.walDisk(id));
     }
