@@ -137,7 +137,7 @@ final class DatabaseDisks {
         return disks.unmount(layout.wal(id)) && disks.unmount(layout.cluster(id));
     }
 
-    /** Whether the database's disks are there (a database whose cluster was never made has none yet). */
+    /** Whether both of the database's disk images are on this node. */
     boolean has(String id) {
         return Files.exists(layout.dataDisk(id)) && Files.exists(layout.walDisk(id));
     }
