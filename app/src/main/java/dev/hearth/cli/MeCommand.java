@@ -16,7 +16,8 @@ final class MeCommand implements Callable<Integer> {
         cli.print(me, () -> {
             var p = me.path("principal");
             String who = p.path("email").isNull() ? p.path("name").asText() + " (key)" : p.path("email").asText();
-            cli.out().println(who + "  " + p.path("id").asText());
+            // The server's operator (see GET /nodes) says so beside its id.
+            cli.out().println(who + "  " + p.path("id").asText() + (me.path("operator").asBoolean() ? "  operator" : ""));
             var table = new Table("WORKSPACE", "ID", "ROLE");
             me.path("workspaces").forEach(m -> table.row(m.path("workspace").path("name").asText(),
                     m.path("workspace").path("id").asText(), m.path("role").asText()));

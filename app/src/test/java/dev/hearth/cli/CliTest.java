@@ -81,7 +81,8 @@ class CliTest {
         assertTrue(json.path("workspaces").isArray());
 
         var me = cli(asAdmin(), "me");
-        assertTrue(me.out().startsWith("admin (key)"), me.out());
+        assertTrue(me.out().startsWith("admin (key)") && me.out().lines().findFirst().orElseThrow().endsWith("  operator"),
+                me.out());
         assertTrue(me.out().lines().anyMatch(l -> l.startsWith("cli-demo") && l.endsWith("admin")), me.out());
     }
 
@@ -96,7 +97,7 @@ class CliTest {
         var env = new HashMap<>(asAdmin());
         env.put("HEARTH_KEY_FILE", keyFile.toString());
         var me = cli(env, "me");
-        assertTrue(me.out().startsWith("ci (key)"), me.out());
+        assertTrue(me.out().startsWith("ci (key)") && !me.out().contains("operator"), me.out());
         assertTrue(me.out().lines().anyMatch(l -> l.startsWith("cli-keys") && l.endsWith("editor")), me.out());
         var access = cli(asAdmin(), "access", "list", "-w", "cli-keys");
         assertTrue(access.out().lines().anyMatch(l -> l.contains(" ci ") && l.contains("editor")), access.out());
