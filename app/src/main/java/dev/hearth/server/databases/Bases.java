@@ -137,12 +137,8 @@ final class Bases {
 
     /** Bytes of WAL between a base's LSN and {@code lsn} (both PostgreSQL's X/Y form). */
     static long walSince(Base base, String lsn) {
-        return base.lsn() == null || lsn == null ? Long.MAX_VALUE : Math.max(0, bytes(lsn) - bytes(base.lsn()));
-    }
-
-    private static long bytes(String lsn) {
-        int slash = lsn.indexOf('/');
-        return (Long.parseLong(lsn.substring(0, slash), 16) << 32) + Long.parseLong(lsn.substring(slash + 1), 16);
+        return base.lsn() == null || lsn == null ? Long.MAX_VALUE
+                : Math.max(0, new RecoveryTarget.Lsn(lsn).bytes() - new RecoveryTarget.Lsn(base.lsn()).bytes());
     }
 
     private static boolean isSegment(Path p) {
