@@ -67,10 +67,6 @@ public final class Clusters {
         return host;
     }
 
-    /** Which extensions beyond the trusted ones owners may create (see {@link Extensions}). */
-    public Extensions extensions() {
-        return extensions;
-    }
 
     /**
      * Makes a stopped cluster at {@code data} whose database {@code dbName} is owned by login role

@@ -16,14 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * the extension made. Any other untrusted extension PostgreSQL itself refuses ("permission denied to
  * create extension ... Must be superuser"), and no session can change the list (it is superuser-only).
  */
-public final class Extensions {
+final class Extensions {
     /**
      * What an owner may add: nothing here reads or writes the server's files, reaches its other
      * databases without a password, or changes superuser-only settings. Left out, with the reason in
      * docs/api.md: pg_cron and pgaudit (their settings are the superuser's), adminpack, file_fdw,
      * pageinspect, pg_surgery, pg_visibility, pg_walinspect and their kind (files or raw pages).
      */
-    public static final List<String> ALLOWED = List.of("address_standardizer", "autoinc", "bloom", "dblink",
+    static final List<String> ALLOWED = List.of("address_standardizer", "autoinc", "bloom", "dblink",
             "dict_xsyn", "earthdistance", "hypopg", "insert_username", "intagg", "moddatetime", "pg_partman",
             "pg_stat_statements", "postgis", "postgis_raster", "postgis_topology", "postgres_fdw", "refint");
 
@@ -76,7 +76,7 @@ public final class Extensions {
     }
 
     /** The allowed extensions {@code version}'s PostgreSQL has (their control files are installed). */
-    public List<String> available(String version) {
+    private List<String> available(String version) {
         Path dir = host.shareDir(version).resolve("extension");
         return ALLOWED.stream().filter(name -> Files.exists(dir.resolve(name + ".control"))).toList();
     }
