@@ -70,8 +70,8 @@ final class HistoryKeeper {
      * A failing archive shows as the database's {@code error} (code {@code archive_failing}) while it
      * fails, its state unchanged: the database still takes writes, into its WAL disk.
      */
-    private void watchArchive(String id, Archiver archiver) {
-        var db = host.rows().load(id);
+    private void watchArchive(Database db, Archiver archiver) {
+        String id = db.id();
         var error = db.status().error();
         boolean shown = error != null && ARCHIVE_FAILING.equals(error.code());
         if (archiver.failing() && !shown) {
@@ -87,19 +87,20 @@ final class HistoryKeeper {
     }
 
     private void keep(String id) throws Exception {
+        var db = host.rows().load(id);
         var newest = bases.of(id).stream().reduce((older, newer) -> newer);
         var cluster = host.supervisor().cluster(id);
         if (newest.isEmpty()) {
-            take(id, host.rows().load(id).placement().version());
+            take(id, db.placement().version());
         } else if (cluster != null) {
-            watchArchive(id, ClusterStats.archiver(cluster));
+            watchArchive(db, ClusterStats.archiver(cluster));
             long written = Bases.walSince(newest.get(), ClusterStats.currentLsn(cluster));
             boolean old = newest.get().takenAt().plus(Bases.EVERY).isBefore(clock.instant());
             if (written >= Bases.WAL_BOUND || old && written > 0) {
                 take(id, null);
             }
         }
-        bases.prune(id, clock.instant().minus(window(host.rows().load(id))));
+        bases.prune(id, clock.instant().minus(window(db)));
     }
 
     DatabaseHistory window(String id) {
