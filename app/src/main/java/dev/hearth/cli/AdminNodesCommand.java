@@ -3,6 +3,7 @@ package dev.hearth.cli;
 import dev.hearth.api.nodes.NodeState;
 import dev.hearth.server.Config;
 import dev.hearth.server.nodes.Joining;
+import dev.hearth.server.nodes.Node;
 import dev.hearth.server.nodes.NodeStore;
 import dev.hearth.server.store.Store;
 import java.nio.file.Path;
@@ -29,14 +30,8 @@ final class AdminNodesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (var opened = open()) {
-            var table = new Table("NAME", "STATE", "ADDRESS", "COMPUTERS", "DATABASES", "MEMORY", "CPUS", "LEASE UNTIL");
-            for (var n : opened.jdbi().withHandle(h -> new NodeStore().all(h, Instant.now()))) {
-                var hosted = n.hosted();
-                table.row(n.name(), n.state(), n.address(), hosted.computers(), hosted.databases(),
-                        (hosted.computerMemoryBytes() >> 20) + "/" + (n.capacity().memoryBytes() >> 20) + " MiB",
-                        n.capacity().cpus(), n.leaseUntil());
-            }
-            table.print(admin.cli.out());
+            NodesCommand.print(admin.cli.out(), opened.jdbi().withHandle(h -> new NodeStore().all(h, Instant.now()))
+                    .stream().map(Node::view).toList());
         }
         return 0;
     }

@@ -1,5 +1,10 @@
 package dev.hearth.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.hearth.api.Json;
+import dev.hearth.api.nodes.NodeView;
+import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -14,16 +19,20 @@ final class NodesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var answer = cli.client().get("/nodes");
-        cli.print(answer, () -> {
-            var table = new Table("NAME", "STATE", "ADDRESS", "COMPUTERS", "DATABASES", "MEMORY", "CPUS", "LEASE UNTIL");
-            answer.path("nodes").forEach(n -> table.row(n.path("name").asText(), n.path("state").asText(),
-                    n.path("address").asText(), n.path("hosted").path("computers").asLong(),
-                    n.path("hosted").path("databases").asLong(),
-                    (n.path("hosted").path("computer_memory_bytes").asLong() >> 20) + "/"
-                            + (n.path("capacity").path("memory_bytes").asLong() >> 20) + " MiB",
-                    n.path("capacity").path("cpus").asInt(), n.path("lease_until").asText()));
-            table.print(cli.out());
-        });
+        cli.print(answer, () -> print(cli.out(), Json.mapper().convertValue(answer.path("nodes"),
+                new TypeReference<List<NodeView>>() { })));
         return 0;
+    }
+
+    /** The nodes as a table: this command's (through the API) and {@code hearth admin nodes}' (from the store). */
+    static void print(PrintStream out, List<NodeView> nodes) {
+        var table = new Table("NAME", "STATE", "ADDRESS", "COMPUTERS", "DATABASES", "MEMORY", "CPUS", "LEASE UNTIL");
+        for (var n : nodes) {
+            var hosted = n.hosted();
+            table.row(n.name(), n.state(), n.address(), hosted.computers(), hosted.databases(),
+                    (hosted.computerMemoryBytes() >> 20) + "/" + (n.capacity().memoryBytes() >> 20) + " MiB",
+                    n.capacity().cpus(), n.leaseUntil());
+        }
+        table.print(out);
     }
 }
