@@ -75,7 +75,7 @@ failed:
     _exit(127);
 }
 
-int spawn(const struct spawn_spec *s, exited_fn exited, void *arg)
+static int spawn_once(const struct spawn_spec *s, exited_fn exited, void *arg)
 {
     pthread_mutex_lock(&reap_mu);
     if (room() < 0) {
@@ -104,6 +104,23 @@ int spawn(const struct spawn_spec *s, exited_fn exited, void *arg)
     waits[nwaits++] = (struct waitent){pid, exited, arg};
     pthread_mutex_unlock(&reap_mu);
     return pid;
+}
+
+/* A fork refused for want of room (EAGAIN: the process limit) right after a fork bomb was ended
+ * succeeds once PID 1 has reaped the killed: wait for that a while, outside reap_mu so that the
+ * reaping goes on, rather than answer the caller's next command with "resource temporarily
+ * unavailable". A bomb still running still gets the refusal, a moment later. */
+#define SPAWN_WAIT_MS 5000
+
+int spawn(const struct spawn_spec *s, exited_fn exited, void *arg)
+{
+    for (int64_t until = now_ms() + SPAWN_WAIT_MS;;) {
+        int pid = spawn_once(s, exited, arg);
+        if (pid != -EAGAIN || now_ms() >= until)
+            return pid;
+        struct timespec t = {0, 5000000};
+        nanosleep(&t, NULL);
+    }
 }
 
 void reaper_watch(int pid, exited_fn exited, void *arg)

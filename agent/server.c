@@ -104,6 +104,36 @@ static void *serve_conn(void *arg)
     return NULL;
 }
 
+/* A thread counts against the computer's process limit. Right after a fork bomb was ended the
+ * limit stays reached until PID 1 (this agent) has reaped the killed, so wait for room a while rather
+ * than drop a connection hearth serve just opened: it would read an answer that ended before it began
+ * and call the agent deaf. Connections that come meanwhile wait in the listen backlog. */
+#define THREAD_WAIT_MS 10000
+
+static int start_conn(struct conn *c)
+{
+    for (int64_t until = now_ms() + THREAD_WAIT_MS;;) {
+        if (thread_start(serve_conn, c, CONN_STACK) == 0)
+            return 0;
+        if (now_ms() >= until)
+            return -1;
+        struct timespec t = {0, 5000000};
+        nanosleep(&t, NULL);
+    }
+}
+
+/* No thread even then: say why, in the agent's own error form, instead of a bare close. */
+static void refuse(int fd)
+{
+    static const char answer[] =
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        "Content-Length: 98\r\n\r\n"
+        "{\"code\":\"too_many_processes\",\"message\":\"the computer is at its process limit: no room to answer\"}\n";
+    if (write(fd, answer, sizeof answer - 1) == (ssize_t)(sizeof answer - 1))
+        linger(fd);
+    close(fd);
+}
+
 static void accepted(int fd, int tcp)
 {
     if (atomic_fetch_add(&conns, 1) >= MAX_CONNS) {
@@ -123,9 +153,9 @@ static void accepted(int fd, int tcp)
         c->in_off = c->in_len = 0;
         c->broken = 0;
     }
-    if (!c || thread_start(serve_conn, c, CONN_STACK) < 0) {
+    if (!c || start_conn(c) < 0) {
         free(c);
-        close(fd);
+        refuse(fd);
         atomic_fetch_sub(&conns, 1);
     }
 }
