@@ -9,7 +9,7 @@ export { Computer, Computers, ExecResult } from "./src/computers.js";
 export { Files, FileInfo, FileWatch } from "./src/files.js";
 export { Process, Processes } from "./src/processes.js";
 export { Checkpoint, Checkpoints, WorkspaceCheckpoints } from "./src/checkpoints.js";
-export { Database, Databases, Connection } from "./src/databases.js";
+export { Database, Databases, Connection, TimeTravel } from "./src/databases.js";
 export { DatabaseRole, DatabaseRoles, PgDatabase, PgDatabases } from "./src/roles.js";
 export { Variable, Variables } from "./src/variables.js";
 export { Image, Images } from "./src/images.js";

@@ -109,6 +109,21 @@ class DatabaseTest(LiveWorkspaceCase):
                 self.assertEqual("before", psql(branch.connection().uri, "select string_agg(v, ',') from t").stdout.strip())
             finally:
                 branch.delete()
+            trip = source.time_travel(moment, ttl_seconds=120)
+            try:
+                self.assertEqual(source.id, trip.database)
+                self.assertEqual("before", psql(trip.connection.uri, "select string_agg(v, ',') from t").stdout.strip())
+                self.assertEqual([trip.id], [t.id for t in source.time_travels()])
+            finally:
+                trip.end()
+            self.assertEqual([], source.time_travels())
+            backup = source.restore(moment)
+            try:
+                self.assertEqual(source.id, backup.parent)
+                self.assertEqual("before", psql(source.connection().uri, "select string_agg(v, ',') from t").stdout.strip())
+                self.assertEqual("after,before", psql(backup.connection().uri, "select string_agg(v, ',' order by v) from t").stdout.strip())
+            finally:
+                backup.delete()
         finally:
             source.delete()
 

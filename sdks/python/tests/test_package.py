@@ -8,7 +8,7 @@ import hearth
 import hearth.models
 
 TOP_LEVEL = ("ApiKey", "Checkpoint", "Computer", "Connection", "Database", "DatabaseRole", "PgDatabase", "ExecEvent", "ExecResult", "FileEvent",
-             "FileInfo", "FileWatch", "Operation", "Process", "Variable", "Workspace", "Hearth", "HearthError",
+             "FileInfo", "FileWatch", "Operation", "Process", "TimeTravel", "Variable", "Workspace", "Hearth", "HearthError",
              "ERROR_CLASSES", "error_from_answer", "KeyFileTokens", "StaticToken", "TokenSource", "DEFAULT_URL",
              "NotFound", "OperationFailed")
 
@@ -17,7 +17,7 @@ class PublicNamesTest(unittest.TestCase):
     def test_the_objects_are_importable_from_hearth_and_hearth_models_alike(self):
         for name in TOP_LEVEL:
             self.assertTrue(hasattr(hearth, name), name)
-        self.assertEqual(29, len(hearth.models.__all__))
+        self.assertEqual(30, len(hearth.models.__all__))
         for name in hearth.models.__all__:
             cls = getattr(hearth.models, name)
             self.assertIsInstance(cls, type, name)

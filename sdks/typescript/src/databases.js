@@ -6,6 +6,29 @@ import { DatabaseRoles, PgDatabases } from "./roles.js";
 
 export class Connection extends Model {}
 
+/**
+ * A read-only view of a database as it was at a moment (`at`), on a cluster of its own, until
+ * `expiresAt` or `end()`. `connection` (the owner role, the database's password of now) holds the
+ * password after `Database.timeTravel` only.
+ */
+export class TimeTravel extends Model {
+  /** @param {any} raw @returns {this} */
+  _load(raw) {
+    super._load(raw);
+    /** @type {Connection} */
+    (/** @type {any} */ (this)).connection = new Connection(this.hearth, raw.connection);
+    return this;
+  }
+
+  get path() { return `/databases/${enc(/** @type {any} */ (this).database)}/time_travels/${enc(/** @type {any} */ (this).id)}`; }
+
+  /** Ends it now: its sessions end and its cluster goes. @param {{idempotencyKey?: string}} [options] */
+  async end(options = {}) {
+    const { body } = await this.hearth.transport.json("DELETE", this.path, { idempotencyKey: options.idempotencyKey });
+    return this._load(body.time_travel);
+  }
+}
+
 export class Database extends Model {
   get path() { return `/databases/${enc(this.id)}`; }
   /** The database's checkpoints. */
@@ -60,6 +83,35 @@ export class Database extends Model {
   async history() {
     const { body } = await this.hearth.transport.json("GET", `${this.path}/history`);
     return body.history;
+  }
+
+  /**
+   * Rolls it back to a moment in place (same id, name, port and password; its sessions end once).
+   * `backup` is a new database holding what it was just before, to undo the restore.
+   * @param {Date|string} at a time, or an LSN (`X/Y`) @param {{idempotencyKey?: string}} [options]
+   * @returns {Promise<{database: this, backup: Database}>}
+   */
+  async restore(at, options = {}) {
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/restore`,
+      { json: { at: at instanceof Date ? at.toISOString() : at }, idempotencyKey: options.idempotencyKey });
+    return { database: this._load(body.database), backup: new Database(this.hearth, body.backup) };
+  }
+
+  /**
+   * A read-only connection to it as it was at a moment, open `ttlSeconds` (60 to 14400, default 600);
+   * it does not wake the database.
+   * @param {Date|string} at a time, or an LSN (`X/Y`) @param {{ttlSeconds?: number, idempotencyKey?: string}} [options]
+   */
+  async timeTravel(at, options = {}) {
+    const json = toBody({ at: at instanceof Date ? at.toISOString() : at, ttlSeconds: options.ttlSeconds });
+    const { body } = await this.hearth.transport.json("POST", `${this.path}/time_travels`, { json, idempotencyKey: options.idempotencyKey });
+    return new TimeTravel(this.hearth, body.time_travel);
+  }
+
+  /** Its open time travels (passwords redacted). */
+  async timeTravels() {
+    const { body } = await this.hearth.transport.json("GET", `${this.path}/time_travels`);
+    return body.time_travels.map((/** @type {any} */ t) => new TimeTravel(this.hearth, t));
   }
 
   /** @param {{idempotencyKey?: string}} [options] */

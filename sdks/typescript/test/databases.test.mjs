@@ -4,7 +4,7 @@
 import { describe, test as nodeTest, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { Checkpoint, Conflict, Connection, Database, DatabaseRole, NotFound, PgDatabase, Protected } from "../index.js";
+import { Checkpoint, Conflict, Connection, Database, DatabaseRole, NotFound, PgDatabase, Protected, TimeTravel } from "../index.js";
 import { client, databasesEnabled, destroyWorkspace, uniqueName } from "../testing/helpers.mjs";
 
 const skip = databasesEnabled ? false : "HEARTH_TEST_DATABASES=0";
@@ -139,6 +139,20 @@ describe("databases", () => {
     assert.equal(branch.parent, source.id);
     assert.equal(branch.state, "ready", "recovered to its moment as it was made");
     await branch.delete();
+    const trip = await source.timeTravel(new Date(), { ttlSeconds: 120 });
+    assert.ok(trip instanceof TimeTravel);
+    assert.ok(trip.connection instanceof Connection);
+    assert.equal(trip.database, source.id);
+    assert.ok(trip.connection.password.length > 8, "the answer that opens it shows the password");
+    const open = await source.timeTravels();
+    assert.deepEqual(open.map((t) => [t.id, t.connection.password]), [[trip.id, "********"]]);
+    await trip.end();
+    assert.deepEqual(await source.timeTravels(), []);
+    const { database, backup } = await source.restore(new Date());
+    assert.equal(database, source);
+    assert.equal(backup.parent, source.id);
+    assert.ok(backup.name.startsWith("moments-before-"), backup.name);
+    await backup.delete();
     await source.delete();
   });
 

@@ -65,8 +65,30 @@ export class Database extends Model {
   insights(options?: { order?: "total" | "mean"; limit?: number }): Promise<Array<{ query: string; calls: number; total_millis: number; mean_millis: number; rows: number }>>;
   /** How far back it can be branched. */
   history(): Promise<{ earliest: string | null; latest: string; bases: number; archive_bytes: number; window_seconds: number }>;
+  /** Rolls it back to a moment in place; `backup` holds what it was just before. `at`: a time, or an LSN (`X/Y`). */
+  restore(at: Date | string, options?: MutationOptions): Promise<{ database: this; backup: Database }>;
+  /** A read-only connection to it as it was at a moment, open `ttlSeconds` (60 to 14400, default 600). */
+  timeTravel(at: Date | string, options?: { ttlSeconds?: number; idempotencyKey?: string }): Promise<TimeTravel>;
+  /** Its open time travels (passwords redacted). */
+  timeTravels(): Promise<TimeTravel[]>;
   sleep(options?: MutationOptions): Promise<this>;
   wake(options?: MutationOptions): Promise<this>;
+}
+
+/** A read-only view of a database as it was at a moment, until `expiresAt` or `end()`. */
+export class TimeTravel extends Model {
+  id: string;
+  /** The database's id. */
+  database: string;
+  /** The moment: a time (RFC 3339) or an LSN. */
+  at: string;
+  createdAt: string;
+  expiresAt: string;
+  /** The owner role's connection; the password only in the answer that opened it. */
+  connection: Connection;
+  readonly path: string;
+  /** Ends it now: its sessions end and its cluster goes. */
+  end(options?: MutationOptions): Promise<this>;
 }
 
 export class Databases {

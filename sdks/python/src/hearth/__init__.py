@@ -14,6 +14,6 @@ from .errors import ERROR_CLASSES, HearthError, error_from_answer  # noqa: E402,
 from ._auth import KeyFileTokens, StaticToken, TokenSource  # noqa: E402,F401
 from .models import (  # noqa: E402,F401
     ApiKey, Checkpoint, Computer, Connection, Database, DatabaseRole, ExecEvent, ExecResult, FileEvent, FileInfo, FileWatch,
-    Operation, PgDatabase, Process, Variable, Workspace,
+    Operation, PgDatabase, Process, TimeTravel, Variable, Workspace,
 )
 from .client import DEFAULT_URL, Hearth  # noqa: E402,F401

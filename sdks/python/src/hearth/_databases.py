@@ -6,7 +6,7 @@ import datetime
 from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from ._checkpoints import Checkpoint, Checkpoints
-from ._common import Model, _drop_none, _id_of, _pages, _seg
+from ._common import Model, _drop_none, _id_of, _pages, _seg, _timestamp
 from ._roles import DatabaseRoles, PgDatabases
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +40,33 @@ class Connection(Model):
     def __repr__(self) -> str:
         return (f"Connection(host={self.host!r}, port={self.port!r}, database={self.database!r}, "
                 f"user={self.user!r}, password='********')")
+
+
+class TimeTravel(Model):
+    """A read-only view of a database as it was at a moment (``at``), on a cluster of its own, until
+    ``expires_at`` or ``end()``. ``connection`` (the owner role, the database's password of now)
+    holds the password after ``Database.time_travel`` only."""
+
+    _fields = ("id", "database", "at", "created_at", "expires_at", "connection")
+    id: str
+    database: str
+    at: str
+    created_at: str
+    expires_at: str
+    connection: Connection
+
+    def _set(self, raw: Mapping[str, Any]) -> None:
+        super()._set(raw)
+        self.connection = Connection(self._client, raw["connection"])
+
+    @property
+    def _path(self) -> str:
+        return f"/databases/{_seg(self.database)}/time_travels/{_seg(self.id)}"
+
+    def end(self) -> "TimeTravel":
+        """Ends it now: its sessions end and its cluster goes."""
+        self._set(self._client._send("DELETE", self._path)["time_travel"])
+        return self
 
 
 class Database(Model):
@@ -110,6 +137,26 @@ class Database(Model):
         """How far back it can be branched: ``{earliest, latest, bases, archive_bytes, window_seconds}``."""
         answer: dict[str, Any] = self._client._get(f"{self._path}/history")["history"]
         return answer
+
+    def restore(self, at: "datetime.datetime | str") -> "Database":
+        """Rolls it back to a moment in place (same id, name, port and password; its sessions end once).
+        Answers the backup: a new database holding what it was just before, to undo the restore."""
+        answer = self._client._send("POST", f"{self._path}/restore", {"at": _timestamp(at)})
+        self._set(answer["database"])
+        return Database(self._client, answer["backup"])
+
+    def time_travel(self, at: "datetime.datetime | str", *, ttl_seconds: int | None = None,
+                    idempotency_key: str | None = None) -> TimeTravel:
+        """A read-only connection to it as it was at ``at`` (a time or an LSN), open ``ttl_seconds``
+        (60 to 14400, default 600); it does not wake the database."""
+        body = _drop_none(at=_timestamp(at), ttl_seconds=ttl_seconds)
+        answer = self._client._send("POST", f"{self._path}/time_travels", body, idempotency_key=idempotency_key)
+        return TimeTravel(self._client, answer["time_travel"])
+
+    def time_travels(self) -> list[TimeTravel]:
+        """Its open time travels (passwords redacted)."""
+        answer = self._client._get(f"{self._path}/time_travels")
+        return [TimeTravel(self._client, t) for t in answer["time_travels"]]
 
     def sleep(self) -> "Database":
         self._set(self._client._send("POST", f"{self._path}/sleep")["database"])

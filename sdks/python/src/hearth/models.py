@@ -7,7 +7,7 @@ from ._api_keys import ApiKey, ApiKeys
 from ._checkpoints import Checkpoint, Checkpoints, WorkspaceCheckpoints
 from ._common import DEFAULT_WAIT_TIMEOUT, Model, Operation, Operations
 from ._computers import Computer, Computers
-from ._databases import Connection, Database, Databases
+from ._databases import Connection, Database, Databases, TimeTravel
 from ._exec import ExecEvent, ExecResult
 from ._files import FileEvent, FileInfo, Files, FileWatch
 from ._processes import Process, Processes
@@ -18,6 +18,6 @@ from ._workspaces import Workspace, Workspaces
 __all__ = [
     "ApiKey", "ApiKeys", "Checkpoint", "Checkpoints", "Computer", "Computers", "Connection", "Database", "DatabaseRole",
     "DatabaseRoles", "Databases", "ExecEvent", "ExecResult", "FileEvent", "FileInfo", "Files", "FileWatch", "Model",
-    "Operation", "Operations", "PgDatabase", "PgDatabases", "Process", "Processes", "Variable", "Variables",
+    "Operation", "Operations", "PgDatabase", "PgDatabases", "Process", "Processes", "TimeTravel", "Variable", "Variables",
     "Workspace", "WorkspaceCheckpoints", "Workspaces",
 ]

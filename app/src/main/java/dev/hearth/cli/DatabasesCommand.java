@@ -13,7 +13,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code hearth databases}: PostgreSQL databases, their connection details and checkpoints. */
 @Command(name = "databases", addMethodSubcommands = false, aliases = "db", description = "Manage PostgreSQL databases.",
-        subcommands = {DatabasesCommand.Checkpoints.class, DatabaseRolesCommand.Roles.class, DatabaseRolesCommand.Dbs.class})
+        subcommands = {DatabasesCommand.Checkpoints.class, DatabaseRolesCommand.Roles.class, DatabaseRolesCommand.Dbs.class,
+                DatabaseTimeTravelCommand.class})
 final class DatabasesCommand {
     @ParentCommand
     Cli cli;

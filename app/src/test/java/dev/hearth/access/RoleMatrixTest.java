@@ -415,6 +415,13 @@ class RoleMatrixTest {
                         f -> Map.of("at", "2999-01-01T00:00:00Z")),
                 new Case("POST", "/databases/{db}/wake", Needs.EDITOR, 200, f -> "/databases/" + f.computer() + "/wake",
                         empty),
+                // As for a restore: a moment in the future, and a time travel that is not there.
+                new Case("POST", "/databases/{db}/time_travels", Needs.EDITOR, 400,
+                        f -> "/databases/" + f.computer() + "/time_travels", f -> Map.of("at", "2999-01-01T00:00:00Z")),
+                new Case("GET", "/databases/{db}/time_travels", Needs.VIEWER, 200,
+                        f -> "/databases/" + f.computer() + "/time_travels", none),
+                new Case("DELETE", "/databases/{db}/time_travels/{id}", Needs.EDITOR, 404,
+                        f -> "/databases/" + f.computer() + "/time_travels/nothing", none),
                 new Case("GET", "/databases/{db}/roles", Needs.VIEWER, 200, f -> "/databases/" + f.computer() + "/roles", none),
                 new Case("POST", "/databases/{db}/roles", Needs.EDITOR, 201, f -> "/databases/" + f.computer() + "/roles",
                         f -> Map.of("name", TestServer.uniqueName("r"))),

@@ -17,7 +17,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hearth databases roles ...} and {@code hearth databases dbs ...} against a real server and cluster. */
+/**
+ * {@code hearth databases roles ...}, {@code hearth databases dbs ...} and {@code hearth databases
+ * time-travel ...} against a real server and cluster.
+ */
 @HearthServerTest(databases = true)
 class DatabaseRolesCliTest {
     record Run(int code, String out, String err) {
@@ -69,6 +72,27 @@ class DatabaseRolesCliTest {
         assertEquals(0, cli("db", "dbs", "delete", "books", "shelf", "-w", "cli-roles").code());
         assertEquals(0, cli("db", "roles", "delete", "books", "reader", "-w", "cli-roles").code());
         assertEquals(1, cli("db", "roles", "delete", "books", "books", "-w", "cli-roles").code(), "the owner role stays");
+    }
+
+    @Test
+    void aTimeTravelFromTheCommandLine() throws Exception {
+        cli("workspaces", "create", "cli-past");
+        assertEquals(0, cli("databases", "create", "notes", "-w", "cli-past").code());
+        var open = cli("db", "time-travel", "open", "notes", "--at", java.time.Instant.now().toString(), "--ttl", "300",
+                "-w", "cli-past");
+        assertEquals(0, open.code(), open.err());
+        var uri = java.net.URI.create(open.out().lines().filter(l -> l.startsWith("postgresql://")).findFirst().orElseThrow());
+        String[] login = uri.getRawUserInfo().split(":", 2);
+        try (var session = DriverManager.getConnection("jdbc:postgresql://" + uri.getHost() + ":" + uri.getPort()
+                + uri.getPath() + "?sslmode=require", login[0], java.net.URLDecoder.decode(login[1], StandardCharsets.UTF_8));
+             var rows = session.createStatement().executeQuery("SELECT pg_is_in_recovery()")) {
+            rows.next();
+            assertTrue(rows.getBoolean(1), "a time travel stays in recovery: read-only");
+        }
+        String id = open.out().lines().skip(1).findFirst().orElseThrow().split("\\s+")[0];
+        assertTrue(cli("db", "time-travel", "list", "notes", "-w", "cli-past").out().contains(id));
+        assertEquals(0, cli("db", "time-travel", "end", "notes", id, "-w", "cli-past").code());
+        assertTrue(!cli("db", "time-travel", "list", "notes", "-w", "cli-past").out().contains(id));
     }
 
     private static String field(String out, String name) {

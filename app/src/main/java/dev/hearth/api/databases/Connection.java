@@ -39,7 +39,19 @@ public record Connection(String host, int port, String database, String user, St
                 uri(user, password, internal, INTERNAL_POOLER_PORT, poolerDatabase), poolerDatabase);
     }
 
+    /**
+     * {@code user}'s connection to a port of its own that neither the pooler nor computers reach (a
+     * time travel's): no pooler or internal URIs.
+     */
+    public static Connection direct(String host, int port, String dbName, String user, String password, String ca) {
+        return new Connection(host, port, dbName, user, password, TRACKED, false, uri(user, password, host, port, dbName),
+                null, SSL_MODE, ca, 0, null, null, null, null);
+    }
+
     public Connection redacted() {
+        if (poolerUri == null) {
+            return direct(host, port, database, user, REDACTED, serverCa);
+        }
         return new Connection(host, port, database, user, REDACTED, passwordStatus, resetPending,
                 uri(user, REDACTED, host, port, database), uri(user, REDACTED, host, poolerPort, poolerDatabase), sslMode,
                 serverCa, poolerPort, internalHost, uri(user, REDACTED, internalHost, INTERNAL_PORT, database),

@@ -91,11 +91,27 @@ final class ClusterReconciler {
         var checkpoints = new HashSet<String>();
         // Only this node's databases' checkpoints: one of a database that moved away is another node's now.
         rows.liveCheckpoints().stream().filter(c -> ids.contains(c.source())).forEach(c -> checkpoints.add(c.id()));
+        stopUnowned(host.layout().root().resolve("clusters"), ids);
         host.disks().removeUnowned(ids);
         orphans(host.layout().root().resolve("clusters"), ids);
         orphans(host.layout().root().resolve("checkpoints"), checkpoints);
         orphans(host.layout().root().resolve("history"), ids);
         host.trash().emptyLater();
+    }
+
+    /**
+     * A cluster no database owns may still run: a time travel's or a restore's recovery that a killed
+     * Hearth left. It holds its disks mounted, so it is stopped before they go.
+     */
+    private void stopUnowned(Path dir, Set<String> keep) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            children.map(p -> p.getFileName().toString()).filter(id -> !keep.contains(id)).forEach(this::stopLeftOver);
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", dir, e.toString());
+        }
     }
 
     private void orphans(Path dir, Set<String> keep) {

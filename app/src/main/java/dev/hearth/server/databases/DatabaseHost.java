@@ -110,6 +110,11 @@ final class DatabaseHost implements AutoCloseable {
         return Set.copyOf(served);
     }
 
+    /** The address database ports listen on for clients. */
+    String listenHost() {
+        return listenHost;
+    }
+
     PortPool ports() {
         return ports;
     }

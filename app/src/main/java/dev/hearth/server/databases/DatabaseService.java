@@ -67,6 +67,7 @@ public final class DatabaseService implements AutoCloseable {
     private final LocalNode node;
     private Optional<DatabaseMoves> moves = Optional.empty();
     private final Moments moments;
+    private final TimeTravels travels;
     private final DatabaseInsights insights = new DatabaseInsights(this);
     private final DatabaseRoles roles = new DatabaseRoles(this);
     private final DatabaseUsage usage = new DatabaseUsage(this);
@@ -93,6 +94,7 @@ public final class DatabaseService implements AutoCloseable {
         this.publicHost = settings.publicHost();
         this.clock = clock;
         this.moments = new Moments(this, rows, clock);
+        this.travels = new TimeTravels(this, rows, clock);
     }
 
     /** The statements databases spend their time on (see {@link DatabaseInsights}). */
@@ -113,6 +115,11 @@ public final class DatabaseService implements AutoCloseable {
     /** Its history: branches and restores at a moment (see {@link Moments}). */
     public Moments moments() {
         return moments;
+    }
+
+    /** Read-only clusters of its past (see {@link TimeTravels}). */
+    public TimeTravels travels() {
+        return travels;
     }
 
     public Database create(Workspace workspace, CreateDatabase request) {
@@ -186,6 +193,7 @@ public final class DatabaseService implements AutoCloseable {
             throw new ApiException(ErrorCode.PROTECTED, "database " + db.name() + " is protected; PATCH it with "
                     + "{\"protected\": false} first");
         }
+        travels.endAll(db.id());
         var deleted = locked(db.id(), () -> {
             var state = host.retire(db);
             var gone = rows.load(db.id()).deleted(state, now());
@@ -296,6 +304,7 @@ public final class DatabaseService implements AutoCloseable {
     @Override
     public void close() {
         moves.ifPresent(DatabaseMoves::stop);
+        travels.close();
         host.ifPresent(DatabaseHost::close);
     }
 

@@ -10,10 +10,12 @@ import dev.hearth.api.databases.DatabaseMetrics;
 import dev.hearth.api.databases.DatabaseMetricsSample;
 import dev.hearth.api.databases.DatabaseStatement;
 import dev.hearth.api.databases.DatabaseView;
+import dev.hearth.api.databases.OpenTimeTravel;
 import dev.hearth.api.databases.RestoreDatabase;
 import dev.hearth.api.databases.SleepDatabase;
 import dev.hearth.api.databases.SqlQuery;
 import dev.hearth.api.databases.SqlResult;
+import dev.hearth.api.databases.TimeTravel;
 import dev.hearth.api.databases.UpdateDatabase;
 import dev.hearth.server.checkpoints.CheckpointRoutes;
 import dev.hearth.server.http.Contract;
@@ -67,6 +69,16 @@ public final class DatabasesApi {
                 .takes(RestoreDatabase.class).example("{\"at\": \"2026-11-27T14:02:00Z\"}")
                 .answers(Contract.fields("database", Contract.of(DatabaseView.class), "backup", Contract.of(DatabaseView.class),
                         "operations", Contract.arrayOf(String.class)));
+        routes.create("/databases/{db}/time_travels", write, this::openTimeTravel)
+                .summary("A read-only connection to the database as it was at a moment, until it expires")
+                .takes(OpenTimeTravel.class).example("{\"at\": \"2026-11-27T14:02:00Z\", \"ttl_seconds\": 600}")
+                .answers(Contract.one("time_travel", TimeTravel.class));
+        routes.add("GET", "/databases/{db}/time_travels", read, this::timeTravels)
+                .summary("The database's open time travels (passwords redacted)")
+                .answers(Contract.all("time_travels", TimeTravel.class));
+        routes.add("DELETE", "/databases/{db}/time_travels/{id}", write, this::endTimeTravel)
+                .summary("End a time travel now: its sessions end and its cluster goes")
+                .answers(Contract.one("time_travel", TimeTravel.class));
         routes.add("GET", "/databases/{db}/insights", read, this::insights)
                 .summary("The statements the database spends most time on (pg_stat_statements); wakes it")
                 .query("order", "string", "total (default) or mean: the time of all calls, or of one")
@@ -138,6 +150,20 @@ public final class DatabasesApi {
     private Reply restore(Exchange ex) {
         var restored = service.moments().restore(ex.workspace(), ex.param("db"), ex.body(RestoreDatabase.class).at());
         return Reply.ok(Map.of("database", restored.database(), "backup", restored.backup(), "operations", List.of()));
+    }
+
+    /** The password is shown once: a replay of the same Idempotency-Key answers it redacted. */
+    private Reply openTimeTravel(Exchange ex) {
+        var trip = service.travels().open(ex.workspace(), ex.param("db"), ex.body(OpenTimeTravel.class));
+        return Reply.withReplay(201, Reply.one("time_travel", trip), Reply.one("time_travel", trip.redacted()));
+    }
+
+    private Reply timeTravels(Exchange ex) {
+        return Reply.ok(Map.of("time_travels", service.travels().list(ex.workspace(), ex.param("db"))));
+    }
+
+    private Reply endTimeTravel(Exchange ex) {
+        return Reply.ok(Reply.one("time_travel", service.travels().end(ex.workspace(), ex.param("db"), ex.param("id"))));
     }
 
     private Reply metricsHistory(Exchange ex) {

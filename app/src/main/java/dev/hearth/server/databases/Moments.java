@@ -58,7 +58,8 @@ public final class Moments {
                 "from_database");
     }
 
-    private MomentSource at(Database database, String at, String field) {
+    /** {@code at} of the database's history (a time or an LSN), or 400 naming {@code field} with the window. */
+    MomentSource at(Database database, String at, String field) {
         var host = service.host();
         if (!host.bases().kept(database.id())) {
             throw ApiException.invalidField(field, "database " + database.name() + " keeps no history: it has no "

@@ -157,6 +157,17 @@ public final class Clusters {
         return cluster;
     }
 
+    /**
+     * Starts a stopped cluster as a standby with no primary ({@code standby.signal}, no restore command):
+     * it replays what its pg_wal holds and stays in recovery, so it takes read-only sessions only
+     * (its postmaster.pid then reads "ready" too).
+     */
+    public Cluster startReadOnly(String version, Path data, Path socketDir, Path log, int port, Path archive)
+            throws IOException {
+        Files.writeString(data.resolve("standby.signal"), "");
+        return start(version, data, socketDir, log, port, archive, List.of("-c", "hot_standby=on"), START_LIMIT);
+    }
+
     private Cluster start(String version, Path data, Path socketDir, Path log, int port, Path archive,
                           List<String> recovery, Duration limit) throws IOException {
         Files.deleteIfExists(socketDir.resolve(".s.PGSQL." + port + ".lock"));
