@@ -171,8 +171,10 @@ public final class HearthServer implements AutoCloseable {
         listeners.serveRouter(computers.routes(), name -> jdbi.withHandle(h -> identity.workspaceStore().findLive(h,
                 name)), identity.guard(), config.router(),
                 new OtherNodes(node::routerOf, nodeKey, listeners.nodeScheme(true), config.clock()), e2b.hosts());
-        // Listening already, so that clients see 503 starting rather than a refused connection; served once
-        // what runs matches the store, so that nothing made meanwhile is swept away as a leftover.
+        // Listening already, so that clients see 503 starting rather than a refused connection (and those
+        // of databases wait for theirs); served once what runs matches the store, so that nothing made
+        // meanwhile is swept away as a leftover.
+        databases.listenEarly();
         listeners.start();
         reconcile(config);
         listeners.ready();

@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hearth.support.ChildServer;
 import dev.hearth.support.TestServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +44,8 @@ class DatabaseRecoveryTest {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
         Path dir = tmp.resolve("data");
         int port = ChildServer.freePort();
-        String[] ids = ChildServer.startAndKill(dir, port, "databases").split(" ");
+        String[] line = ChildServer.startAndKill(dir, port, "databases").split(" ");
+        String[] ids = {line[0], line[1]};
         long postmaster = Long.parseLong(Files.readAllLines(dir.resolve("databases/clusters/" + ids[0]
                 + "/data/postmaster.pid")).getFirst());
         long pooler = Long.parseLong(Files.readString(dir.resolve("databases/pgbouncer/run/pgbouncer.pid")).strip());
@@ -57,6 +64,49 @@ class DatabaseRecoveryTest {
                 assertEquals("acknowledged", DatabasesTest.query(DatabasesTest.pooled(c, password), "SELECT v FROM kept"));
             }
         }
+    }
+
+    /**
+     * While the restarted server reconciles (its API answers 503 starting while it stops the cluster
+     * its killed self left running), a connection to a database's port waits for its database
+     * instead of being refused, and gets in.
+     */
+    @Test
+    void aConnectionWhileTheRestartedServerReconcilesWaitsForItsDatabase(@TempDir Path tmp) throws Exception {
+        assumeDatabases();
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+        Path dir = tmp.resolve("data");
+        int port = ChildServer.freePort();
+        String[] line = ChildServer.startAndKill(dir, port, "databases").split(" ");
+        var restarting = CompletableFuture.supplyAsync(() -> TestServer.startOn(dir, port, c -> c));
+        try {
+            assertTrue(starting(port, restarting), "the restarted server was caught reconciling");
+            try (var jdbc = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + line[2]
+                    + "/awake?sslmode=require&connectTimeout=60", "awake", line[3]);
+                 var rows = jdbc.createStatement().executeQuery("SELECT v FROM kept")) {
+                rows.next();
+                assertEquals("acknowledged", rows.getString(1));
+            }
+        } finally {
+            restarting.join().close();
+        }
+    }
+
+    /** Waits until the server on {@code port} answers 503 starting; false if it was ready first. */
+    private static boolean starting(int port, CompletableFuture<?> restarting) throws Exception {
+        var http = HttpClient.newHttpClient();
+        var health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/health")).build();
+        while (!restarting.isDone()) {
+            try {
+                if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 503) {
+                    return true;
+                }
+            } catch (java.io.IOException notListeningYet) {
+                // the JVM is still starting
+            }
+            Thread.sleep(10);
+        }
+        return false;
     }
 
     /**

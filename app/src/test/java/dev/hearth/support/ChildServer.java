@@ -121,7 +121,10 @@ public final class ChildServer {
             }
             admin.post("/databases/" + ids.get(1) + "/sleep", Map.of());
             admin.post("/databases/" + ids.get(1) + "/reset_credentials", null);
-            System.out.println("databases " + String.join(" ", ids));
+            var awake = admin.get("/databases/" + ids.get(0) + "/connection").path("connection");
+            // The awake one's port and password, for a connection while the restarted server reconciles.
+            System.out.println("databases " + String.join(" ", ids) + " " + awake.path("port").asInt() + " "
+                    + awake.path("password").asText());
             System.out.flush();
             server.join();
             return;

@@ -46,6 +46,7 @@ final class DatabaseHost implements AutoCloseable {
     private final Optional<DirectPorts> direct;
     // The databases this node runs (their rows name it), as opposed to those it reaches elsewhere.
     private final Set<String> served = ConcurrentHashMap.newKeySet();
+    private final Reconciling reconciling = new Reconciling();
     private final Elsewhere elsewhere;
     private final DatabaseSamples samples;
     private final Bases bases;
@@ -68,7 +69,7 @@ final class DatabaseHost implements AutoCloseable {
         var paths = new WirePaths(direct, reach, settings.listenHost(), () -> engine.pooler().port());
         this.supervisor = new ClusterSupervisor(engine.clusters(), layout, disks, rows, clock, timings, paths);
         var targets = new Elsewhere.Targets(rows);
-        this.proxy = new WakeProxy(new Destinations(supervisor, targets::of, served));
+        this.proxy = new WakeProxy(new Destinations(supervisor, targets::of, served, reconciling));
         this.elsewhere = new Elsewhere(targets, proxy, engine.pooler(), reach, listenHost, served::contains);
         this.ports = new PortPool(rows, settings);
         this.trash = new Trash(layout.trash());
@@ -193,6 +194,27 @@ final class DatabaseHost implements AutoCloseable {
         engine.pooler().put(db.id(), Pooler.Entry.here(port, db.login().dbName()));
         reach.expose(db, engine.pooler().port());
         listen(db);
+        reconciling.done(db.id());
+    }
+
+    /**
+     * Before the reconcile: the ports of this node's databases listen, and connections to them wait
+     * until {@link #serve} (or the end of the reconcile) lets them through, instead of being refused.
+     */
+    void listenEarly(List<Database> live) {
+        for (var db : live) {
+            reconciling.add(db.id());
+            try {
+                listen(db);
+            } catch (IllegalStateException e) {
+                reconciling.done(db.id());
+            }
+        }
+    }
+
+    /** The end of the reconcile: whatever still waits goes on (to its database, or to a refusal). */
+    void reconciled() {
+        reconciling.allDone();
     }
 
     private void listen(Database db) {
@@ -274,7 +296,11 @@ final class DatabaseHost implements AutoCloseable {
 
     /** Makes what the store says true (see {@link ClusterReconciler}), then starts the auto-sleep ticker. */
     void start() {
-        new ClusterReconciler(this, rows, clock).reconcile();
+        try {
+            new ClusterReconciler(this, rows, clock).reconcile();
+        } finally {
+            reconciled();
+        }
         ticker.scheduleWithFixedDelay(this::sleepIdle, 1, 1, TimeUnit.SECONDS);
         ticker.scheduleWithFixedDelay(this::reachElsewhere, 0, Elsewhere.EVERY_SECONDS, TimeUnit.SECONDS);
         sampling = samples.start();

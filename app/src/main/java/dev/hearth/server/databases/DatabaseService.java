@@ -292,6 +292,14 @@ public final class DatabaseService implements AutoCloseable {
         return moves.<DatabaseCargo>map(m -> m).orElse(DatabaseCargo.NONE);
     }
 
+    /**
+     * Before the reconcile ({@link #start}): this node's databases' ports listen, their connections
+     * waiting until their database is reconciled rather than being refused.
+     */
+    public void listenEarly() {
+        host.ifPresent(h -> h.listenEarly(rows.live()));
+    }
+
     /** Makes what the store says true and starts the auto-sleep ticker, where databases can run. */
     public void start() {
         host.ifPresent(h -> {

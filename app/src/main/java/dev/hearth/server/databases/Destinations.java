@@ -15,17 +15,25 @@ final class Destinations implements Backends {
     private final ClusterSupervisor supervisor;
     private final Function<String, Optional<InetSocketAddress>> elsewhere;
     private final Set<String> servedHere;
+    private final Reconciling reconciling;
 
     /** {@code elsewhere}: where a database another node runs is reached (see {@link Elsewhere.Targets#of}). */
     Destinations(ClusterSupervisor supervisor, Function<String, Optional<InetSocketAddress>> elsewhere,
-                 Set<String> servedHere) {
+                 Set<String> servedHere, Reconciling reconciling) {
         this.supervisor = supervisor;
         this.elsewhere = elsewhere;
         this.servedHere = servedHere;
+        this.reconciling = reconciling;
     }
 
     @Override
     public InetSocketAddress wake(String id) throws Refused {
+        try {
+            reconciling.await(id);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Refused("57P03", "the database's node is starting");
+        }
         if (servedHere.contains(id)) {
             try {
                 return new InetSocketAddress(InetAddress.getLoopbackAddress(), supervisor.wake(id));
