@@ -66,7 +66,7 @@ export class Database extends Model {
   /** How far back it can be branched. */
   history(): Promise<{ earliest: string | null; latest: string; bases: number; archive_bytes: number; window_seconds: number }>;
   /** Rolls it back to a moment in place; `backup` holds what it was just before. `at`: a time, or an LSN (`X/Y`). */
-  restore(at: Date | string, options?: MutationOptions): Promise<{ database: this; backup: Database }>;
+  restore(at: Date | string, options?: MutationOptions): Promise<{ database: Database; backup: Database }>;
   /** A read-only connection to it as it was at a moment, open `ttlSeconds` (60 to 14400, default 600). */
   timeTravel(at: Date | string, options?: { ttlSeconds?: number; idempotencyKey?: string }): Promise<TimeTravel>;
   /** Its open time travels (passwords redacted). */
