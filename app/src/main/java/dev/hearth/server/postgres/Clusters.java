@@ -2,24 +2,20 @@ package dev.hearth.server.postgres;
 
 import dev.hearth.fs.Disk;
 import dev.hearth.server.process.Commands;
-import dev.hearth.server.process.Signals;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The PostgreSQL driver: one cluster per database, made by copying a template data directory,
@@ -37,7 +33,6 @@ public final class Clusters {
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
     // A start that first replays WAL to a moment: bases bound the WAL, replay runs at ~40-80 MiB/s.
     private static final Duration RECOVERY_LIMIT = Duration.ofMinutes(10);
-    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
     private final PostgresHost host;
     private final Path root;
@@ -66,7 +61,6 @@ public final class Clusters {
     public PostgresHost host() {
         return host;
     }
-
 
     /**
      * Makes a stopped cluster at {@code data} whose database {@code dbName} is owned by login role
@@ -221,32 +215,12 @@ public final class Clusters {
 
     /** Stops a postmaster this process did not start (found in postmaster.pid after a restart of Hearth). */
     public void stop(ProcessHandle postmaster) {
-        Signals.send(postmaster.pid(), Signals.SIGINT);
-        if (waitFor(postmaster, STOP_GRACE)) {
-            return;
-        }
-        Signals.send(postmaster.pid(), Signals.SIGQUIT);
-        if (!waitFor(postmaster, Duration.ofSeconds(10))) {
-            Signals.send(postmaster.pid(), Signals.SIGKILL);
-            waitFor(postmaster, Duration.ofSeconds(10));
-        }
+        Postmasters.stop(postmaster);
     }
 
     /** The live postmaster of a data directory, if one runs (postmaster.pid names it, /proc confirms it). */
     public Optional<ProcessHandle> postmasterOf(Path data) {
-        try {
-            Path pidFile = data.resolve("postmaster.pid");
-            if (!Files.exists(pidFile)) {
-                return Optional.empty();
-            }
-            // A standalone backend (postgres --single, which sets passwords while stopped) writes its pid
-            // negated: one a killed Hearth left must be found too, or it holds the directory's lock.
-            long pid = Math.abs(Long.parseLong(Files.readAllLines(pidFile).getFirst().strip()));
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return Postmasters.of(data);
     }
 
     /**
@@ -365,7 +339,7 @@ public final class Clusters {
         String input = String.join("\n", statements) + "\n";
         var result = Commands.run(host.asClusterUser(command), input, LIMIT);
         if (!result.ok() && result.stderr().contains("lock file \"postmaster.pid\" already exists")
-                && leftoverEnded(data)) {
+                && Postmasters.leftoverEnded(data)) {
             // Callers hold the database's lock and it is asleep, so the holder is left over from a
             // Hearth that was killed (say, its own --single): once that ends, the data directory is free.
             result = Commands.run(host.asClusterUser(command), input, LIMIT);
@@ -376,59 +350,12 @@ public final class Clusters {
         }
     }
 
-    /**
-     * Waits (up to the stop grace) for the process named in postmaster.pid to end, then removes the
-     * lock file if its process is gone or a zombie: PostgreSQL counts a zombie (an orphan whose new
-     * parent has not reaped it yet) as a live holder and would refuse the directory. True if free.
-     */
-    private boolean leftoverEnded(Path data) {
-        var holder = postmasterOf(data);
-        if (holder.isPresent() && !waitFor(holder.get(), STOP_GRACE)) {
-            stop(holder.get());
-        }
-        return releaseStaleLock(data);
-    }
-
-    private static boolean releaseStaleLock(Path data) {
-        Path pidFile = data.resolve("postmaster.pid");
-        try {
-            // A standalone backend (postgres --single, which sets passwords while stopped) writes its pid
-            // negated: one a killed Hearth left must be found too, or it holds the directory's lock.
-            long pid = Math.abs(Long.parseLong(Files.readAllLines(pidFile).getFirst().strip()));
-            Path stat = Path.of("/proc", String.valueOf(pid), "stat");
-            if (Files.exists(stat)) {
-                String text = Files.readString(stat);
-                if (text.charAt(text.lastIndexOf(')') + 2) != 'Z') {
-                    return false;
-                }
-            }
-            Files.deleteIfExists(pidFile);
-            return true;
-        } catch (IOException | RuntimeException gone) {
-            return !Files.exists(pidFile);
-        }
-    }
-
     private static String tail(Path log) {
         try {
             var lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
         } catch (IOException e) {
             return "(no log)";
-        }
-    }
-
-    private static boolean waitFor(ProcessHandle process, Duration limit) {
-        try {
-            process.onExit().get(limit.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (ExecutionException e) {
-            return !process.isAlive();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
         }
     }
 
