@@ -96,6 +96,21 @@ function AtMoment({ database, history, editor, go }) {
       go(`#/d/${answer.backup.id}/branches`)
     } catch (err) { setError(err) }
   }
+  const [trip, setTrip] = useState(null)
+  const travel = async () => {
+    setError(null)
+    try {
+      const answer = await api('POST', `/databases/${enc(database.id)}/time_travels`, { at: (at ? new Date(at) : new Date()).toISOString() })
+      setTrip(answer.time_travel)
+    } catch (err) { setError(err) }
+  }
+  const endTrip = async () => {
+    setError(null)
+    try {
+      await api('DELETE', `/databases/${enc(database.id)}/time_travels/${enc(trip.id)}`)
+      setTrip(null)
+    } catch (err) { setError(err) }
+  }
   return html`<div id="history">
     <p class="muted">${history.earliest ? `History from ${when(history.earliest)} (a window of ${history.window_seconds / 3600} h; ${history.bases} base${history.bases === 1 ? '' : 's'}, ${Math.round(history.archive_bytes / 1048576)} MB of WAL)` : 'No history yet: the first base is being made.'}</p>
     ${editor && history.earliest && html`<form id="branch-at" class="inline" onSubmit=${branch}>
@@ -104,8 +119,14 @@ function AtMoment({ database, history, editor, go }) {
       <${Field} label="Name" name="name" error=${error}>
         <input id="branch-at-name" required value=${name} onInput=${(e) => setName(e.target.value)} /><//>
       <button id="branch-at-submit" type="submit">Branch</button>
+      <button id="travel-at" type="button" onClick=${travel}>Read at this moment</button>
       <button id="restore-at" type="button" class="danger" onClick=${restore}>Restore in place</button>
     </form>`}
+    ${trip && html`<div id="time-travel" class="secret">
+      <p>Read-only, as it was at ${trip.at}, until ${when(trip.expires_at)} (the password is shown once):</p>
+      <code>${trip.connection.uri}</code>
+      <button id="travel-end" type="button" onClick=${endTrip}>End</button>
+    </div>`}
     ${error && !error.fields.at && !error.fields.name && html`<${ErrorBox} error=${error} />`}
   </div>`
 }

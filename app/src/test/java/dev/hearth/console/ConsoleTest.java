@@ -203,6 +203,10 @@ class ConsoleTest {
         browser.awaitText(By.cssSelector("#branch-tree li[data-name=ledger] li[data-name=ledger-before]"), "ledger-before");
         openFromTree("ledger");
         browser.awaitText(By.id("history"), "History from");
+        browser.click(By.id("travel-at"));
+        browser.awaitText(By.id("time-travel"), "postgresql://");
+        browser.click(By.id("travel-end"));
+        eventually(Duration.ofSeconds(10), () -> browser.driver().findElements(By.id("time-travel")).size(), n -> n == 0);
         browser.type(By.id("branch-at-name"), "ledger-now");
         browser.click(By.id("branch-at-submit"));
         browser.awaitText(By.tagName("h2"), "ledger-now");
