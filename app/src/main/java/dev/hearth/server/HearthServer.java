@@ -65,6 +65,7 @@ import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.teardown.Leftovers;
+import dev.hearth.server.variables.SharedKeys;
 import dev.hearth.server.variables.VariableService;
 import dev.hearth.server.variables.VariableStore;
 import dev.hearth.server.variables.VariablesApi;
@@ -134,7 +135,7 @@ public final class HearthServer implements AutoCloseable {
                 Arrays.stream(DatabaseState.values()).map(DatabaseState::wire).toList(),
                 Map.of("disks", config.dataDir().resolve("disks"), "databases", config.dataDir().resolve("databases"))));
         var ground = new Ground(config, jdbi, config.clock(), listeners.baseUrl(),
-                new Keyring(config.encryptionKeyFile()), mailer(config), operations,
+                new Keyring(config.encryptionKeyFile(), new SharedKeys(jdbi)), mailer(config), operations,
                 new CheckpointKinds(jdbi, new CheckpointStore(), operations), routes, new RateLimits(config.limits()),
                 metrics.<Timings>map(m -> m).orElse(Timings.NONE), node);
         HealthRoute.register(routes, VERSION, jdbi);

@@ -116,6 +116,43 @@ class JoinTest {
         }
     }
 
+    /**
+     * hearth admin rotate-encryption-key on the first node's host reaches the joined node through
+     * the store: it opens what was re-sealed with the new key and seals with it itself, twice over.
+     */
+    @Test
+    void aKeyRotatedOnOneNodesHostReachesTheOthers(@TempDir Path tmp) throws Exception {
+        var admin = a.admin();
+        String ws = TestServer.workspace(admin).path("id").asText();
+        String first = variable(admin, ws, "first", "one");
+        String token = cli("admin", "nodes", "join-token", "--data-dir", a.dataDir.toString(), "--store", store).out().strip();
+        try (var b = TestServer.startOn(tmp.resolve("b"), 0, joining("b", token));
+             var db = Store.open(store, tmp)) {
+            var onB = new HearthClient(b.localBaseUrl(), KeyFileTokens.read(a.dataDir.resolve("admin-key.json")));
+            for (int round = 1; round <= 2; round++) {
+                var rotated = cli("admin", "rotate-encryption-key", "--data-dir", a.dataDir.toString(), "--store", store);
+                assertEquals(0, rotated.code(), rotated.err());
+                String active = rotated.out().split(" ")[2].replace(";", "");
+                assertEquals(active, keyOf(db, first), "re-sealed with the new key");
+                assertEquals("one", onB.get("/variables/" + first).path("variable").path("value").asText(),
+                        "b opens what a's rotation sealed");
+                String made = variable(onB, ws, "made-on-b-" + round, "two");
+                assertEquals(active, keyOf(db, made), "b seals with the new key");
+                assertEquals("two", admin.get("/variables/" + made).path("variable").path("value").asText());
+            }
+        }
+    }
+
+    private static String variable(HearthClient client, String ws, String name, String value) {
+        return client.create("/workspaces/" + ws + "/variables", Map.of("name", name, "value", value))
+                .path("variable").path("id").asText();
+    }
+
+    private static String keyOf(Store db, String variable) {
+        return db.jdbi().withHandle(h -> h.createQuery("SELECT key_id FROM variables WHERE id = :id")
+                .bind("id", variable).mapTo(String.class).one());
+    }
+
     @Test
     void aBadExpiredOrForgedTokenAndADirectoryWithKeysOfItsOwnAreRefused(@TempDir Path tmp) throws Exception {
         var made = cli("admin", "nodes", "join-token", "--data-dir", a.dataDir.toString(), "--store", store, "--minutes", "5");

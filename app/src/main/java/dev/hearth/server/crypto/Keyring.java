@@ -14,37 +14,65 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * AES-256-GCM keys for secrets at rest, kept in a 0600 JSON file ({@code encryption-keys.json} in
  * the data directory unless configured). The active key seals; every listed key opens. The file is
  * re-read when it changes, so a rotation by {@code hearth admin rotate-encryption-key} reaches a
- * running server. The associated data binds each ciphertext to the row it belongs to.
+ * running server on its host; the keys it makes are also kept in the store, sealed, for the other
+ * nodes ({@link #sync}). The associated data binds each ciphertext to the row it belongs to.
  */
 public final class Keyring {
     /** A sealed value: which key sealed it, and base64 of nonce || ciphertext || tag. */
     public record Sealed(String keyId, String data) {
     }
 
+    /** A key a rotation made, sealed with the key active before it ({@link #sealKey}). */
+    public record SharedKey(String id, Sealed sealed) {
+    }
+
+    /** Where the keys other nodes' rotations made are kept (the store), oldest first. */
+    public interface Shared {
+        Shared NONE = List::of;
+
+        List<SharedKey> keys();
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Keyring.class);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_BYTES = 12;
 
+    private static final Duration SYNC_EVERY = Duration.ofSeconds(5);
+    private static final String KEY_PREFIX = "encryption-key:";
+
     private final Path file;
+    private final Shared shared;
     private volatile FileTime loadedAt;
     private volatile String active;
     private volatile Map<String, SecretKeySpec> keys;
+    private volatile long syncedAt;
 
     public Keyring(Path file) {
+        this(file, Shared.NONE);
+    }
+
+    /** A keyring that also takes the keys {@code shared} holds (see {@link #sync}). */
+    public Keyring(Path file, Shared shared) {
         this.file = file;
+        this.shared = shared;
         if (!Files.exists(file)) {
             write(file, newKeyFile());
         }
@@ -53,6 +81,13 @@ public final class Keyring {
 
     public Sealed seal(String plaintext, String associatedData) {
         reloadIfChanged();
+        if (System.nanoTime() - syncedAt > SYNC_EVERY.toNanos()) {
+            try {
+                sync();
+            } catch (RuntimeException e) { // the store is away: seal with the key held, as before
+                LOG.warn("the store's encryption keys could not be read: {}", e.toString());
+            }
+        }
         return new Sealed(active, seal(keys.get(active), plaintext, associatedData));
     }
 
@@ -60,6 +95,9 @@ public final class Keyring {
         var key = keys.get(sealed.keyId());
         if (key == null) {
             load();
+            if (!keys.containsKey(sealed.keyId())) {
+                sync();
+            }
             key = keys.get(sealed.keyId());
             if (key == null) {
                 throw new IllegalStateException("encryption key " + sealed.keyId() + " is not in " + file);
@@ -96,9 +134,67 @@ public final class Keyring {
         return new String(cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);
     }
 
+    /** The active key after taking what the store holds (a rotation on another node's host). */
+    public String activeKeyIdSynced() {
+        sync();
+        return active;
+    }
+
     public String activeKeyId() {
         reloadIfChanged();
         return active;
+    }
+
+    /** Key {@code id} of this keyring sealed with key {@code with}, for other nodes to take (see {@link #sync}). */
+    public Sealed sealKey(String id, String with) {
+        load();
+        var material = Base64.getEncoder().encodeToString(keys.get(id).getEncoded());
+        return new Sealed(with, seal(keys.get(with), material, KEY_PREFIX + id));
+    }
+
+    /**
+     * Takes into the key file every shared key it lacks that a key it holds opens (walking the chain
+     * of rotations), and makes the newest shared key the active one when it is newer than the active
+     * one (ids sort by time): a rotation on another node's host reaches this node within
+     * {@link #SYNC_EVERY}, or at once when it meets a value sealed with the new key.
+     */
+    private synchronized void sync() {
+        syncedAt = System.nanoTime();
+        var known = shared.keys();
+        if (known.isEmpty()) {
+            return;
+        }
+        var doc = (ObjectNode) read(file);
+        var held = (ObjectNode) doc.path("keys");
+        boolean changed = false;
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (var k : known) {
+                if (!held.has(k.id()) && held.has(k.sealed().keyId())) {
+                    held.put(k.id(), openKey(held, k));
+                    progress = changed = true;
+                }
+            }
+        }
+        String newest = known.getLast().id();
+        if (held.has(newest) && newest.compareTo(doc.path("active").asText()) > 0) {
+            doc.put("active", newest);
+            changed = true;
+        }
+        if (changed) {
+            write(file, doc);
+            load();
+        }
+    }
+
+    private String openKey(ObjectNode held, SharedKey k) {
+        var with = new SecretKeySpec(Base64.getDecoder().decode(held.path(k.sealed().keyId()).asText()), "AES");
+        try {
+            return open(with, k.sealed().data(), KEY_PREFIX + k.id());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("shared encryption key " + k.id() + " does not open with key "
+                    + k.sealed().keyId(), e);
+        }
     }
 
     /** Adds a new key and makes it the active one; returns its id. Older keys still open. */

@@ -1,7 +1,7 @@
 package dev.hearth.server.variables;
 
-import dev.hearth.server.crypto.Keyring;
 import dev.hearth.server.crypto.Keyring.Sealed;
+import dev.hearth.server.crypto.Keyring;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -10,10 +10,12 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * Rotates the key that seals secrets at rest: a new active key, every sealed value re-sealed with
- * it (variables, databases' passwords, the secrets nodes share), then every key no row still uses
- * dropped. Safe while servers run: they pick up the new key file, and a key a late writer still
- * used is kept until a later rotation finds it unused.
+ * Rotates the key that seals secrets at rest: a new active key, published in the store sealed
+ * with the one before it (so every node sharing the store takes it, see {@link SharedKeys}), every
+ * sealed value re-sealed with it (variables, databases' passwords, the secrets nodes share), then
+ * every key no row still uses dropped, but the one active before. Safe while servers run: they pick
+ * up the new key file or the store's, and a key a late writer still used is kept until a later
+ * rotation finds it unused.
  */
 public final class KeyRotation {
     public record Result(String activeKey, int resealed, Set<String> dropped) {
@@ -54,10 +56,15 @@ public final class KeyRotation {
     }
 
     public static Result rotate(Path keyFile, Jdbi jdbi) {
+        // Up to date with rotations made on other nodes' hosts first: the chain of keys stays one.
+        String before = new Keyring(keyFile, new SharedKeys(jdbi)).activeKeyIdSynced();
         String active = Keyring.rotate(keyFile);
         var keyring = new Keyring(keyFile);
+        // Published before anything is sealed with it, so that every node opens what is.
+        jdbi.useHandle(h -> SharedKeys.put(h, new Keyring.SharedKey(active, keyring.sealKey(active, before))));
         int resealed = 0;
-        var inUse = new TreeSet<String>();
+        // The key active before stays a rotation longer: another node may seal with it until it syncs.
+        var inUse = new TreeSet<>(Set.of(before));
         for (var column : SEALED) {
             resealed += reseal(column, keyring, active, jdbi);
             inUse.addAll(jdbi.withHandle(column::keysInUse));
