@@ -1,10 +1,12 @@
 package dev.hearth.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,9 +15,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code hearth psql NAME [-- psql args]}: runs psql on a database, which wakes it. The password
- * goes through PGPASSWORD (not the command line, where other users could read it), and the
- * server's certificate is checked against the database's CA (sslmode=verify-full).
+ * {@code hearth psql NAME [-- psql args]}: runs psql on a database, which wakes it, or with
+ * {@code --at} on a time travel to a moment of it (ended when psql exits). The password goes
+ * through PGPASSWORD (not the command line, where other users could read it), and the server's
+ * certificate is checked against the database's CA (sslmode=verify-full).
  */
 @Command(name = "psql", description = "Run psql on a database (waking it); exits with psql's exit code.")
 final class PsqlCommand implements Callable<Integer> {
@@ -34,10 +37,29 @@ final class PsqlCommand implements Callable<Integer> {
     @Option(names = "--pooler", description = "connect through the pooler (transaction pooling)")
     boolean pooler;
 
+    @Option(names = "--at", paramLabel = "MOMENT", description = "read the database as it was at a moment (a time or an LSN), "
+            + "read-only, through a time travel opened for this psql and ended when it exits; the database is not woken")
+    String at;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
-        var c = cli.client().get("/databases/" + database + "/connection?workspace=" + workspace.required())
-                .path("connection");
+        String path = "/databases/" + database;
+        String query = "?workspace=" + workspace.required();
+        if (at == null) {
+            return psql(cli.client().get(path + "/connection" + query).path("connection"));
+        }
+        if (pooler) {
+            throw new IllegalArgumentException("--at and --pooler do not go together: a time travel has no pooler");
+        }
+        var trip = cli.client().create(path + "/time_travels" + query, Map.of("at", at)).path("time_travel");
+        try {
+            return psql(trip.path("connection"));
+        } finally {
+            cli.client().delete(path + "/time_travels/" + trip.path("id").asText() + query);
+        }
+    }
+
+    private int psql(JsonNode c) throws IOException, InterruptedException {
         Path ca = Files.createTempFile("hearth-ca", ".crt");
         try {
             Files.writeString(ca, c.path("server_ca").asText());

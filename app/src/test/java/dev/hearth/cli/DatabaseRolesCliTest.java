@@ -93,6 +93,13 @@ class DatabaseRolesCliTest {
         assertTrue(cli("db", "time-travel", "list", "notes", "-w", "cli-past").out().contains(id));
         assertEquals(0, cli("db", "time-travel", "end", "notes", id, "-w", "cli-past").code());
         assertTrue(!cli("db", "time-travel", "list", "notes", "-w", "cli-past").out().contains(id));
+        // psql --at: a time travel for one psql, ended when it exits.
+        String now = java.time.Instant.now().toString();
+        assertEquals(0, cli("psql", "notes", "-w", "cli-past", "--at", now, "--", "-c", "SELECT 1").code());
+        assertEquals(1, cli("psql", "notes", "-w", "cli-past", "--at", now, "--", "-v", "ON_ERROR_STOP=1", "-c",
+                "CREATE TABLE t (n int)").code(), "read-only");
+        assertTrue(cli("db", "time-travel", "list", "notes", "-w", "cli-past", "--json").out().contains("[ ]")
+                || cli("db", "time-travel", "list", "notes", "-w", "cli-past", "--json").out().contains("[]"));
     }
 
     private static String field(String out, String name) {
