@@ -367,9 +367,12 @@ class DatabasesTest {
         var keyFile = server.dataDir.resolve("encryption-keys.json");
         String before = Json.mapper().readTree(keyFile.toFile()).path("active").asText();
         var out = new ByteArrayOutputStream();
-        int code = Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir", server.dataDir.toString()},
-                new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err, tmp.resolve("cli")));
-        assertEquals(0, code, out.toString());
+        // Twice: the key active before a rotation stays one rotation longer (another node may still seal with it).
+        for (int round = 0; round < 2; round++) {
+            int code = Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir", server.dataDir.toString()},
+                    new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err, tmp.resolve("cli")));
+            assertEquals(0, code, out.toString());
+        }
         var keys = Json.mapper().readTree(keyFile.toFile());
         assertFalse(keys.path("keys").has(before), "every sealed value was sealed again, so the old key goes: " + out);
         assertEquals(password, connection(id).path("password").asText(), "the password opens with the new key");

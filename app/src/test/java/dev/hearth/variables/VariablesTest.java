@@ -181,8 +181,14 @@ class VariablesTest {
                 new PrintStream(out, true), System.err, server.dataDir.resolve("cli")));
         assertEquals(0, code);
         var keys = Json.mapper().readTree(keyFile.toFile());
-        assertNotEquals(before, keys.path("active").asText());
+        String first = keys.path("active").asText();
+        assertNotEquals(before, first);
+        assertTrue(keys.path("keys").has(before), "the key active before stays a rotation longer (another node may still seal with it)");
+        assertEquals(0, Cli.run(new String[] {"admin", "rotate-encryption-key", "--data-dir", server.dataDir.toString()},
+                new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err, server.dataDir.resolve("cli"))));
+        keys = Json.mapper().readTree(keyFile.toFile());
         assertFalse(keys.path("keys").has(before), "the old key is dropped once nothing uses it: " + out);
+        assertTrue(keys.path("keys").has(first));
         assertEquals("still readable", admin.get("/variables/" + id).path("variable").path("value").asText());
         assertEquals("new", set(editor, "after-rotation", "new").path("value").asText());
     }
