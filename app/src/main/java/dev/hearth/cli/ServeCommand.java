@@ -107,6 +107,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--warm-pool", paramLabel = "IMAGE=N", defaultValue = "${env:HEARTH_WARM_POOL:-" + PoolSettings.DEFAULT + "}", description = "booted sandboxes kept per image, claimed by creates with default resources (IMAGE=N[,IMAGE=N]; 0: none) (default ${DEFAULT-VALUE})")
     String warmPool;
 
+    @Option(names = "--runsc-platform", paramLabel = "PLATFORM", defaultValue = "${env:HEARTH_RUNSC_PLATFORM}", description = "gVisor's platform for computers: systrap (runsc's default; an idle computer costs 30-45 ms of CPU a second) or ptrace (under 10 ms; see docs/benchmarks.md)")
+    String runscPlatform;
+
     @Option(names = "--join", paramLabel = "TOKEN", defaultValue = "${env:HEARTH_JOIN}", description = "join the cluster of the shared --store with a token from hearth admin nodes join-token: takes its keys and public URL into this data directory")
     String join;
 
@@ -175,6 +178,16 @@ final class ServeCommand implements Callable<Integer> {
                 memoryReserveMb == null ? defaults.memoryReserveBytes() : memoryReserveMb << 20);
     }
 
+    private static Optional<String> platform(String given) {
+        if (given == null || given.isBlank()) {
+            return Optional.empty();
+        }
+        if (!given.equals("systrap") && !given.equals("ptrace")) {
+            throw new IllegalArgumentException("--runsc-platform: systrap or ptrace, not " + given);
+        }
+        return Optional.of(given);
+    }
+
     private static Optional<TlsFiles> pair(String certOption, Path cert, String keyOption, Path key) {
         if ((cert == null) != (key == null)) {
             throw new IllegalArgumentException(certOption + " and " + keyOption + " go together");
@@ -225,7 +238,8 @@ final class ServeCommand implements Callable<Integer> {
         config = config.withLimits(config.limits().withRequests(rateLimit, (int) Math.max(1, Math.ceil(rateLimit * 10)))
                 .withAuthFailures(signInFailures).withReserve(diskReserveMb));
         config = config.withTls(tlsSettings());
-        config = config.withSleep(sleepSettings(config.sleep())).withPool(PoolSettings.parse(warmPool));
+        config = config.withSleep(sleepSettings(config.sleep())).withPool(PoolSettings.parse(warmPool))
+                .withRunscPlatform(platform(runscPlatform));
         if (metricsListen != null && metricsListen.lastIndexOf(':') < 0) {
             throw new IllegalArgumentException("--metrics-listen must be host:port, e.g. 127.0.0.1:9464");
         }

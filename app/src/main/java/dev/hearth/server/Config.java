@@ -33,7 +33,8 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                      DatabaseSettings databases, NetworkSettings network, List<Path> localImages, Limits limits,
                      IdempotencySettings idempotency, TlsSettings tls,
                      Optional<String> metricsListen, RequestObserver observer, SleepSettings sleep,
-                     PoolSettings pool, NodeSettings nodes, Map<String, String> e2bTemplates) {
+                     PoolSettings pool, NodeSettings nodes, Map<String, String> e2bTemplates,
+                     Optional<String> runscPlatform) {
 
     public static Config defaults(Path dataDir) {
         return new Config("127.0.0.1", 7300, dataDir, null, Optional.empty(), Duration.ofMinutes(15),
@@ -41,7 +42,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
                 Duration.ofDays(7), Duration.ofSeconds(30), Duration.ofSeconds(30), List.of(), Clock.systemUTC(),
                 RouterSettings.DEFAULT, DatabaseSettings.DEFAULT, NetworkSettings.DEFAULT, List.of(), Limits.DEFAULT,
                 IdempotencySettings.DEFAULT, TlsSettings.NONE, Optional.empty(), RequestObserver.NONE,
-                SleepSettings.defaults(), PoolSettings.NONE, NodeSettings.DEFAULT, Map.of());
+                SleepSettings.defaults(), PoolSettings.NONE, NodeSettings.DEFAULT, Map.of(), Optional.empty());
     }
 
     /** The encryption key file: configured, or {@code encryption-keys.json} in the data directory. */
@@ -158,6 +159,11 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         return with(b -> b.e2bTemplates = Map.copyOf(templates));
     }
 
+    /** gVisor's platform for computers' sandboxes ({@code runsc --platform}); empty: runsc's default, systrap. */
+    public Config withRunscPlatform(Optional<String> platform) {
+        return with(b -> b.runscPlatform = platform);
+    }
+
     private Config with(Consumer<Builder> change) {
         var b = new Builder(this);
         change.accept(b);
@@ -195,6 +201,7 @@ public record Config(String host, int port, Path dataDir, String store, Optional
         PoolSettings pool;
         NodeSettings nodes;
         Map<String, String> e2bTemplates;
+        Optional<String> runscPlatform;
 
         Builder(Config c) {
             host = c.host;
@@ -226,13 +233,14 @@ public record Config(String host, int port, Path dataDir, String store, Optional
             pool = c.pool;
             nodes = c.nodes;
             e2bTemplates = c.e2bTemplates;
+            runscPlatform = c.runscPlatform;
         }
 
         Config build() {
             return new Config(host, port, dataDir, store, publicUrl, accessTokenLifetime, sessionLifetime,
                     signingKeyRotation, maxBodyBytes, smtp, encryptionKeys, invitationLifetime, mailRetry,
                     operationLease, operationKinds, clock, router, databases, network, localImages, limits,
-                    idempotency, tls, metricsListen, observer, sleep, pool, nodes, e2bTemplates);
+                    idempotency, tls, metricsListen, observer, sleep, pool, nodes, e2bTemplates, runscPlatform);
         }
     }
 }

@@ -238,7 +238,7 @@ public final class HearthServer implements AutoCloseable {
             // Computers' disks and their checkpoints' copies: one volume, so that copies share blocks.
             var disks = Volume.ensure(dataDir.resolve("disks"), dataDir.resolve("disks.xfs"));
             runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc")),
-                    disks.shares()));
+                    disks.shares(), g.config().runscPlatform()));
         } else {
             LOG.warn("computers are unavailable: {}", unavailable.get());
         }

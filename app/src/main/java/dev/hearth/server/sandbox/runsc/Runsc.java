@@ -26,11 +26,18 @@ final class Runsc {
 
     private final String binary;
     private final Path root;
+    private final Optional<String> platform;
     private final StateFiles states;
 
     Runsc(String binary, Path root) {
+        this(binary, root, Optional.empty());
+    }
+
+    /** {@code platform}: gVisor's platform for every sandbox this boots or restores (runsc's default if empty). */
+    Runsc(String binary, Path root, Optional<String> platform) {
         this.binary = binary;
         this.root = root;
+        this.platform = platform;
         this.states = new StateFiles(root);
     }
 
@@ -42,6 +49,7 @@ final class Runsc {
     /** {@code runsc --root ROOT} followed by {@code args}, in a list open for more. */
     List<String> command(String... args) {
         var command = new ArrayList<>(List.of(binary, "--root", root.toString()));
+        platform.ifPresent(p -> command.add("--platform=" + p));
         command.addAll(List.of(args));
         return command;
     }

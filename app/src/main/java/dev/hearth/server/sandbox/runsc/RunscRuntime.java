@@ -42,8 +42,13 @@ public final class RunscRuntime implements SandboxRuntime {
 
     /** {@code disksShare}: whether the disks' images are on a {@link dev.hearth.server.disks.Volume} that shares blocks. */
     public RunscRuntime(String runsc, Path root, boolean disksShare) {
+        this(runsc, root, disksShare, Optional.empty());
+    }
+
+    /** {@code platform}: gVisor's platform for the sandboxes ({@code runsc --platform}; runsc's default if empty). */
+    public RunscRuntime(String runsc, Path root, boolean disksShare, Optional<String> platform) {
         this.disksShare = disksShare;
-        this.cli = new Runsc(runsc, root);
+        this.cli = new Runsc(runsc, root, platform);
         this.networks = new Networks(root.resolveSibling("networks"));
         this.cgroups = new Cgroups(root);
         this.freezer = new Freezer(cgroups);
