@@ -280,6 +280,12 @@ final class DatabaseHost implements AutoCloseable {
         Disk.deleteTree(layout.cluster(id));
     }
 
+    /** A cluster made apart from any database (a restore's recovery, a time travel): its disks, files and archive. */
+    void dropApart(String id) {
+        drop(id);
+        Disk.deleteTree(layout.history(id));
+    }
+
     /** Removes a deleted database's disks, and moves its other files and its checkpoints' to the trash. */
     void discard(String id, List<Checkpoint> checkpoints) {
         disks.remove(id);

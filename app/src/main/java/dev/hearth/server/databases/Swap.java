@@ -119,8 +119,7 @@ final class Swap {
     }
 
     private void drop() {
-        host.drop(temp);
-        Disk.deleteTree(layout.history(temp));
+        host.dropApart(temp);
     }
 
     /** The restores a stopped server left journalled. */

@@ -10,7 +10,6 @@ import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.pgwire.Backends;
 import dev.hearth.server.pgwire.WakeProxy;
 import dev.hearth.server.postgres.Cluster;
-import dev.hearth.fs.Disk;
 import dev.hearth.server.store.Ids;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -72,7 +71,7 @@ public final class TimeTravels implements AutoCloseable {
             trips.put(trip.id(), trip);
             LOG.info("database {} ({}): time travel {} to {} on port {}", db.name(), db.id(), trip.id(),
                     moment.target(), trip.port());
-            return view(trip);
+            return view(trip, rows.password(db));
         } finally {
             opening.computeIfPresent(db.id(), (id, n) -> n > 1 ? n - 1 : null);
         }
@@ -81,7 +80,7 @@ public final class TimeTravels implements AutoCloseable {
     /** The database's trips, oldest first, their passwords redacted. */
     public List<TimeTravel> list(Workspace workspace, String ref) {
         var db = service.live(workspace, ref);
-        return of(db.id()).stream().map(t -> view(t).redacted()).toList();
+        return of(db.id()).stream().map(t -> view(t, Connection.REDACTED)).toList();
     }
 
     /** Ends a trip of the database: its sessions end and its cluster and files go. */
@@ -92,7 +91,7 @@ public final class TimeTravels implements AutoCloseable {
             throw ApiException.notFound("time travel " + id + " of database " + db.name());
         }
         end(trip, "ended");
-        return view(trip).redacted();
+        return view(trip, Connection.REDACTED);
     }
 
     /** Ends every trip of a database (it is being deleted). */
@@ -124,8 +123,7 @@ public final class TimeTravels implements AutoCloseable {
             return new Trip(id, db, moment.target().toString(), now, now.plusSeconds(seconds), port, cluster);
         } catch (IOException | RuntimeException e) {
             proxy.close(id);
-            host.drop(id);
-            Disk.deleteTree(host.layout().history(id));
+            host.dropApart(id);
             host.ports().release(port);
             throw new ApiException(ErrorCode.RUNTIME_UNAVAILABLE, "database " + db.name() + " could not be read at "
                     + moment.target() + ": " + e.getMessage());
@@ -149,8 +147,7 @@ public final class TimeTravels implements AutoCloseable {
         var host = service.host();
         proxy.close(trip.id());
         host.engine().clusters().stop(trip.cluster());
-        host.drop(trip.id());
-        Disk.deleteTree(host.layout().history(trip.id()));
+        host.dropApart(trip.id());
         host.ports().release(trip.port());
         LOG.info("database {}: time travel {} {}", trip.database().id(), trip.id(), why);
     }
@@ -160,10 +157,11 @@ public final class TimeTravels implements AutoCloseable {
                 .sorted(Comparator.comparing(Trip::createdAt)).toList();
     }
 
-    private TimeTravel view(Trip trip) {
+    /** The trip with {@code password} in its connection (the owner's, or {@link Connection#REDACTED}). */
+    private TimeTravel view(Trip trip, String password) {
         var db = trip.database();
         var connection = Connection.direct(db.placement().host(), trip.port(), db.login().dbName(), db.login().user(),
-                rows.password(db), service.host().engine().caPem());
+                password, service.host().engine().caPem());
         return new TimeTravel(trip.id(), db.id(), trip.at(), trip.createdAt(), trip.expiresAt(), connection);
     }
 
