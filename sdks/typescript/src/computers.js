@@ -23,7 +23,7 @@ export class Computer extends Model {
   }
 
   /**
-   * PATCH: `{name, env, ports, protected, autoSleepSeconds, network, resources, entrypoint, command, restart,
+   * PATCH: `{name, env, ports, protected, autoSleepSeconds, freezeWhenIdle, network, resources, entrypoint, command, restart,
    * labels, expiresAt, onExpire}`. `env`, `labels` and `resources` merge (`labels: {team: null}` removes
    * one); `expiresAt: null` ends the lifetime (a Date is sent as the API's timestamp).
    * @param {Record<string, any>} changes @param {{idempotencyKey?: string}} [options]
@@ -165,7 +165,7 @@ export class Computers extends WorkspaceResources {
    * sleep with `onExpire: "sleep"`.
    * @param {string} name
    * @param {{image?: string, env?: Record<string, string|{secret: string}>, ports?: object[], protected?: boolean,
-   *   resources?: object, autoSleepSeconds?: number|null, network?: object, entrypoint?: string[]|null,
+   *   resources?: object, autoSleepSeconds?: number|null, freezeWhenIdle?: boolean, network?: object, entrypoint?: string[]|null,
    *   command?: string[]|null, restart?: string|null, fromCheckpoint?: import("./checkpoints.js").Checkpoint|string,
    *   labels?: Record<string, string>, expiresAt?: Date|string, onExpire?: "delete"|"sleep",
    *   idempotencyKey?: string, wait?: boolean, timeoutMs?: number}} [options]

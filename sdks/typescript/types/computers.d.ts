@@ -30,6 +30,8 @@ export class Computer extends Model {
   generation: number;
   protected: boolean;
   autoSleepSeconds: number | null;
+  /** Whether it is frozen (no CPU, still ready) while idle; false keeps its timers running. */
+  freezeWhenIdle: boolean;
   network: Network;
   entrypoint: string[] | null;
   command: string[] | null;
@@ -47,6 +49,8 @@ export class Computer extends Model {
   node: string;
   error: ErrorInfo;
   /** While its agent does not answer Hearth's health request (swamped or stopped); null otherwise. */
+  /** Since when it has been frozen while idle (the next request or packet thaws it); null while it runs. */
+  frozenSince: string | null;
   unresponsiveSince: string | null;
   createdAt: string;
   updatedAt: string;
@@ -81,6 +85,7 @@ export interface ComputerChanges {
   ports?: { target: number; published?: number; protocol?: string; private?: boolean }[];
   protected?: boolean;
   autoSleepSeconds?: number | null;
+  freezeWhenIdle?: boolean;
   network?: Partial<Network>;
   resources?: Partial<Resources>;
   entrypoint?: string[] | null;

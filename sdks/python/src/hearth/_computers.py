@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 class Computer(Model):
     _fields = ("id", "workspace", "name", "state", "pending", "sleep_mode", "image", "image_digest", "ports", "url",
                "env_keys", "env_vars", "resources", "generation", "protected", "auto_sleep_seconds",
-               "network", "entrypoint", "command", "restart", "labels", "expires_at", "on_expire", "main_exit",
+               "freeze_when_idle", "network", "entrypoint", "command", "restart", "labels", "expires_at", "on_expire", "main_exit",
                "parent", "from_checkpoint",
-               "node", "error", "unresponsive_since", "created_at", "updated_at", "last_started_at", "last_active_at",
+               "node", "error", "frozen_since", "unresponsive_since", "created_at", "updated_at", "last_started_at", "last_active_at",
                "deleted_at")
     # The wire fields, typed as docs/openapi.json types them (tests/test_types.py keeps them so).
     id: str
@@ -42,6 +42,7 @@ class Computer(Model):
     generation: int
     protected: bool
     auto_sleep_seconds: int | None
+    freeze_when_idle: bool
     network: dict[str, Any]
     entrypoint: list[str] | None
     command: list[str] | None
@@ -54,6 +55,7 @@ class Computer(Model):
     from_checkpoint: str | None
     node: str | None
     error: dict[str, Any] | None
+    frozen_since: str | None
     unresponsive_since: str | None
     created_at: str
     updated_at: str
@@ -76,7 +78,7 @@ class Computer(Model):
         return self
 
     def update(self, **fields: Any) -> "Computer":
-        """PATCH: ``name, env, ports, protected, auto_sleep_seconds, network, resources, entrypoint,
+        """PATCH: ``name, env, ports, protected, auto_sleep_seconds, freeze_when_idle, network, resources, entrypoint,
         command, restart, labels, expires_at, on_expire`` (``env``, ``labels`` and ``resources``
         merge; ``env={"NAME": None}`` removes one, ``labels={"team": None}`` too;
         ``expires_at=None`` ends the lifetime; a datetime is sent as the API's timestamp)."""
@@ -162,6 +164,7 @@ class Computers:
     def create(self, name: str, image: str | None = None, *, env: Mapping[str, Any] | None = None,
                ports: Sequence[Mapping[str, Any]] | None = None, protected: bool | None = None,
                resources: Mapping[str, Any] | None = None, auto_sleep_seconds: int | None = None,
+               freeze_when_idle: bool | None = None,
                network: Mapping[str, Any] | None = None, entrypoint: Sequence[str] | None = None,
                command: Sequence[str] | None = None, restart: str | None = None,
                from_checkpoint: "Checkpoint | str | None" = None, labels: Mapping[str, str] | None = None,
@@ -178,7 +181,8 @@ class Computers:
         body = _drop_none(name=name, image=image, env=dict(env) if env is not None else None,
                           ports=list(ports) if ports is not None else None, protected=protected,
                           resources=dict(resources) if resources is not None else None,
-                          auto_sleep_seconds=auto_sleep_seconds, network=network,
+                          auto_sleep_seconds=auto_sleep_seconds, freeze_when_idle=freeze_when_idle,
+                          network=network,
                           entrypoint=list(entrypoint) if entrypoint is not None else None,
                           command=list(command) if command is not None else None, restart=restart,
                           from_checkpoint=_id_of(from_checkpoint) if from_checkpoint is not None else None,

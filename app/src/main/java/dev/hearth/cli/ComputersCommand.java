@@ -33,6 +33,7 @@ final class ComputersCommand {
                @Mixin ResourceOptions resources,
                @Option(names = "--protected", description = "refuse deletes until unprotected") boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS", description = "sleep after this long idle") Integer autoSleep,
+               @Option(names = "--freeze-when-idle", negatable = true, description = "frozen (no CPU, still ready) while idle; --no-freeze-when-idle keeps its timers running (default: true)") Boolean freeze,
                @Mixin NetworkOptions network,
                @Mixin LaunchOptions launch,
                @Option(names = "--no-wait", description = "answer at once with the operation instead of waiting for it") boolean noWait,
@@ -48,6 +49,9 @@ final class ComputersCommand {
         }
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep);
+        }
+        if (freeze != null) {
+            body.put("freeze_when_idle", freeze);
         }
         if (env != null || secrets != null) {
             body.put("env", env(env, secrets));
@@ -83,7 +87,7 @@ final class ComputersCommand {
         return 0;
     }
 
-    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, network (at once) or resources, command, entrypoint and restart (from its next start).")
+    @Command(name = "update", description = "Change a computer's env, name, protection, auto-sleep, freezing while idle, network (at once) or resources, command, entrypoint and restart (from its next start).")
     int update(@Parameters(paramLabel = "NAME", description = "the computer's name or id") String name,
                @Option(names = "--env", paramLabel = "NAME=VALUE", description = "an environment variable of the computer") List<String> env,
                @Option(names = "--secret", paramLabel = "NAME=VARIABLE", description = "an env var read from a variable") List<String> secrets,
@@ -91,6 +95,7 @@ final class ComputersCommand {
                @Option(names = "--rename", paramLabel = "NEW_NAME", description = "the computer's new name") String rename,
                @Option(names = "--protected", negatable = true, description = "refuse deletes until unprotected") Boolean protect,
                @Option(names = "--auto-sleep", paramLabel = "SECONDS|never", description = "sleep after this long idle") String autoSleep,
+               @Option(names = "--freeze-when-idle", negatable = true, description = "frozen (no CPU, still ready) while idle, or not") Boolean freeze,
                @Mixin NetworkOptions network,
                @Mixin ResourceOptions resources,
                @Mixin LaunchOptions launch,
@@ -98,6 +103,9 @@ final class ComputersCommand {
         var body = new LinkedHashMap<String, Object>();
         if (autoSleep != null) {
             body.put("auto_sleep_seconds", autoSleep.equals("never") ? null : Integer.valueOf(autoSleep));
+        }
+        if (freeze != null) {
+            body.put("freeze_when_idle", freeze);
         }
         var changes = env(env, secrets);
         if (unset != null) {

@@ -101,6 +101,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--warm-sleep-seconds", paramLabel = "SECONDS", defaultValue = "${env:HEARTH_WARM_SLEEP_SECONDS:-300}", description = "a sleeping computer stays frozen in memory this long (woken in milliseconds) before its memory goes to disk; 0: straight to disk (default ${DEFAULT-VALUE})")
     long warmSleepSeconds;
 
+    @Option(names = "--freeze-idle-after", paramLabel = "SECONDS", defaultValue = "${env:HEARTH_FREEZE_IDLE_AFTER:-10}", description = "a ready computer with no request, no command of the API running and almost no CPU use for this long is frozen (no CPU) until its next request or packet, still ready; a computer's freeze_when_idle false opts out; 0: never (default ${DEFAULT-VALUE})")
+    long freezeIdleAfter;
+
     @Option(names = "--memory-reserve-mb", paramLabel = "MB", defaultValue = "${env:HEARTH_MEMORY_RESERVE_MB}", description = "host memory kept available: below it, warm sleepers go to disk early, longest asleep first (default: a tenth of the host's memory)")
     Long memoryReserveMb;
 
@@ -171,11 +174,12 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private SleepSettings sleepSettings(SleepSettings defaults) {
-        if (warmSleepSeconds < 0 || memoryReserveMb != null && memoryReserveMb < 0) {
-            throw new IllegalArgumentException("--warm-sleep-seconds and --memory-reserve-mb cannot be negative");
+        if (warmSleepSeconds < 0 || freezeIdleAfter < 0 || memoryReserveMb != null && memoryReserveMb < 0) {
+            throw new IllegalArgumentException("--warm-sleep-seconds, --freeze-idle-after and --memory-reserve-mb cannot be negative");
         }
         return new SleepSettings(Duration.ofSeconds(warmSleepSeconds),
-                memoryReserveMb == null ? defaults.memoryReserveBytes() : memoryReserveMb << 20);
+                memoryReserveMb == null ? defaults.memoryReserveBytes() : memoryReserveMb << 20,
+                Duration.ofSeconds(freezeIdleAfter));
     }
 
     private static Optional<String> platform(String given) {

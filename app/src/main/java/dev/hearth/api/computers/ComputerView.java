@@ -15,10 +15,12 @@ public record ComputerView(@Required String id, @Required String workspace, @Req
                            @Required List<String> envKeys, @Required List<EnvVar> envVars,
                            @Required Resources resources, int generation,
                            @JsonProperty("protected") boolean protectedFlag, Integer autoSleepSeconds,
+                           boolean freezeWhenIdle,
                            @Required NetworkPolicyView network, List<String> entrypoint, List<String> command,
                            Restart restart, MainExitView mainExit, @Required Map<String, String> labels,
                            Instant expiresAt, OnExpire onExpire, String parent, String fromCheckpoint,
-                           String node, OperationError error, Instant unresponsiveSince, @Required Instant createdAt, @Required Instant updatedAt,
+                           String node, OperationError error, Instant unresponsiveSince, Instant frozenSince,
+                           @Required Instant createdAt, @Required Instant updatedAt,
                            Instant lastStartedAt, Instant lastActiveAt, Instant deletedAt) {
 
 }

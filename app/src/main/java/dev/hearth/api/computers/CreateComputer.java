@@ -16,7 +16,7 @@ import java.util.Map;
 public record CreateComputer(@Required String name, String image,
                              @WireSchema(WireSchemas.ENV) Patch<Map<String, EnvValue>> env,
                              List<PortSpec> ports, @JsonProperty("protected") Boolean protectedFlag,
-                             ResourcesSpec resources, Patch<Integer> autoSleepSeconds,
+                             ResourcesSpec resources, Patch<Integer> autoSleepSeconds, Boolean freezeWhenIdle,
                              String fromCheckpoint, NetworkRequest network,
                              @WireSchema(WireSchemas.ARGV) Patch<List<String>> entrypoint,
                              @WireSchema(WireSchemas.ARGV) Patch<List<String>> command,

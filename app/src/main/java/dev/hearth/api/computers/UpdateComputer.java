@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public record UpdateComputer(String name, @WireSchema(WireSchemas.ENV_PATCH) Map<String, EnvValue> env,
                              @JsonProperty("protected") Boolean protectedFlag,
-                             Patch<Integer> autoSleepSeconds, List<PortSpec> ports,
+                             Patch<Integer> autoSleepSeconds, Boolean freezeWhenIdle, List<PortSpec> ports,
                              NetworkRequest network, ResourcesSpec resources,
                              @WireSchema(WireSchemas.ARGV) Patch<List<String>> entrypoint,
                              @WireSchema(WireSchemas.ARGV) Patch<List<String>> command,

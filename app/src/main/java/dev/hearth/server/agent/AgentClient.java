@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -86,6 +87,23 @@ public final class AgentClient implements AutoCloseable {
             return mine.isEmpty() ? null : mine;
         }));
         return request;
+    }
+
+    /**
+     * Closes the kept-alive connections to a sandbox's agent that no request uses (those in use stay):
+     * before it is frozen, so that no close at the end of their idle time, a minute later, sends a
+     * packet that would thaw it.
+     */
+    public void closeIdle(AgentEndpoint agent) {
+        for (var destination : http.getDestinations()) {
+            var origin = destination.getOrigin();
+            if (agent.sandboxId().equals(origin.getTag()) && agent.address().equals(origin.getAddress().getHost())
+                    && destination.getConnectionPool() instanceof AbstractConnectionPool pool) {
+                for (var idle = pool.acquire(false); idle != null; idle = pool.acquire(false)) {
+                    idle.close();
+                }
+            }
+        }
     }
 
     /**

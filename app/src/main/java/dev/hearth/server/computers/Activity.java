@@ -30,6 +30,16 @@ final class Activity {
         lastUse.put(computerId, at);
     }
 
+    /**
+     * Since when the computer has not been used: its last use seen here, else the last written one
+     * if it came after its sandbox started, else that start (null if it never started).
+     */
+    static Instant idleSince(Activity activity, Computer c) {
+        var times = c.times();
+        return activity.lastUse(c.id()).orElse(times.lastActiveAt() != null && times.lastStartedAt() != null
+                && times.lastActiveAt().isAfter(times.lastStartedAt()) ? times.lastActiveAt() : times.lastStartedAt());
+    }
+
     Optional<Instant> lastUse(String computerId) {
         return Optional.ofNullable(lastUse.get(computerId));
     }

@@ -26,10 +26,12 @@ final class AgentHealth {
     private static final Duration BEFORE_CONTINUING = Duration.ofSeconds(10);
 
     private final Agents agents;
+    private final Dozes dozes;
     private final Map<String, Instant> deaf = new ConcurrentHashMap<>();
 
-    AgentHealth(Agents agents) {
+    AgentHealth(Agents agents, Dozes dozes) {
         this.agents = agents;
+        this.dozes = dozes;
     }
 
     /** Since when the computer's agent has not answered, if it does not answer now (as last asked). */
@@ -42,12 +44,15 @@ final class AgentHealth {
         return deaf.size();
     }
 
-    /** Asks every awake computer's agent at once; forgets computers no longer awake. */
+    /**
+     * Asks every awake computer's agent at once, but for those frozen while idle (a frozen agent
+     * cannot answer; it answered just before); forgets computers no longer awake.
+     */
     void probe(Collection<Computer> awake, SandboxRuntime runtime, Instant now) {
         Set<String> ids = awake.stream().map(Computer::id).collect(Collectors.toSet());
         deaf.keySet().retainAll(ids);
         try (var each = Executors.newVirtualThreadPerTaskExecutor()) {
-            awake.forEach(c -> each.submit(() -> probe(c, runtime, now)));
+            awake.stream().filter(c -> !dozes.dozing(c.id())).forEach(c -> each.submit(() -> probe(c, runtime, now)));
         }
     }
 

@@ -60,6 +60,11 @@ final class Agents {
     }
 
     /** The sandbox is gone: what was asked of its agent ends now (runtime_unavailable), not at its time limit. */
+    /** Closes the agent's idle connections (see {@link AgentClient#closeIdle}). */
+    void closeIdle(Computer c) {
+        of(c).ifPresent(client::closeIdle);
+    }
+
     void abandon(String sandboxId) {
         client.abandon(sandboxId);
     }

@@ -52,6 +52,7 @@ final class Awake {
                         && gate.changes().get() == read.changesAtRead();
                 var c = unchanged ? read.computer() : records.current(computerId);
                 if (c.is(ComputerState.READY) && !c.deleted()) {
+                    gates.thaw(computerId);
                     used(computerId);
                     try {
                         return work.apply(c);

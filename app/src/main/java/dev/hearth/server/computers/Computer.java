@@ -26,11 +26,11 @@ public record Computer(String id, String workspace, String name, Settings settin
      */
     public record Settings(String image, Map<String, EnvValue> env, List<Port> ports, Resources resources,
                            boolean protectedFlag, Integer autoSleepSeconds, NetworkPolicy network, Launch launch,
-                           Map<String, String> labels, Lifetime lifetime) {
+                           Map<String, String> labels, Lifetime lifetime, boolean freezeWhenIdle) {
         /** The same, to live until deleted (its lifetime expired as a sleep, or it is being deleted). */
         public Settings endless() {
             return new Settings(image, env, ports, resources, protectedFlag, autoSleepSeconds, network, launch, labels,
-                    Lifetime.NONE);
+                    Lifetime.NONE, freezeWhenIdle);
         }
     }
 
@@ -246,7 +246,8 @@ public record Computer(String id, String workspace, String name, Settings settin
     /** Deleted: nothing pending, no longer protected (its row is kept; its name and slot are free). */
     public Computer deleted(Instant now) {
         var unprotected = new Settings(image(), settings.env(), settings.ports(), settings.resources(), false,
-                settings.autoSleepSeconds(), settings.network(), settings.launch(), settings.labels(), Lifetime.NONE);
+                settings.autoSleepSeconds(), settings.network(), settings.launch(), settings.labels(), Lifetime.NONE,
+                settings.freezeWhenIdle());
         return new Computer(id, workspace, name, unprotected, new Status(state(), null, error(), status.mainExit(), status.sleep()),
                 instance, lineage,
                 new Times(times.createdAt(), now, times.lastStartedAt(), times.lastActiveAt(), now));

@@ -19,10 +19,14 @@ public final class ComputerAddresses {
 
     private final ComputerRecords records;
     private final Sleeps sleeps;
+    private final Gates gates;
+    private final Activity activity;
 
-    ComputerAddresses(ComputerRecords records, Sleeps sleeps) {
+    ComputerAddresses(ComputerRecords records, Sleeps sleeps, Gates gates, Activity activity) {
         this.records = records;
         this.sleeps = sleeps;
+        this.gates = gates;
+        this.activity = activity;
     }
 
     /** The workspace of the live computer at this sandbox address. */
@@ -37,16 +41,28 @@ public final class ComputerAddresses {
                 .map(c -> address(c.slot().sandboxAddress()));
     }
 
-    /** Wakes the computer a connection is meant for, if the asker is a computer of the same workspace. */
+    /**
+     * Wakes (or thaws, if it froze while idle) the computer a connection is meant for, if the asker is
+     * a computer of the same workspace.
+     */
     public boolean wakeFor(InetAddress asker, InetSocketAddress target) {
         var from = at(asker);
         var to = at(target.getAddress());
         if (from.isEmpty() || to.isEmpty() || !from.get().workspace().equals(to.get().workspace())) {
             return false;
         }
-        LOG.info("computer {} ({}): woken by a connection to port {} from computer {}", to.get().name(),
-                to.get().id(), target.getPort(), from.get().name());
-        return sleeps.wakeNow(to.get().id()).is(ComputerState.READY);
+        var c = to.get();
+        if (c.is(ComputerState.READY)) {
+            if (gates.thaw(c.id())) {
+                activity.used(c.id(), records.now());
+                LOG.debug("computer {} ({}): thawed by a connection to port {} from computer {}", c.name(), c.id(),
+                        target.getPort(), from.get().name());
+            }
+            return true;
+        }
+        LOG.info("computer {} ({}): woken by a connection to port {} from computer {}", c.name(), c.id(),
+                target.getPort(), from.get().name());
+        return sleeps.wakeNow(c.id()).is(ComputerState.READY);
     }
 
     private Optional<Computer> at(InetAddress address) {

@@ -11,12 +11,14 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                      ComputerImages images, ComputerCheckpoints checkpoints, Lifecycle lifecycle, Sleeps sleeps, Restores restores,
                      Execs execs, ComputerFiles files, ComputerProcesses processes, RouteTargets routes, ComputerViews views,
                      Networking networking, ComputerUsage usage, WarmPool pool, ComputerDisks disks,
-                     Agents agents, AgentHealth health) {
+                     Agents agents, AgentHealth health, Dozes dozes) {
 
     static ComputerParts assemble(ComputerService.Inputs in) {
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock(), in.node());
         var access = new SandboxAccess(in.runtime(), in.unavailable());
-        var gates = new Gates();
+        var networking = new Networking(in.network());
+        var dozes = new Dozes(access, networking);
+        var gates = new Gates(dozes);
         var activity = new Activity();
         var dirs = Dirs.under(in.dataDir());
         var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")),
@@ -26,7 +28,6 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
                 access::get, dirs, in.clock(), agents, disks);
         var environments = new Environments(in.variables());
         var images = new ComputerImages(in.jdbi(), in.images(), in.imageStore(), in.store(), checkpoints::digestsInUse);
-        var networking = new Networking(in.network());
         var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"),
                 agents, disks);
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots, disks);
@@ -37,11 +38,12 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var execs = new Execs(access, awake, environments, images, agents, in.timings());
         var files = new ComputerFiles(awake, agents, activity);
         var processes = new ComputerProcesses(awake, agents, execs);
-        var health = new AgentHealth(agents);
+        var health = new AgentHealth(agents, dozes);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
-                execs, files, processes, new RouteTargets(records, activity, sleeps, agents), new ComputerViews(environments, in.routerHost(), health),
-                networking, new ComputerUsage(access, dirs, in.clock(), agents),
+                execs, files, processes, new RouteTargets(records, activity, sleeps, agents, gates),
+                new ComputerViews(environments, in.routerHost(), health, dozes),
+                networking, new ComputerUsage(access, dirs, in.clock(), agents, dozes),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,
-                        in.sleep().memoryReserveBytes()), disks, agents, health);
+                        in.sleep().memoryReserveBytes()), disks, agents, health, dozes);
     }
 }

@@ -104,7 +104,8 @@ public final class ComputerService {
         operations.register(OperationKind.of(SLEEP_KIND, false, this::sleepWork));
         this.supervisor = inputs.runtime().map(r -> new ComputerSupervisor(parts.lifecycle(), parts.sleeps(),
                 new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
-                parts.activity(), parts.health()));
+                parts.activity(), parts.health(), new IdleFreezes(inputs.sleep().freezeIdleAfter(), parts),
+                new PacketWatch(parts.dozes(), parts.gates(), parts.activity(), parts.records())));
         supervisor.ifPresent(ComputerSupervisor::start);
         this.copies = new CheckpointCopies(parts, node);
         this.forks = new Forks(parts, node, copies);
@@ -176,7 +177,7 @@ public final class ComputerService {
                 NetworkInput.parse(request.network(), NetworkPolicy.DEFAULT, parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), Launch.IMAGE),
                 Labels.of(request.labels()), lifetime(request.expiresAt(), request.onExpire(), Lifetime.NONE,
-                        Boolean.TRUE.equals(request.protectedFlag())));
+                        Boolean.TRUE.equals(request.protectedFlag())), !Boolean.FALSE.equals(request.freezeWhenIdle()));
         node.placeComputer(resources.memoryMb());
         var claimed = timings.timedIfPresent(Timings.Event.COMPUTER_CLAIM,
                 () -> parts.pool().claim(workspace.id(), name, settings));
@@ -252,8 +253,12 @@ public final class ComputerService {
                 NetworkInput.parse(request.network(), set.network(), parts.networking().settings()),
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), set.launch()),
                 Labels.patched(request.labels(), set.labels()),
-                lifetime(request.expiresAt(), request.onExpire(), set.lifetime(), protect));
+                lifetime(request.expiresAt(), request.onExpire(), set.lifetime(), protect),
+                request.freezeWhenIdle() == null ? set.freezeWhenIdle() : request.freezeWhenIdle());
         var updated = parts.records().update(computer.withSettings(name, settings, parts.records().now()));
+        if (!settings.freezeWhenIdle()) {
+            parts.gates().thaw(updated.id());
+        }
         if (!settings.network().equals(set.network())) {
             // Applied at once, running or asleep: the rules are the veth's, not the sandbox's.
             parts.networking().attach(updated);
@@ -396,7 +401,7 @@ public final class ComputerService {
 
     /** Computers by address, for the resolver and the waker (see {@link ComputerAddresses}). */
     public ComputerAddresses addresses() {
-        return new ComputerAddresses(parts.records(), parts.sleeps());
+        return new ComputerAddresses(parts.records(), parts.sleeps(), parts.gates(), parts.activity());
     }
 
     /** The computer router's side (see {@link RouteTargets}). */

@@ -52,9 +52,9 @@ public final class ComputerStore {
         var set = c.settings();
         h.createUpdate("""
                 INSERT INTO computers (id, workspace, name, state, image, image_digest, env, ports, cpus, memory_mb,
-                    pids, disk_mb, protected, auto_sleep_seconds, generation, incarnation, slot, parent, from_checkpoint, created_at,
+                    pids, disk_mb, protected, auto_sleep_seconds, freeze_when_idle, generation, incarnation, slot, parent, from_checkpoint, created_at,
                     updated_at, network, launch, node, labels, expires_at, on_expire)
-                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep,
+                VALUES (:id, :ws, :name, :state, :image, :digest, :env, :ports, :cpus, :mem, :pids, :disk, :protected, :autoSleep, :freezeIdle,
                     :gen, :incarnation, :slot, :parent, :fromCheckpoint, :at, :at, :network, :launch, :node, :labels,
                     :expiresAt, :onExpire)""")
                 .bind("node", node).bind("labels", labels(set)).bind("expiresAt", millis(set.lifetime().expiresAt()))
@@ -65,6 +65,7 @@ public final class ComputerStore {
                 .bind("mem", set.resources().memoryMb()).bind("pids", set.resources().pids())
                 .bind("disk", set.resources().diskMb())
                 .bind("protected", set.protectedFlag()).bind("autoSleep", set.autoSleepSeconds())
+                .bind("freezeIdle", set.freezeWhenIdle())
                 .bind("gen", c.generation()).bind("incarnation", c.instance().incarnation())
                 .bind("slot", c.slot().index()).bind("parent", c.lineage().parent())
                 .bind("fromCheckpoint", c.fromCheckpoint()).bind("at", millis(c.times().createdAt()))
@@ -166,7 +167,8 @@ public final class ComputerStore {
         var times = c.times();
         h.createUpdate("""
                 UPDATE computers SET name = :name, state = :state, pending = :pending, image_digest = :digest,
-                    env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep, network = :network,
+                    env = :env, ports = :ports, cpus = :cpus, memory_mb = :mem, pids = :pids, disk_mb = :disk, protected = :protected, auto_sleep_seconds = :autoSleep,
+                    freeze_when_idle = :freezeIdle, network = :network,
                     launch = :launch, generation = :gen, incarnation = :incarnation, error = :error, updated_at = :at,
                     last_started_at = :started, last_active_at = :active, deleted_at = :deleted,
                     sleep_mode = :sleepMode, slept_at = :sleptAt, labels = :labels, expires_at = :expiresAt,
@@ -177,6 +179,7 @@ public final class ComputerStore {
                 .bind("id", c.id()).bind("name", c.name()).bind("state", c.state().wire())
                 .bind("pending", c.pending() == null ? null : c.pending().wire())
                 .bind("digest", c.imageDigest()).bind("autoSleep", set.autoSleepSeconds())
+                .bind("freezeIdle", set.freezeWhenIdle())
                 .bind("incarnation", c.instance().incarnation()).bind("env", EnvValue.store(set.env()))
                 .bind("ports", StoredJson.text(set.ports())).bind("protected", set.protectedFlag())
                 .bind("cpus", set.resources().cpus()).bind("mem", set.resources().memoryMb())
@@ -270,7 +273,8 @@ public final class ComputerStore {
         Integer autoSleepSeconds = rs.wasNull() ? null : autoSleep;
         var settings = new Computer.Settings(rs.getString("image"), EnvValue.load(rs.getString("env")),
                 StoredJson.read(rs, "ports", new TypeReference<List<Computer.Port>>() { }), resources(rs),
-                rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs), labels(rs), lifetime(rs));
+                rs.getBoolean("protected"), autoSleepSeconds, network(rs), launch(rs), labels(rs), lifetime(rs),
+                rs.getBoolean("freeze_when_idle"));
         var state = ComputerState.of(rs.getString("state"));
         var status = new Computer.Status(state, Pending.of(rs.getString("pending")),
                 StoredJson.read(rs, "error", OperationError.class), StoredJson.read(rs, "main_exit",

@@ -35,13 +35,18 @@ final class ComputerSupervisor {
     private final SandboxRuntime runtime;
     private final Activity activity;
     private final AgentHealth health;
+    private final IdleFreezes freezes;
+    private final PacketWatch packets;
     private final Map<String, Restarts> restarts = new ConcurrentHashMap<>();
     private final Set<String> fallingAsleep = ConcurrentHashMap.newKeySet();
     private final Set<String> goingCold = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
     ComputerSupervisor(Lifecycle lifecycle, Sleeps sleeps, SleepDepth depth, ComputerRecords records,
-                       SandboxRuntime runtime, Activity activity, AgentHealth health) {
+                       SandboxRuntime runtime, Activity activity, AgentHealth health, IdleFreezes freezes,
+                       PacketWatch packets) {
+        this.freezes = freezes;
+        this.packets = packets;
         this.lifecycle = lifecycle;
         this.sleeps = sleeps;
         this.depth = depth;
@@ -53,6 +58,7 @@ final class ComputerSupervisor {
 
     void start() {
         threads.add(Rounds.every("computer-supervisor", EVERY, LOG, "watching computers failed", this::pass));
+        threads.add(packets.start());
         threads.add(Rounds.every("computer-activity", Duration.ofSeconds(1), LOG, "watching computers failed",
                 () -> activity.flush((id, at) -> records.jdbi().useTransaction(h -> records.store().touch(h, id, at)))));
         threads.add(Rounds.every("agent-health", AgentHealth.EVERY, LOG, "asking agents failed",
@@ -85,6 +91,8 @@ final class ComputerSupervisor {
                 sleepIfIdle(c, now);
             }
         }
+        freezes.pass(live.stream().filter(c -> c.phase() == Phase.AWAKE && !fallingAsleep.contains(c.id())).toList(),
+                now);
         depth.due(live, now).forEach(this::goCold);
     }
 
@@ -129,9 +137,7 @@ final class ComputerSupervisor {
         if (delay == null || activity.serving(c.id())) {
             return;
         }
-        var times = c.times();
-        Instant last = activity.lastUse(c.id()).orElse(times.lastActiveAt() != null && times.lastStartedAt() != null
-                && times.lastActiveAt().isAfter(times.lastStartedAt()) ? times.lastActiveAt() : times.lastStartedAt());
+        Instant last = Activity.idleSince(activity, c);
         if (last == null || last.plusSeconds(delay).isAfter(now) || !fallingAsleep.add(c.id())) {
             return;
         }

@@ -19,9 +19,11 @@ final class ComputerUsage {
     private final Dirs dirs;
     private final Clock clock;
     private final Agents agents;
+    private final Dozes dozes;
 
-    ComputerUsage(SandboxAccess access, Dirs dirs, Clock clock, Agents agents) {
+    ComputerUsage(SandboxAccess access, Dirs dirs, Clock clock, Agents agents, Dozes dozes) {
         this.agents = agents;
+        this.dozes = dozes;
         this.access = access;
         this.dirs = dirs;
         this.clock = clock;
@@ -32,7 +34,8 @@ final class ComputerUsage {
         Optional<SandboxUsage> usage = running ? access.runtime().flatMap(r -> r.usage(computer.sandboxId()))
                 : Optional.empty();
         var disk = disk(computer);
-        Optional<AgentStats> stats = running ? agents.stats(computer) : Optional.empty();
+        Optional<AgentStats> stats = !running ? Optional.empty()
+                : dozes.dozing(computer.id()) ? dozes.stats(computer.id()) : agents.stats(computer);
         return new ComputerMetrics(computer.id(), computer.state(), usage.map(SandboxUsage::cpuSeconds).orElse(null),
                 usage.map(SandboxUsage::memoryBytes).orElse(null), stats.map(AgentStats::processes).orElse(null),
                 stats.map(AgentStats::memoryKills).orElse(null),

@@ -21,7 +21,10 @@ final class ComputerViews {
     private final Supplier<RouterAddress> routerHost;
     private final AgentHealth health;
 
-    ComputerViews(Environments environments, Supplier<RouterAddress> routerHost, AgentHealth health) {
+    private final Dozes dozes;
+
+    ComputerViews(Environments environments, Supplier<RouterAddress> routerHost, AgentHealth health, Dozes dozes) {
+        this.dozes = dozes;
         this.environments = environments;
         this.routerHost = routerHost;
         this.health = health;
@@ -45,12 +48,12 @@ final class ComputerViews {
                 c.sleep() == null ? null : c.sleep().mode(), set.image(), c.imageDigest(),
                 ports, router.url(host), List.copyOf(set.env().keySet()), envVars,
                 set.resources(), c.generation(), set.protectedFlag(),
-                set.autoSleepSeconds(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
+                set.autoSleepSeconds(), set.freezeWhenIdle(), set.network().view(), set.launch().entrypoint(), set.launch().command(),
                 set.launch().restart(), c.mainExit().map(e -> new MainExitView(e.exitCode(), e.endedAt()))
                         .orElse(null), set.labels(), set.lifetime().expiresAt(),
                 set.lifetime().onExpire(),
                 c.lineage().parent(), c.fromCheckpoint(), c.node(), c.error(),
-                health.unresponsiveSince(c.id()).orElse(null), times.createdAt(),
+                health.unresponsiveSince(c.id()).orElse(null), dozes.since(c.id()).orElse(null), times.createdAt(),
                 times.updatedAt(), times.lastStartedAt(), times.lastActiveAt(), times.deletedAt());
     }
 }

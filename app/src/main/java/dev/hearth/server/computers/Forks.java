@@ -70,7 +70,8 @@ final class Forks {
                 LaunchInput.parse(request.entrypoint(), request.command(), request.restart(), from.launch()),
                 request.labels() == null ? from.labels() : Labels.of(request.labels()),
                 Lifetime.parse(request.expiresAt(), request.onExpire(), Lifetime.NONE,
-                        Boolean.TRUE.equals(request.protectedFlag()), parts.records().now()));
+                        Boolean.TRUE.equals(request.protectedFlag()), parts.records().now()),
+                request.freezeWhenIdle() == null ? from.freezeWhenIdle() : request.freezeWhenIdle());
         return parts.records().insert(Computer.draft(Ids.next(), workspace.id(), name, settings,
                 checkpoint.imageDigest(), new Computer.Lineage(source.id(), checkpoint.id()), parts.records().now())).id();
     }

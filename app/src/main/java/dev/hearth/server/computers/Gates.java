@@ -14,9 +14,11 @@ import java.util.function.Supplier;
 
 /**
  * One gate per computer: execs pass it shared; changes of state (start, sleep, wake, checkpoint,
- * restore, delete) pass it alone. Different computers never wait for each other.
+ * restore, delete) pass it alone. Different computers never wait for each other. A computer frozen
+ * while idle is thawed before any change passes (see {@link Dozes}).
  */
 final class Gates {
+    private final Dozes dozes;
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
     // Computers moved to another node since this process started, with the check that says where.
     private final Map<String, Runnable> departed = new ConcurrentHashMap<>();
@@ -29,6 +31,10 @@ final class Gates {
     record Gate(ReentrantReadWriteLock lock, AtomicLong changes) {
     }
 
+    Gates(Dozes dozes) {
+        this.dozes = dozes;
+    }
+
     Gate of(String computerId) {
         return gates.computeIfAbsent(computerId, id -> new Gate(new ReentrantReadWriteLock(true), new AtomicLong()));
     }
@@ -36,6 +42,20 @@ final class Gates {
     long changes(String computerId) {
         var gate = gates.get(computerId);
         return gate == null ? 0 : gate.changes().get();
+    }
+
+    /** Thaws a computer frozen while idle (with its gate shared, so no freeze is under way); whether it was frozen. */
+    boolean thaw(String computerId) {
+        if (!dozes.dozing(computerId)) {
+            return false;
+        }
+        var shared = of(computerId).lock().readLock();
+        shared.lock();
+        try {
+            return dozes.thaw(computerId);
+        } finally {
+            shared.unlock();
+        }
     }
 
     /** Runs a change alone, after the execs under way have ended on their own. */
@@ -117,6 +137,7 @@ final class Gates {
                 elsewhere.run();
                 departed.remove(computerId);
             }
+            dozes.thaw(computerId);
             return work.get();
         } finally {
             gate.changes().incrementAndGet();

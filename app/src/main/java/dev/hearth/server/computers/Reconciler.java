@@ -219,7 +219,7 @@ final class Reconciler {
     /** Whether the sandbox runs, once thawed or resumed from what a sleep, wake or checkpoint cut short left. */
     private boolean runningAgain(Computer c, Optional<SandboxStatus> state) {
         if (state.isPresent() && runsc.frozen(c.sandboxId())) {
-            LOG.warn("computer {} ({}) was left frozen (a sleep or wake cut short); thawing it", c.name(), c.id());
+            LOG.info("computer {} ({}) was left frozen (idle, or a sleep or wake cut short); thawing it", c.name(), c.id());
             runsc.thaw(c.sandboxId());
         }
         if (state.filter(SandboxStatus.PAUSED::equals).isPresent()) {

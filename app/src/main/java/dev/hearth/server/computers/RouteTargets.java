@@ -20,8 +20,11 @@ public final class RouteTargets {
     private final Sleeps sleeps;
     private final Agents agents;
 
-    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps, Agents agents) {
+    private final Gates gates;
+
+    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps, Agents agents, Gates gates) {
         this.records = records;
+        this.gates = gates;
         this.activity = activity;
         this.sleeps = sleeps;
         this.agents = agents;
@@ -93,7 +96,7 @@ public final class RouteTargets {
     private final java.util.Set<String> forwarded = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
-     * A router request begins: the computer is woken if asleep, counts as busy until {@link #leaveRoute}
+     * A router request begins: the computer is woken if asleep (thawed if frozen while idle), counts as busy until {@link #leaveRoute}
      * (no auto-sleep under a request in flight) and as used. Answers its address inside its network.
      */
     public String enterRoute(RouteTarget target) {
@@ -109,6 +112,7 @@ public final class RouteTargets {
                 throw new ApiException(ErrorCode.BAD_GATEWAY, "computer " + c.name() + " is " + (c.deleted()
                         ? "deleted" : c.state()) + ", not ready");
             }
+            gates.thaw(computerId);
             activity.used(computerId, records.now());
             return c.slot().sandboxAddress();
         } catch (RuntimeException e) {

@@ -193,7 +193,7 @@ final class WarmPool {
     /** The computer a pooled sandbox boots as: its id, slot and the default resources, nobody's settings. */
     private Computer draft(PooledSandbox p) {
         var settings = new Computer.Settings(p.image(), Map.of(), List.of(), ComputerInput.DEFAULT_RESOURCES, false,
-                null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(), Lifetime.NONE);
+                null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(), Lifetime.NONE, true);
         return Computer.draft(p.id(), null, POOLED_NAME, settings, p.imageDigest(), new Computer.Lineage(null, null),
                 p.createdAt()).placed(records.store().node(), p.slot());
     }

@@ -136,7 +136,7 @@ class ComputerLifecycleTest {
         var source = create("origin", Map.of("A", "1"));
         Files.writeString(dataOf(source.id()).resolve("file"), "shared");
         String checkpoint = checkpoint(source.id(), "k1");
-        var fork = rig.service.create(rig.workspace, new CreateComputer("copy", null, null, null, null, null, null,
+        var fork = rig.service.create(rig.workspace, new CreateComputer("copy", null, null, null, null, null, null, null,
                 checkpoint, null, null, null, null, null, null, null)).computer();
         assertEquals(ComputerState.READY, fork.state());
         assertEquals(source.id(), fork.parent());
@@ -149,11 +149,11 @@ class ComputerLifecycleTest {
     @Test
     void aProtectedComputerRefusesDeleteAndADeleteLeavesNoSandboxOrNetwork() {
         var c = create("keep", Map.of());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null, null, null, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, true, null, null, null, null, null, null, null, null, null, null, null));
         assertEquals("protected", assertThrows(ApiException.class,
                 () -> rig.service.delete(rig.workspace, c.id())).code());
         var computer = stored(c.id());
-        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null, null, null, null, null, null, null));
+        rig.service.update(rig.workspace, c.id(), new UpdateComputer(null, null, false, null, null, null, null, null, null, null, null, null, null, null));
         var deleted = rig.service.delete(rig.workspace, c.id());
         assertTrue(deleted.deletedAt() != null);
         assertTrue(rig.runtime.sandboxes().isEmpty());

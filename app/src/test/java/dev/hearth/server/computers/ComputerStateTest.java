@@ -34,7 +34,7 @@ class ComputerStateTest {
     void aComputersPhaseSaysItsStateMoveUnderWaySleepModeAndDeletionInOneWord() {
         var now = Instant.parse("2026-11-27T00:00:00Z");
         var settings = new Computer.Settings("hearth/busybox", java.util.Map.of(), java.util.List.of(), null, false, null,
-                null, null, java.util.Map.of(), Lifetime.NONE);
+                null, null, java.util.Map.of(), Lifetime.NONE, true);
         var creating = Computer.draft("c1", "w1", "box", settings, null, new Computer.Lineage(null, null), now);
         assertEquals(Phase.CREATING, creating.phase());
         var awake = creating.withStatus(ComputerState.READY, null, null, now);
@@ -83,7 +83,7 @@ class ComputerStateTest {
         assertEquals(EnumSet.noneOf(Move.class), allowed(Phase.DELETED));
         var now = Instant.parse("2026-11-27T00:00:00Z");
         var settings = new Computer.Settings("hearth/busybox", java.util.Map.of(), java.util.List.of(), null, false, null,
-                null, null, java.util.Map.of(), Lifetime.NONE);
+                null, null, java.util.Map.of(), Lifetime.NONE, true);
         var awake = Computer.draft("c1", "w1", "box", settings, null, new Computer.Lineage(null, null), now)
                 .withStatus(ComputerState.READY, null, null, now);
         var fallingAsleep = awake.withStatus(ComputerState.READY, Pending.SLEEPING, null, now);

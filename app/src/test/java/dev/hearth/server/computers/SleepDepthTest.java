@@ -24,7 +24,7 @@ class SleepDepthTest {
     private static Computer warm(String id, Duration asleepFor) {
         var settings = new Computer.Settings("hearth/busybox", Map.of(), List.of(),
                 new Resources(1, 512, 256, 0), false, null, NetworkPolicy.DEFAULT, Launch.IMAGE, Map.of(),
-                Lifetime.NONE);
+                Lifetime.NONE, true);
         return Computer.draft(id, "ws", id, settings, null, new Computer.Lineage(null, null), NOW)
                 .asleep(SleepMode.WARM, NOW.minus(asleepFor), NOW);
     }

@@ -51,7 +51,7 @@ class WarmPoolTest {
 
     private Computer create(String name, ResourcesSpec resources) {
         var request = new CreateComputer(name, "hearth/busybox", Patch.set(Map.of("FOO", new EnvValue.Literal("bar"))),
-                null, null, resources, null, null, null, null, null, null, null, null, null);
+                null, null, resources, null, null, null, null, null, null, null, null, null, null);
         var id = rig.service.create(rig.workspace, request).computer().id();
         return rig.store.jdbi().withHandle(h -> rig.computers.find(h, id)).orElseThrow();
     }

@@ -37,7 +37,7 @@ class WarmSleepLifecycleTest {
 
     private String create(String name) {
         var request = new CreateComputer(name, "hearth/busybox", null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
         return rig.service.create(rig.workspace, request).computer().id();
     }
 
@@ -66,7 +66,7 @@ class WarmSleepLifecycleTest {
     @Test
     void aComputerWhoseResourcesChangedSleepsColdSoThatItsWakeAppliesThem() {
         String id = create("resized");
-        rig.service.update(rig.workspace, id, new UpdateComputer(null, null, null, null, null, null,
+        rig.service.update(rig.workspace, id, new UpdateComputer(null, null, null, null, null, null, null,
                 new ResourcesSpec(null, 1024, null, null), null, null, null, null, null, null));
         assertEquals(SleepMode.COLD, rig.service.sleep(rig.workspace, id).computer().sleepMode());
         rig.service.wake(rig.workspace, id);

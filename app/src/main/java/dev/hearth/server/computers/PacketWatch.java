@@ -1,0 +1,97 @@
+package dev.hearth.server.computers;
+
+import dev.hearth.server.process.Rounds;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thaws a computer frozen while idle when a packet is sent to it: the host's end of its veth counts
+ * what it passes on, so a count that grew since the freeze means something is waiting in the frozen
+ * sandbox (a reply on a connection it holds, a datagram). New TCP connections do not wait for this:
+ * the firewall hands them to the waker at once. One read of /proc/net/dev every 50 ms covers every
+ * frozen computer, and nothing is read while none is frozen.
+ */
+final class PacketWatch {
+    private static final Logger LOG = LoggerFactory.getLogger(PacketWatch.class);
+    static final Duration EVERY = Duration.ofMillis(50);
+    private static final Path DEVICES = Path.of("/proc/self/net/dev");
+
+    private final Dozes dozes;
+    private final Gates gates;
+    private final Activity activity;
+    private final ComputerRecords records;
+
+    PacketWatch(Dozes dozes, Gates gates, Activity activity, ComputerRecords records) {
+        this.dozes = dozes;
+        this.gates = gates;
+        this.activity = activity;
+        this.records = records;
+    }
+
+    Thread start() {
+        return Rounds.every("packet-watch", EVERY, LOG, "watching frozen computers' packets failed", this::round);
+    }
+
+    /** Packets the host has sent to the sandbox of this slot so far; -1 if its veth is not here. */
+    static long sentTo(String hostVeth) {
+        try {
+            return Long.parseLong(Files.readString(Path.of("/sys/class/net", hostVeth, "statistics", "tx_packets"))
+                    .strip());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private void round() {
+        var frozen = dozes.all();
+        if (frozen.isEmpty()) {
+            return;
+        }
+        var sent = sentPackets();
+        frozen.forEach((id, doze) -> {
+            Long now = sent.get(doze.computer().slot().hostVeth());
+            if (now != null && doze.sentPackets() >= 0 && now != doze.sentPackets()) {
+                Thread.ofVirtual().name("packet-thaw-" + id).start(() -> thaw(id));
+            }
+        });
+    }
+
+    private void thaw(String computerId) {
+        try {
+            if (gates.thaw(computerId)) {
+                activity.used(computerId, records.now());
+                LOG.debug("computer {} thawed by a packet", computerId);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("computer {} could not be thawed for a packet", computerId, e);
+        }
+    }
+
+    /** Packets sent per host-side veth ("hv..."), from one read of the interface counters. */
+    private static Map<String, Long> sentPackets() {
+        var sent = new HashMap<String, Long>();
+        try {
+            for (String line : Files.readAllLines(DEVICES)) {
+                int colon = line.indexOf(':');
+                String name = colon < 0 ? "" : line.substring(0, colon).strip();
+                if (!name.startsWith("hv")) {
+                    continue;
+                }
+                // receive: bytes packets errs drop fifo frame compressed multicast; transmit: bytes packets ...
+                String[] fields = line.substring(colon + 1).trim().split("\\s+");
+                if (fields.length > 9) {
+                    sent.put(name, Long.parseLong(fields[9]));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            LOG.debug("cannot read {}: {}", DEVICES, e.toString());
+        }
+        return sent;
+    }
+}
