@@ -49,7 +49,7 @@ export function ComputerList({ ws, role }) {
         <tbody>${shown.map((c) => html`<tr key=${c.id} data-name=${c.name}>
           <td><a href=${`#/c/${c.id}`}>${c.name}</a></td>
           <td><span class=${'state ' + c.state}>${c.state}${c.sleep_mode ? ` (${c.sleep_mode})` : ''}</span>${c.unresponsive_since
-            ? html` <span class="state failed" title=${'its agent has not answered since ' + when(c.unresponsive_since)}>unresponsive</span>` : ''}</td>
+            ? html` <span class="state failed" title=${'its agent has not answered since ' + when(c.unresponsive_since)}>unresponsive</span>` : ''}${frozen(c)}</td>
           <td>${c.image}</td>
           <td>${c.resources.cpus} CPU · ${c.resources.memory_mb} MB</td>
           <td>${c.url && html`<a href=${c.url} target="_blank" rel="noopener">${c.url}</a>`}</td>
@@ -63,6 +63,13 @@ export function ComputerList({ ws, role }) {
 const networks = (text) => text.split(/[\s,]+/).filter(Boolean)
 
 /** "NAME=value" lines as a computer's env. */
+/** Frozen while idle: still ready, using no CPU until its next request or packet thaws it. */
+function frozen(c) {
+  return c.frozen_since && !c.sleep_mode
+    ? html` <span class="state sleeping frozen" title=${'idle: frozen since ' + when(c.frozen_since) + '; the next request thaws it'}>frozen</span>`
+    : ''
+}
+
 function envOf(text) {
   const env = {}
   for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
@@ -137,7 +144,7 @@ export function ComputerPage({ id, tab, roleIn, go }) {
   return html`<section>
     <header class="bar">
       <h2>${computer.name} <span id="computer-state" class=${'state ' + computer.state}>${computer.state}</span>${computer.unresponsive_since
-        ? html` <span class="state failed" title=${'its agent has not answered since ' + when(computer.unresponsive_since)}>unresponsive</span>` : ''}</h2>
+        ? html` <span class="state failed" title=${'its agent has not answered since ' + when(computer.unresponsive_since)}>unresponsive</span>` : ''}${frozen(computer)}</h2>
       ${editor && html`<div class="actions">
         ${computer.state === 'ready' && html`<${Action} name="sleep" label="Sleep" action=${act('sleep')} onError=${setError} />`}
         ${computer.state === 'sleeping' && html`<${Action} name="wake" label="Wake" action=${act('wake')} onError=${setError} />`}

@@ -232,10 +232,11 @@ final class ComputersCommand {
         cli.print(answer, () -> table(JsonTrees.array().add(answer.path("computer"))));
     }
 
-    /** "sleeping (warm)": how deeply it sleeps tells how fast it wakes. */
+    /** "sleeping (warm)": how deeply it sleeps tells how fast it wakes; "ready (frozen)": frozen while idle. */
     private static String state(JsonNode c) {
         var mode = c.path("sleep_mode");
-        return c.path("state").asText() + (mode.isTextual() ? " (" + mode.asText() + ")" : "");
+        String depth = mode.isTextual() ? mode.asText() : c.path("frozen_since").isTextual() ? "frozen" : null;
+        return c.path("state").asText() + (depth != null ? " (" + depth + ")" : "");
     }
 
     private void table(Iterable<JsonNode> rows) {

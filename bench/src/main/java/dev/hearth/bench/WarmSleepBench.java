@@ -16,6 +16,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,10 @@ import java.util.Optional;
 /**
  * A warm sleep and wake of a Hearth computer (its cgroup frozen and thawed) beside {@code runsc pause}
  * and {@code runsc resume} of a raw sandbox of the same bundle, in the same run: sleep, wake, wake to
- * the first exec ({@code true}) and to the first HTTP byte through the router; and the CPU a
- * computer uses at rest awake and asleep warm. Needs root, runsc, gcc, umoci, busybox and curl.
+ * the first exec ({@code true}) and to the first HTTP byte through the router; the same two for a
+ * computer frozen while idle (still ready: the server here freezes after 1 s idle), which thaws it;
+ * and the CPU a computer uses at rest awake, frozen while idle and asleep warm. Needs root, runsc,
+ * gcc, umoci, busybox and curl.
  * Arguments: {@code [rounds=15]}.
  */
 public final class WarmSleepBench {
@@ -38,6 +41,7 @@ public final class WarmSleepBench {
         String image = SnapshotBench.buildImage(work);
         var config = Config.defaults(work.resolve("hearth")).withPort(0).withLocalImages(List.of(work))
                 .withRouter(new RouterSettings("127.0.0.1", 0, "localhost", Optional.empty()));
+        config = config.withSleep(config.sleep().freezingIdleAfter(Duration.ofSeconds(1)));
         try (var server = HearthServer.start(config)) {
             var admin = new HearthClient(server.baseUrl(), KeyFileTokens.read(work.resolve("hearth/admin-key.json")));
             String ws = admin.create("/workspaces", Map.of("name", "bench")).path("workspace").path("id").asText();
@@ -52,11 +56,11 @@ public final class WarmSleepBench {
 
     private void run(HearthClient admin, String token, String ws, String image, Path work, int rounds) throws Exception {
         // httpd alone: SnapshotBench's probe wakes every millisecond, which would load both cores.
-        var computer = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "warm", "image", image,
-                "entrypoint", List.of("/bin/sh"), "command", List.of("-c", "exec httpd -f -p 8080 -h /www"),
-                "ports", List.of(Map.of("target", 8080, "published", 80)))).path("computer");
+        var computer = served(admin, ws, "warm", image, false);
         String id = computer.path("id").asText();
         String url = computer.path("url").asText() + "/";
+        var dozer = served(admin, ws, "dozer", image, true);
+        String dozerUrl = dozer.path("url").asText() + "/";
         var sandbox = RawSandbox.prepare(work, work.resolve("hearth/computers").resolve(id).resolve("bundle/config.json"), 0);
         try {
             sandbox.network();
@@ -68,6 +72,7 @@ public final class WarmSleepBench {
                 for (int round = 0; round < rounds; round++) {
                     rawRound(sandbox, rawUrl);
                     hearthRound(api, id, url);
+                    thawRound(admin, api, dozer.path("id").asText(), dozerUrl);
                 }
             }
             print();
@@ -76,7 +81,39 @@ public final class WarmSleepBench {
             sandbox.delete();
             sandbox.removeNetwork();
             admin.delete("/computers/" + id);
+            admin.delete("/computers/" + dozer.path("id").asText());
         }
+    }
+
+    /** A computer serving the image's /www on its port 80, frozen while idle or not. */
+    private static com.fasterxml.jackson.databind.JsonNode served(HearthClient admin, String ws, String name,
+                                                                  String image, boolean freeze) {
+        return admin.create("/workspaces/" + ws + "/computers", Map.of("name", name, "image", image,
+                "entrypoint", List.of("/bin/sh"), "command", List.of("-c", "exec httpd -f -p 8080 -h /www"),
+                "ports", List.of(Map.of("target", 8080, "published", 80)), "freeze_when_idle", freeze))
+                .path("computer");
+    }
+
+    /** Frozen while idle, then the first exec; frozen again, then the first HTTP byte: each thaws it. */
+    private void thawRound(HearthClient admin, BlockingHttp api, String id, String url) throws Exception {
+        awaitFrozen(admin, id);
+        long t = System.nanoTime();
+        api.send("POST", "/computers/" + id + "/exec", "{\"command\":[\"true\"]}");
+        add(hearth, "frozen while idle: to first exec", t);
+        awaitFrozen(admin, id);
+        t = System.nanoTime();
+        firstByte(url);
+        add(hearth, "frozen while idle: to first HTTP byte", t);
+    }
+
+    private static void awaitFrozen(HearthClient admin, String id) throws InterruptedException {
+        for (int i = 0; i < 600; i++) {
+            if (!admin.get("/computers/" + id).path("computer").path("frozen_since").isNull()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("computer " + id + " did not freeze while idle");
     }
 
     private void rawRound(RawSandbox sandbox, String url) throws Exception {
@@ -151,8 +188,10 @@ public final class WarmSleepBench {
         System.out.println("|---|---|---|---|");
         for (var step : hearth.keySet()) {
             double h = median(hearth.get(step));
-            if (raw.containsKey(step)) {
-                double r = median(raw.get(step));
+            // A thaw's floor is the raw sandbox's resume to the same first answer.
+            String floor = step.replace("frozen while idle: to", "wake to");
+            if (raw.containsKey(floor)) {
+                double r = median(raw.get(floor));
                 System.out.printf("| %s | %.1f | %.1f | %.2f |%n", step, r, h, h / r);
             } else {
                 System.out.printf("| %s | - | %.1f | - |%n", step, h);
@@ -165,16 +204,19 @@ public final class WarmSleepBench {
      * millisecond), awake and idle, then asleep warm; and the memory it keeps.
      */
     private static void atRest(HearthClient admin, String ws, Path runscRoot) throws Exception {
-        String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "idle", "image", "hearth/busybox"))
-                .path("computer").path("id").asText();
+        String id = admin.create("/workspaces/" + ws + "/computers", Map.of("name", "idle", "image", "hearth/busybox",
+                "freeze_when_idle", false)).path("computer").path("id").asText();
         Path group = Path.of("/sys/fs/cgroup/cpuacct", RunscRuntime.cgroupParent(runscRoot), id + "-0001");
         Path memory = Path.of("/sys/fs/cgroup/memory", RunscRuntime.cgroupParent(runscRoot), id + "-0001");
         double awake = cpuPerSecond(group);
+        admin.patch("/computers/" + id, Map.of("freeze_when_idle", true));
+        awaitFrozen(admin, id);
+        double frozen = cpuPerSecond(group);
         admin.post("/computers/" + id + "/sleep", Map.of());
         double asleep = cpuPerSecond(group);
         long bytes = Long.parseLong(Files.readString(memory.resolve("memory.usage_in_bytes")).strip());
-        System.out.printf("%nat rest: awake and idle %.1f ms CPU/s; asleep warm %.1f ms CPU/s, %.1f MiB of memory kept%n",
-                awake, asleep, bytes / 1048576.0);
+        System.out.printf("%nat rest: awake and idle %.1f ms CPU/s (freeze_when_idle false); frozen while idle %.1f ms"
+                + " CPU/s; asleep warm %.1f ms CPU/s, %.1f MiB of memory kept%n", awake, frozen, asleep, bytes / 1048576.0);
         admin.delete("/computers/" + id);
     }
 

@@ -20,13 +20,11 @@ public final class ComputerAddresses {
     private final ComputerRecords records;
     private final Sleeps sleeps;
     private final Gates gates;
-    private final Activity activity;
 
-    ComputerAddresses(ComputerRecords records, Sleeps sleeps, Gates gates, Activity activity) {
+    ComputerAddresses(ComputerRecords records, Sleeps sleeps, Gates gates) {
         this.records = records;
         this.sleeps = sleeps;
         this.gates = gates;
-        this.activity = activity;
     }
 
     /** The workspace of the live computer at this sandbox address. */
@@ -54,7 +52,6 @@ public final class ComputerAddresses {
         var c = to.get();
         if (c.is(ComputerState.READY)) {
             if (gates.thaw(c.id())) {
-                activity.used(c.id(), records.now());
                 LOG.debug("computer {} ({}): thawed by a connection to port {} from computer {}", c.name(), c.id(),
                         target.getPort(), from.get().name());
             }

@@ -17,7 +17,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var records = new ComputerRecords(in.jdbi(), in.store(), in.clock(), in.node());
         var access = new SandboxAccess(in.runtime(), in.unavailable());
         var networking = new Networking(in.network());
-        var dozes = new Dozes(access, networking);
+        var dozes = new Dozes(access, networking, records::now);
         var gates = new Gates(dozes);
         var activity = new Activity();
         var dirs = Dirs.under(in.dataDir());

@@ -105,7 +105,7 @@ public final class ComputerService {
         this.supervisor = inputs.runtime().map(r -> new ComputerSupervisor(parts.lifecycle(), parts.sleeps(),
                 new SleepDepth(inputs.sleep(), HostMemory::available), parts.records(), r,
                 parts.activity(), parts.health(), new IdleFreezes(inputs.sleep().freezeIdleAfter(), parts),
-                new PacketWatch(parts.dozes(), parts.gates(), parts.activity(), parts.records())));
+                new PacketWatch(parts.dozes(), parts.gates())));
         supervisor.ifPresent(ComputerSupervisor::start);
         this.copies = new CheckpointCopies(parts, node);
         this.forks = new Forks(parts, node, copies);
@@ -401,7 +401,7 @@ public final class ComputerService {
 
     /** Computers by address, for the resolver and the waker (see {@link ComputerAddresses}). */
     public ComputerAddresses addresses() {
-        return new ComputerAddresses(parts.records(), parts.sleeps(), parts.gates(), parts.activity());
+        return new ComputerAddresses(parts.records(), parts.sleeps(), parts.gates());
     }
 
     /** The computer router's side (see {@link RouteTargets}). */

@@ -91,8 +91,7 @@ final class ComputerSupervisor {
                 sleepIfIdle(c, now);
             }
         }
-        freezes.pass(live.stream().filter(c -> c.phase() == Phase.AWAKE && !fallingAsleep.contains(c.id())).toList(),
-                now);
+        freezes.pass(live, fallingAsleep, now);
         depth.due(live, now).forEach(this::goCold);
     }
 

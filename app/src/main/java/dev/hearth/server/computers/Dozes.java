@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +33,16 @@ final class Dozes {
 
     private final SandboxAccess access;
     private final Networking networking;
+    private final Supplier<Instant> clock;
     private final Map<String, Doze> dozing = new ConcurrentHashMap<>();
+    // When each was last thawed: a packet or a connection is not a use (auto-sleep and last_active_at
+    // do not count it), yet a computer just thawed for one is not frozen again for a while.
+    private final Map<String, Instant> thawed = new ConcurrentHashMap<>();
 
-    Dozes(SandboxAccess access, Networking networking) {
+    Dozes(SandboxAccess access, Networking networking, Supplier<Instant> clock) {
         this.access = access;
         this.networking = networking;
+        this.clock = clock;
     }
 
     /**
@@ -75,6 +81,7 @@ final class Dozes {
             var c = doze.computer();
             access.get().thaw(c.sandboxId());
             networking.asleep(c, false);
+            thawed.put(computerId, clock.get());
             dozing.remove(computerId);
             LOG.debug("computer {} ({}) thawed", c.name(), c.id());
             return true;
@@ -84,6 +91,11 @@ final class Dozes {
     /** Since when it has been frozen while idle; empty when it is not. */
     Optional<Instant> since(String computerId) {
         return Optional.ofNullable(dozing.get(computerId)).map(Doze::since);
+    }
+
+    /** When it was last thawed, if it was. */
+    Optional<Instant> thawedAt(String computerId) {
+        return Optional.ofNullable(thawed.get(computerId));
     }
 
     boolean dozing(String computerId) {
@@ -103,5 +115,6 @@ final class Dozes {
     /** Forgets those no longer live (deleted, moved): their sandboxes went with them. */
     void retain(Set<String> live) {
         dozing.keySet().retainAll(live);
+        thawed.keySet().retainAll(live);
     }
 }

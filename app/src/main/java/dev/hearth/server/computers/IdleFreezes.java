@@ -55,17 +55,21 @@ final class IdleFreezes {
         this.health = parts.health();
     }
 
-    /** One look at the awake computers: those idle long enough are frozen, each on a thread of its own. */
-    void pass(Collection<Computer> awake, Instant now) {
-        if (after.isZero()) {
-            return;
-        }
-        Set<String> ids = awake.stream().map(Computer::id).collect(Collectors.toSet());
+    /**
+     * One look at the live computers: those awake and idle long enough (and not {@code fallingAsleep})
+     * are frozen, each on a thread of its own.
+     */
+    void pass(Collection<Computer> live, Set<String> fallingAsleep, Instant now) {
+        Set<String> ids = live.stream().map(Computer::id).collect(Collectors.toSet());
         cpu.keySet().retainAll(ids);
         runsProcesses.keySet().retainAll(ids);
         dozes.retain(ids);
-        for (var c : awake) {
-            if (!dozes.dozing(c.id()) && quiet(c, now) && idle(c, now) && freezing.add(c.id())) {
+        if (after.isZero()) {
+            return;
+        }
+        for (var c : live) {
+            if (c.phase() == Phase.AWAKE && !fallingAsleep.contains(c.id()) && !dozes.dozing(c.id())
+                    && quiet(c, now) && idle(c, now) && freezing.add(c.id())) {
                 Thread.ofVirtual().name("idle-freeze-" + c.id()).start(() -> {
                     try {
                         freeze(c);
@@ -102,8 +106,13 @@ final class IdleFreezes {
         return idleFor(c, now) && (checked == null || !checked.plus(after).isAfter(now));
     }
 
+    /** Not used, nor thawed (for a packet, a connection), for {@code after}. */
     private boolean idleFor(Computer c, Instant now) {
         Instant since = Activity.idleSince(activity, c);
+        var thawed = dozes.thawedAt(c.id());
+        if (since == null || thawed.isPresent() && thawed.get().isAfter(since)) {
+            since = thawed.orElse(null);
+        }
         return since != null && !since.plus(after).isAfter(now);
     }
 

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,14 +26,11 @@ final class PacketWatch {
 
     private final Dozes dozes;
     private final Gates gates;
-    private final Activity activity;
-    private final ComputerRecords records;
+    private final Set<String> thawing = ConcurrentHashMap.newKeySet();
 
-    PacketWatch(Dozes dozes, Gates gates, Activity activity, ComputerRecords records) {
+    PacketWatch(Dozes dozes, Gates gates) {
         this.dozes = dozes;
         this.gates = gates;
-        this.activity = activity;
-        this.records = records;
     }
 
     Thread start() {
@@ -56,7 +55,7 @@ final class PacketWatch {
         var sent = sentPackets();
         frozen.forEach((id, doze) -> {
             Long now = sent.get(doze.computer().slot().hostVeth());
-            if (now != null && doze.sentPackets() >= 0 && now != doze.sentPackets()) {
+            if (now != null && doze.sentPackets() >= 0 && now != doze.sentPackets() && thawing.add(id)) {
                 Thread.ofVirtual().name("packet-thaw-" + id).start(() -> thaw(id));
             }
         });
@@ -65,11 +64,12 @@ final class PacketWatch {
     private void thaw(String computerId) {
         try {
             if (gates.thaw(computerId)) {
-                activity.used(computerId, records.now());
                 LOG.debug("computer {} thawed by a packet", computerId);
             }
         } catch (RuntimeException e) {
             LOG.warn("computer {} could not be thawed for a packet", computerId, e);
+        } finally {
+            thawing.remove(computerId);
         }
     }
 
