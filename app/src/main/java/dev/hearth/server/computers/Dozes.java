@@ -79,12 +79,28 @@ final class Dozes {
                 return true;
             }
             var c = doze.computer();
-            access.get().thaw(c.sandboxId());
-            networking.asleep(c, false);
+            // The firewall's mark goes while the sandbox thaws, as in a warm wake (Sleeps).
+            var unmarked = Thread.ofVirtual().name("thaw-mark").start(() -> networking.asleep(c, false));
+            try {
+                access.get().thaw(c.sandboxId());
+                join(unmarked);
+            } catch (RuntimeException e) {
+                join(unmarked);
+                networking.asleep(c, true); // still frozen: a new connection must still reach the waker
+                throw e;
+            }
             thawed.put(computerId, clock.get());
             dozing.remove(computerId);
             LOG.debug("computer {} ({}) thawed", c.name(), c.id());
             return true;
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
