@@ -63,6 +63,7 @@ import dev.hearth.server.queries.SavedQueriesApi;
 import dev.hearth.server.router.OtherNodes;
 import dev.hearth.server.sandbox.SandboxRuntime;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
+import dev.hearth.server.sandbox.runsc.TaskRoom;
 import dev.hearth.server.store.Store;
 import dev.hearth.server.teardown.Leftovers;
 import dev.hearth.server.variables.SharedKeys;
@@ -235,6 +236,7 @@ public final class HearthServer implements AutoCloseable {
         Optional<SandboxRuntime> runtime = Optional.empty();
         if (unavailable.isEmpty()) {
             Subreaper.start();
+            TaskRoom.ensure();
             // Computers' disks and their checkpoints' copies: one volume, so that copies share blocks.
             var disks = Volume.ensure(dataDir.resolve("disks"), dataDir.resolve("disks.xfs"));
             runtime = Optional.of(new RunscRuntime("runsc", Files.createDirectories(dataDir.resolve("runsc")),

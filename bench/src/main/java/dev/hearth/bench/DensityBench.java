@@ -13,14 +13,16 @@ import java.util.Random;
  * How many idle computers one machine holds while the API stays quick: hearth/busybox computers
  * (64 MiB each) made in steps up to the target; at each step, once they have settled (frozen while
  * idle, unless {@code freeze=false}), the API's latency over GETs of a computer and pages of the
- * list beside its floor in the same run ({@code GET /v1/health}), with the share of the host's CPU
- * that was busy meanwhile, the memory the computers took and the load average; then 30 execs in
+ * list beside its floor in the same run ({@code GET /v1/health}), after 10 s at rest in which the
+ * share of the host's CPU that was busy is taken, with the memory the computers took and the load
+ * average; then 30 execs in
  * computers picked at random, each of which thaws one. {@code hearth serve} runs in its own JVM. Needs root and
  * runsc. Arguments: {@code [target=500] [step=100] [requests=300] [freeze=true]}.
  */
 public final class DensityBench {
     private static final String TRUE = "{\"command\": [\"/bin/true\"]}";
     private static final int EXECS = 30;
+    private static final long REST_MILLIS = 10_000;
 
     public static void main(String[] args) throws Exception {
         int target = args.length > 0 ? Integer.parseInt(args[0]) : 500;
@@ -35,7 +37,7 @@ public final class DensityBench {
             String ws = admin.create("/workspaces", Map.of("name", "density")).path("workspace").path("id").asText();
             long memoryBefore = memAvailableKb();
             var ids = new ArrayList<String>();
-            System.out.println("| computers | frozen | made in (s) | settled in (s) | host CPU busy | MiB each | load | "
+            System.out.println("| computers | frozen | made in (s) | settled in (s) | host CPU busy at rest | MiB each | load | "
                     + "health p50/p99 (ms) | GET and list p50/p99 (ms) | exec (thaws) p50/p99 (ms) |");
             System.out.println("|---|---|---|---|---|---|---|---|---|---|");
             try (var api = hearth.blockingAdmin()) {
@@ -54,9 +56,7 @@ public final class DensityBench {
                     measure(api, ws, ids, requests, made, settled, frozen, (memoryBefore - memAvailableKb()) / 1024.0);
                 }
             }
-            for (String id : ids) {
-                admin.delete("/computers/" + id);
-            }
+            // No delete one by one: the teardown below takes every sandbox down at once.
         } finally {
             ComputerBench.TestCleanup.removeAll(dataDir);
         }
@@ -95,9 +95,9 @@ public final class DensityBench {
     }
 
     /**
-     * The API while the computers rest: GETs of one at random and pages of the list beside the floor
-     * ({@code GET /health}), with the host's CPU busy meanwhile; then execs in a few computers picked
-     * at random, each of which thaws one.
+     * The host's CPU while the computers rest (10 s, nothing asked); then the API: GETs of one at
+     * random and pages of the list beside the floor ({@code GET /health}); then execs in a few
+     * computers picked at random, each of which thaws one.
      */
     private static void measure(BlockingHttp api, String ws, List<String> ids, int requests, double made,
                                 double settled, long frozen, double mibUsed) throws Exception {
@@ -105,21 +105,22 @@ public final class DensityBench {
         var health = new double[requests];
         var reads = new double[requests];
         long[] cpuBefore = cpu();
+        Thread.sleep(REST_MILLIS);
+        long[] cpuAfter = cpu();
+        double rest = 100.0 * (cpuAfter[0] - cpuBefore[0]) / Math.max(1, cpuAfter[1] - cpuBefore[1]);
         for (int i = 0; i < requests; i++) {
             health[i] = timed(() -> api.send("GET", "/health", null));
             String id = ids.get(random.nextInt(ids.size()));
             reads[i] = i % 2 == 0 ? timed(() -> api.send("GET", "/computers/" + id, null))
                     : timed(() -> api.send("GET", "/workspaces/" + ws + "/computers?limit=50", null));
         }
-        long[] cpuAfter = cpu();
-        double busy = 100.0 * (cpuAfter[0] - cpuBefore[0]) / Math.max(1, cpuAfter[1] - cpuBefore[1]);
         var exec = new double[Math.min(EXECS, ids.size())];
         for (int i = 0; i < exec.length; i++) {
             String id = ids.get(random.nextInt(ids.size()));
             exec[i] = timed(() -> api.send("POST", "/computers/" + id + "/exec", TRUE));
         }
         System.out.printf("| %d | %d | %.0f | %.0f | %.0f %% | %.1f | %s | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
-                ids.size(), frozen, made, settled, busy, mibUsed / ids.size(),
+                ids.size(), frozen, made, settled, rest, mibUsed / ids.size(),
                 Files.readString(Path.of("/proc/loadavg")).split(" ")[0], pct(health, 50), pct(health, 99),
                 pct(reads, 50), pct(reads, 99), pct(exec, 50), pct(exec, 99));
     }
