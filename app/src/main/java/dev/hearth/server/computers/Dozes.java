@@ -30,6 +30,7 @@ final class Dozes {
     }
 
     private static final Duration SETTLE = Duration.ofMillis(20);
+    private static final Duration SETTLE_AT_MOST = Duration.ofMillis(500);
 
     private final SandboxAccess access;
     private final Networking networking;
@@ -47,17 +48,15 @@ final class Dozes {
 
     /**
      * Freezes a ready computer; the caller holds its gate alone, has checked it is idle and closed
-     * its idle agent connections. Their closing handshake gets a moment to end first: a packet of it
-     * sent after the count is taken would thaw the computer at once.
+     * its idle agent connections. Their closing handshakes end first (its veth passes nothing for
+     * a moment, up to half a second on a busy host): a packet of one counted after the count is
+     * taken would thaw the computer at once.
      */
     void doze(Computer c, Instant now, Optional<AgentStats> stats) {
-        try {
-            Thread.sleep(SETTLE);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        long sent = PacketWatch.quietly(c.slot().hostVeth(), SETTLE, SETTLE_AT_MOST);
+        if (Thread.currentThread().isInterrupted()) {
             return;
         }
-        long sent = PacketWatch.sentTo(c.slot().hostVeth());
         access.get().freeze(c.sandboxId());
         networking.asleep(c, true);
         dozing.put(c.id(), new Doze(c, now, stats, sent));

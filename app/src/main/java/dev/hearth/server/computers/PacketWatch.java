@@ -39,12 +39,41 @@ final class PacketWatch {
 
     /** Packets the host has sent to the sandbox of this slot so far; -1 if its veth is not here. */
     static long sentTo(String hostVeth) {
+        return counter(hostVeth, "tx_packets");
+    }
+
+    private static long counter(String hostVeth, String name) {
         try {
-            return Long.parseLong(Files.readString(Path.of("/sys/class/net", hostVeth, "statistics", "tx_packets"))
-                    .strip());
+            return Long.parseLong(Files.readString(Path.of("/sys/class/net", hostVeth, "statistics", name)).strip());
         } catch (IOException | NumberFormatException e) {
             return -1;
         }
+    }
+
+    /**
+     * Packets sent to the slot's sandbox so far, once its veth has passed nothing either way for
+     * {@code still} (or {@code atMost} has gone by); -1 without a veth here.
+     */
+    static long quietly(String hostVeth, Duration still, Duration atMost) {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        long before = sentTo(hostVeth) + receivedFrom(hostVeth);
+        try {
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(still);
+                long now = sentTo(hostVeth) + receivedFrom(hostVeth);
+                if (now == before) {
+                    break;
+                }
+                before = now;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return sentTo(hostVeth);
+    }
+
+    private static long receivedFrom(String hostVeth) {
+        return counter(hostVeth, "rx_packets");
     }
 
     private void round() {
