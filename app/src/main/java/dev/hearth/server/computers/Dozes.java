@@ -82,9 +82,9 @@ final class Dozes {
             var unmarked = Thread.ofVirtual().name("thaw-mark").start(() -> networking.asleep(c, false));
             try {
                 access.get().thaw(c.sandboxId());
-                join(unmarked);
+                Sleeps.join(unmarked);
             } catch (RuntimeException e) {
-                join(unmarked);
+                Sleeps.join(unmarked);
                 networking.asleep(c, true); // still frozen: a new connection must still reach the waker
                 throw e;
             }
@@ -92,14 +92,6 @@ final class Dozes {
             dozing.remove(computerId);
             LOG.debug("computer {} ({}) thawed", c.name(), c.id());
             return true;
-        }
-    }
-
-    private static void join(Thread t) {
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -149,7 +149,11 @@ final class IdleFreezes {
         try {
             var running = agents.processes().list(agent.get()).stream()
                     .filter(p -> p.state() == ProcessInfo.State.RUNNING).map(ProcessInfo::pid).toList();
-            return !running.isEmpty() && running.stream().anyMatch(pid -> pid != mainPid(agent.get()));
+            if (running.isEmpty()) {
+                return false;
+            }
+            int main = mainPid(agent.get());
+            return running.stream().anyMatch(pid -> pid != main);
         } catch (AgentException e) {
             return true;
         }

@@ -188,7 +188,8 @@ final class Sleeps {
         }
     }
 
-    private static void join(Thread t) {
+    /** Waits for a helper thread of a wake or a thaw to end. */
+    static void join(Thread t) {
         try {
             t.join();
         } catch (InterruptedException e) {
