@@ -48,6 +48,7 @@ import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.DirectPorts;
 import dev.hearth.server.network.Services;
 import dev.hearth.server.nodes.Arrivals;
+import dev.hearth.server.nodes.LocalNode;
 import dev.hearth.server.nodes.NodeKey;
 import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.nodes.NodeRelay;
@@ -145,7 +146,7 @@ public final class HearthServer implements AutoCloseable {
         NodesApi.register(routes, node);
         idempotency = new Idempotency(jdbi, new IdempotencyStore(), config.clock(), config.idempotency());
         var identity = Identity.wire(ground);
-        network = network(config);
+        network = network(config, node);
         variables = variables(ground);
         computers = computers(ground);
         var databaseSide = databases(ground);
@@ -212,14 +213,15 @@ public final class HearthServer implements AutoCloseable {
      * Computers' networking, where computers can run (root, runsc): the resolver and the waker ask
      * computers and databases, built after this, only once queries and connections arrive.
      */
-    private Optional<ComputerNetwork> network(Config config) throws IOException {
+    private Optional<ComputerNetwork> network(Config config, LocalNode node) throws IOException {
         if (RunscRuntime.unavailableReason("runsc").isPresent()) {
             return Optional.empty();
         }
         Leftovers.sweep(config.dataDir());
-        var directory = new NetworkDirectory(() -> computers, () -> databases);
+        var directory = new NetworkDirectory(() -> computers, () -> databases, node);
         return Optional.of(ComputerNetwork.start(config.dataDir(), config.network(), directory,
-                (asker, target) -> computers.addresses().wakeFor(asker, target)));
+                (asker, target) -> computers.addresses().wakeFor(asker, target),
+                NetworkDirectory.host(config.nodes().address().orElseGet(listeners::apiAddress))));
     }
 
     private VariableService variables(Ground g) {

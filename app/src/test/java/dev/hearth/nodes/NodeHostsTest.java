@@ -109,6 +109,48 @@ class NodeHostsTest {
         }
     }
 
+    /**
+     * Through the overlay between the nodes: each side's computer reaches the other's by name, a
+     * sleeping one on the other node wakes for the connection, and another workspace's computer
+     * neither resolves it nor reaches its address.
+     */
+    @Test
+    void computersOfAWorkspaceReachEachOtherAcrossNodesByNameAndNoOneElseDoes() throws Exception {
+        var greeter = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "greeter", "hearth/busybox", Map.of(
+                "command", List.of("sh", "-c", "while true; do echo hello from b | nc -l -p 9000; done"))));
+        var caller = nodes.on("a", () -> TestComputers.create(a.admin(), ws, "caller", "hearth/busybox", Map.of(
+                "command", List.of("sh", "-c", "while true; do echo hello from a | nc -l -p 9001; done"))));
+        String other = TestServer.workspace(a.admin()).path("id").asText();
+        var stranger = nodes.on("a", () -> TestComputers.create(a.admin(), other, "stranger", "hearth/busybox",
+                Map.of()));
+        String callerId = caller.path("id").asText();
+        String greeterId = greeter.path("id").asText();
+        assertEquals("hello from b", TestComputers.run(a.admin(), callerId, "nc -w 5 greeter.internal 9000 </dev/null"));
+        assertEquals("hello from a", TestComputers.run(a.admin(), greeterId, "nc -w 5 caller.internal 9001 </dev/null"));
+        String address = TestComputers.run(a.admin(), callerId,
+                "nslookup greeter.internal | awk '/^Address/ {a=$2} END {print a}'");
+        String strangerId = stranger.path("id").asText();
+        assertTrue(anyway(strangerId, "nslookup greeter.internal 2>&1").contains("NXDOMAIN"), "not its workspace's");
+        assertEquals("", anyway(strangerId, "nc -w 3 " + address + " 9000 </dev/null 2>/dev/null"),
+                "nor reached by address");
+
+        assertEquals("sleeping", a.admin().post("/computers/" + greeterId + "/sleep", Map.of()).path("computer")
+                .path("state").asText());
+        assertEquals("hello from b", TestComputers.run(a.admin(), callerId, "nc -w 10 greeter.internal 9000 </dev/null"),
+                "a connection from a wakes b's sleeping computer and is answered");
+        for (String id : List.of(greeterId, callerId, strangerId)) {
+            assertEquals(200, a.admin().send("DELETE", "/computers/" + id, null, Map.of()).status());
+        }
+    }
+
+    /** A script's stdout in a computer, whatever its exit code. */
+    private String anyway(String computer, String script) {
+        var r = a.admin().send("POST", "/computers/" + computer + "/exec", Map.of("command", List.of("sh", "-c",
+                script), "timeout_seconds", 30), Map.of());
+        assertEquals(200, r.status(), () -> r.body().toString());
+        return r.body().path("stdout").asText().strip();
+    }
+
     @Test
     void aKilledNodesComputersAnswerNodeUnavailableUntilItIsBack() throws Exception {
         var computer = nodes.on("b", () -> TestComputers.create(a.admin(), ws, "survivor", "hearth/busybox", Map.of()));

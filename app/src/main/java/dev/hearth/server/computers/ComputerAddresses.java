@@ -5,6 +5,7 @@ import dev.hearth.server.sandbox.Slot;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +33,22 @@ public final class ComputerAddresses {
         return at(address).map(Computer::workspace);
     }
 
-    /** The sandbox address of a live computer of the workspace on this node, by name. */
+    /** The sandbox address of a live computer of the workspace, on this node or another, by name. */
     public Optional<InetAddress> addressOf(String workspace, String name) {
         return records.jdbi().withHandle(h -> records.store().find(h, workspace, name))
-                .filter(c -> !c.deleted() && c.name().equals(name) && records.runsHere(c))
+                .filter(c -> !c.deleted() && c.name().equals(name))
                 .map(c -> address(c.slot().sandboxAddress()));
+    }
+
+    /** Every live computer of another node: its workspace, its sandbox address and its node's name. */
+    public List<Elsewhere> elsewhere() {
+        return records.jdbi().withHandle(h -> records.store().elsewhere(h)).stream()
+                .map(e -> new Elsewhere(e.workspace(), address(new Slot(e.slot()).sandboxAddress()), e.node()))
+                .toList();
+    }
+
+    /** A computer of another node, as {@link #elsewhere} lists it. */
+    public record Elsewhere(String workspace, InetAddress address, String node) {
     }
 
     /**
@@ -44,7 +56,9 @@ public final class ComputerAddresses {
      * a computer of the same workspace.
      */
     public boolean wakeFor(InetAddress asker, InetSocketAddress target) {
-        var from = at(asker);
+        // The asker may be another node's computer, come through the overlay.
+        var from = Slot.ofSandboxAddress(asker)
+                .flatMap(slot -> records.jdbi().withHandle(h -> records.store().onSlot(h, slot.index())));
         var to = at(target.getAddress());
         if (from.isEmpty() || to.isEmpty() || !from.get().workspace().equals(to.get().workspace())) {
             return false;

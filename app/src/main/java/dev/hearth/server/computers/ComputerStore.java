@@ -147,6 +147,17 @@ public final class ComputerStore {
                 .bind("node", node).map(ComputerStore::computer).list();
     }
 
+    /** A live computer of another node: its workspace, network slot and node. */
+    public record Elsewhere(String workspace, int slot, String node) {
+    }
+
+    /** Every live computer of the other nodes (for the network between nodes' computers). */
+    public List<Elsewhere> elsewhere(Handle h) {
+        return h.createQuery("SELECT workspace, slot, node FROM computers WHERE deleted_at IS NULL AND node <> :node")
+                .bind("node", node).map((rs, ctx) -> new Elsewhere(rs.getString("workspace"), rs.getInt("slot"),
+                        rs.getString("node"))).list();
+    }
+
     /** The live computer on a network slot (a deleted one frees its slot). */
     public Optional<Computer> onSlot(Handle h, int slot) {
         return h.createQuery("SELECT * FROM computers WHERE slot = :s AND deleted_at IS NULL").bind("s", slot)

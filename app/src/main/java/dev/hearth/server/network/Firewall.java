@@ -2,9 +2,11 @@ package dev.hearth.server.network;
 
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.Slot;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -28,16 +30,21 @@ public final class Firewall {
     public record DatabaseRule(String workspace, Cidr vip, int port, int poolerPort) {
     }
 
+    /** A computer of the workspace that runs elsewhere (another node), at its sandbox address. */
+    public record RemoteMember(String workspace, InetAddress address) {
+    }
+
     private final String table;
     private final NftText text;
     private final Rules rules = new Rules();
     private final OwnTable own;
 
-    public Firewall(String table, Services services, NetworkSettings settings) {
+    /** {@code overlay}: the device other nodes' computers arrive through ({@link Overlay}), made or not. */
+    public Firewall(String table, Services services, NetworkSettings settings, String overlay) {
         this.table = table;
-        this.text = new NftText(table, services, settings);
+        this.text = new NftText(table, services, settings, overlay);
         this.own = new OwnTable("inet " + table,
-                () -> whole(rules.computers(), rules.databases(), rules.asleep()));
+                () -> whole(rules.computers(), rules.databases(), rules.asleep(), rules.remote()));
     }
 
     /** Replaces the whole table with the rules of these computers and databases (on start). */
@@ -60,6 +67,20 @@ public final class Firewall {
         own.change(text.asleep(computer, asleep), () -> rules.asleep(computer, asleep));
     }
 
+    /**
+     * Lets this node's computers reach these computers of their workspaces elsewhere, and be reached
+     * from them, and no others from elsewhere: one batch of what changed.
+     */
+    public void remoteMembers(Set<RemoteMember> now) {
+        var was = rules.remote();
+        var batch = new StringBuilder();
+        now.stream().filter(m -> !was.contains(m)).forEach(m -> batch.append(text.remote(m, true)));
+        was.stream().filter(m -> !now.contains(m)).forEach(m -> batch.append(text.remote(m, false)));
+        if (!batch.isEmpty()) {
+            own.change(batch.toString(), () -> rules.remote(now));
+        }
+    }
+
     public void putDatabase(DatabaseRule database) {
         own.change(text.putDatabase(database), () -> rules.put(database));
     }
@@ -78,7 +99,10 @@ public final class Firewall {
 
     /** Removes the table (tests and benches clean up after themselves with it). */
     public void drop() {
-        own.drop(() -> rules.replace(List.of(), List.of(), List.of()));
+        own.drop(() -> {
+            rules.replace(List.of(), List.of(), List.of());
+            rules.remote(Set.of());
+        });
     }
 
     /** Starts putting the table back within a second when something else removed or changed it. */
@@ -98,11 +122,12 @@ public final class Firewall {
     }
 
     private String whole(Collection<ComputerRule> computers, Collection<DatabaseRule> databases,
-                         Collection<ComputerRule> asleep) {
+                         Collection<ComputerRule> asleep, Set<RemoteMember> remote) {
         var batch = new StringBuilder(text.base());
         computers.forEach(c -> batch.append(text.putComputer(c)));
         databases.forEach(d -> batch.append(text.putDatabase(d)));
         asleep.forEach(c -> batch.append(text.asleep(c, true)));
+        remote.forEach(m -> batch.append(text.remote(m, true)));
         return batch.toString();
     }
 

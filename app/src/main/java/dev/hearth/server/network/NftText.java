@@ -3,6 +3,7 @@ package dev.hearth.server.network;
 import dev.hearth.server.agent.AgentEndpoint;
 import dev.hearth.server.network.Firewall.ComputerRule;
 import dev.hearth.server.network.Firewall.DatabaseRule;
+import dev.hearth.server.network.Firewall.RemoteMember;
 import dev.hearth.server.sandbox.Slot;
 
 /**
@@ -19,11 +20,14 @@ final class NftText {
     private final String t;
     private final Services services;
     private final NetworkSettings settings;
+    private final String overlay;
 
-    NftText(String table, Services services, NetworkSettings settings) {
+    /** {@code overlay}: the name of this instance's device to other nodes' computers ({@link Overlay}). */
+    NftText(String table, Services services, NetworkSettings settings, String overlay) {
         this.t = "inet " + table;
         this.services = services;
         this.settings = settings;
+        this.overlay = "\"" + overlay + "\"";
     }
 
     /**
@@ -38,12 +42,20 @@ final class NftText {
                 + "  map in_by_iif { type ifname : verdict; }\n"
                 + "  map out_by_iif { type ifname : verdict; }\n"
                 + "  map to_by_oif { type ifname : verdict; }\n"
+                // By a computer's address, its workspace's chains: what may reach it from other nodes' computers.
+                + "  map remote_in { type ipv4_addr : verdict; }\n"
+                + "  map remote_nat { type ipv4_addr : verdict; }\n"
                 + "  set never { type ipv4_addr; flags interval; elements = " + Firewall.set(Cidr.PRIVATE) + "\n  }\n"
                 + "  chain prerouting { type nat hook prerouting priority dstnat; policy accept;\n"
-                + "    iifname vmap @nat_by_iif\n  }\n"
+                + "    iifname vmap @nat_by_iif\n"
+                // Another node's computer (or another instance's on this host) connecting to a sleeper here.
+                + "    iifname != @ifaces ip daddr vmap @remote_nat\n  }\n"
                 + "  chain postrouting { type nat hook postrouting priority srcnat; policy accept;\n"
                 + "    iifname @ifaces oifname != \"hv*\" masquerade\n  }\n"
                 + "  chain input { type filter hook input priority filter; policy accept;\n"
+                // From the overlay only what the NAT sent to the waker.
+                + "    iifname " + overlay + " ct status dnat accept\n"
+                + "    iifname " + overlay + " drop\n"
                 + "    iifname vmap @in_by_iif\n"
                 // Hearth's services address answers computers only.
                 + "    ip daddr " + a + " iifname != { \"lo\", \"hv*\" } drop\n  }\n"
@@ -57,7 +69,11 @@ final class NftText {
                 + "    oifname vmap @to_by_oif\n  }\n"
                 + "  chain to_computer {\n"
                 + "    ct state established,related accept\n"
+                + "    ip daddr vmap @remote_in\n"
                 + "    drop\n  }\n"
+                // A SYN into the overlay asks for no more than its MTU carries (gVisor's side offers 1460).
+                + "  chain clamp { type filter hook forward priority mangle; policy accept;\n"
+                + "    oifname " + overlay + " tcp flags syn tcp option maxseg size set rt mtu\n  }\n"
                 + "}\n";
     }
 
@@ -72,7 +88,8 @@ final class NftText {
                 .append(rule(chain, "meta nfproto ipv6 drop"))
                 // Agents answer hearth serve only: no computer reaches another's.
                 .append(rule(chain, "tcp dport " + AgentEndpoint.PORT + " drop"))
-                .append(rule(chain, "ip daddr @" + members(c.workspace()) + " accept"));
+                .append(rule(chain, "ip daddr @" + members(c.workspace()) + " accept"))
+                .append(rule(chain, "ip daddr @" + remotes(c.workspace()) + " accept"));
         if (!p.denyOut().isEmpty()) {
             text.append(rule(chain, "ip daddr " + Firewall.set(p.denyOut()) + " drop"));
         }
@@ -89,6 +106,7 @@ final class NftText {
                 .append("flush chain ").append(t).append(' ').append(natChain(c.slot())).append('\n')
                 .append(rule(natChain(c.slot()), "jump " + nat(c.workspace())))
                 .append(elements(c.slot()))
+                .append(addressed(c))
                 .append("add element ").append(t).append(" ifaces { \"").append(c.slot().hostVeth()).append("\" }\n")
                 .append(member(members(c.workspace()), c.slot(), true))
                 .toString();
@@ -99,9 +117,14 @@ final class NftText {
         var text = new StringBuilder(workspace(c.workspace()));
         text.append("add chain ").append(t).append(' ').append(chain(c.slot())).append('\n')
                 .append("add chain ").append(t).append(' ').append(natChain(c.slot())).append('\n')
-                .append(elements(c.slot()));
+                .append(elements(c.slot()))
+                .append(addressed(c));
         for (String map : MAPS) {
             text.append("delete element ").append(t).append(' ').append(map).append(' ').append(veth);
+        }
+        for (String map : new String[] {"remote_in", "remote_nat"}) {
+            text.append("delete element ").append(t).append(' ').append(map).append(" { ")
+                    .append(c.slot().sandboxAddress()).append(" }\n");
         }
         return text + "delete element " + t + " ifaces " + veth
                 + "flush chain " + t + " " + chain(c.slot()) + "\n"
@@ -110,6 +133,12 @@ final class NftText {
                 + "delete chain " + t + " " + natChain(c.slot()) + "\n"
                 + member(members(c.workspace()), c.slot(), false)
                 + member(asleepSet(c.workspace()), c.slot(), false);
+    }
+
+    /** A computer of another node (or another instance on this host) in its workspace's remote set, or out of it. */
+    String remote(RemoteMember m, boolean in) {
+        String element = " " + remotes(m.workspace()) + " { " + m.address().getHostAddress() + " }\n";
+        return workspace(m.workspace()) + "add element " + t + element + (in ? "" : "delete element " + t + element);
     }
 
     String asleep(ComputerRule c, boolean asleep) {
@@ -139,6 +168,11 @@ final class NftText {
      */
     private String workspace(String workspace) {
         return "add set " + t + " " + members(workspace) + " { type ipv4_addr; }\n"
+                + "add set " + t + " " + remotes(workspace) + " { type ipv4_addr; }\n"
+                + "add chain " + t + " " + remoteIn(workspace) + "\n"
+                + "flush chain " + t + " " + remoteIn(workspace) + "\n"
+                + rule(remoteIn(workspace), "tcp dport " + AgentEndpoint.PORT + " drop")
+                + rule(remoteIn(workspace), "ip saddr @" + remotes(workspace) + " accept")
                 + "add set " + t + " " + asleepSet(workspace) + " { type ipv4_addr; }\n"
                 + "add map " + t + " " + databases(workspace)
                 + " { type ipv4_addr . inet_service : ipv4_addr . inet_service; }\n"
@@ -169,6 +203,13 @@ final class NftText {
                 + "add element " + t + " ifaces { " + veth + " }\n";
     }
 
+    /** The computer's address in the maps that admit its workspace's computers from elsewhere. */
+    private String addressed(ComputerRule c) {
+        String a = c.slot().sandboxAddress();
+        return "add element " + t + " remote_in { " + a + " : jump " + remoteIn(c.workspace()) + " }\n"
+                + "add element " + t + " remote_nat { " + a + " : jump " + nat(c.workspace()) + " }\n";
+    }
+
     /** Puts the computer's address in a set, or (added first, so the delete finds it) takes it out. */
     private String member(String set, Slot slot, boolean in) {
         String element = " " + set + " { " + slot.sandboxAddress() + " }\n";
@@ -187,6 +228,14 @@ final class NftText {
     // Workspace ids are 27 characters of [0-9a-z]; a letter in front makes each a valid nft name.
     private static String members(String workspace) {
         return "w" + workspace;
+    }
+
+    private static String remotes(String workspace) {
+        return "r" + workspace;
+    }
+
+    private static String remoteIn(String workspace) {
+        return "i" + workspace;
     }
 
     private static String asleepSet(String workspace) {

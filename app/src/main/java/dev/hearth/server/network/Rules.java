@@ -2,10 +2,12 @@ package dev.hearth.server.network;
 
 import dev.hearth.server.network.Firewall.ComputerRule;
 import dev.hearth.server.network.Firewall.DatabaseRule;
+import dev.hearth.server.network.Firewall.RemoteMember;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What Hearth's table should hold, kept beside the table itself so that the whole table can be put
@@ -16,6 +18,7 @@ final class Rules {
     private final Map<String, ComputerRule> computers = new LinkedHashMap<>();
     private final Map<String, ComputerRule> asleep = new LinkedHashMap<>();
     private final Map<String, DatabaseRule> databases = new LinkedHashMap<>();
+    private Set<RemoteMember> remote = Set.of();
 
     void replace(Collection<ComputerRule> newComputers, Collection<DatabaseRule> newDatabases,
                  Collection<ComputerRule> newAsleep) {
@@ -58,6 +61,14 @@ final class Rules {
 
     List<ComputerRule> asleep() {
         return List.copyOf(asleep.values());
+    }
+
+    void remote(Set<RemoteMember> now) {
+        remote = Set.copyOf(now);
+    }
+
+    Set<RemoteMember> remote() {
+        return remote;
     }
 
     List<DatabaseRule> databases() {

@@ -2,6 +2,7 @@ package dev.hearth.server.teardown;
 
 import dev.hearth.server.network.ComputerNetwork;
 import dev.hearth.server.network.DirectPorts;
+import dev.hearth.server.network.Overlay;
 import dev.hearth.server.nodes.NodeLease;
 import dev.hearth.server.process.Commands;
 import dev.hearth.server.sandbox.runsc.RunscRuntime;
@@ -44,6 +45,7 @@ public final class Teardown {
         int processes = Processes.endThoseNaming(dir);
         int cgroups = RunscRuntime.removeCgroups(dir.resolve("runsc"));
         int tables = drop("inet " + ComputerNetwork.tableFor(dir)) + drop("ip " + DirectPorts.tableFor(dir));
+        Overlay.remove(ComputerNetwork.overlayFor(dir));
         int mounts = unmountUnder(dir);
         return new Report(removed.sandboxes(), removed.networks(), cgroups, processes, tables, mounts);
     }

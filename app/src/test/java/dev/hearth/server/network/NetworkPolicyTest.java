@@ -60,7 +60,7 @@ class NetworkPolicyTest {
 
     @Test
     void theRuleTextDeniesFirstThenAllowsThenClosesPrivateRangesThenDecides() {
-        var text = new NftText("hearth_test", new Services(Services.ADDRESS, 5353, 7777), OPERATOR).putComputer(
+        var text = new NftText("hearth_test", new Services(Services.ADDRESS, 5353, 7777), OPERATOR, "hvxtest").putComputer(
                 new ComputerRule(new Slot(70), "ws1", new NetworkPolicy(false, List.of(Cidr.of("198.51.100.0/24")),
                         List.of(Cidr.of("198.51.100.9")))));
         int deny = text.indexOf("ip daddr { 198.51.100.9 } drop");
