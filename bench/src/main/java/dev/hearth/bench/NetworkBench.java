@@ -46,7 +46,8 @@ public final class NetworkBench {
 
     /** One computer's rules put into and removed from a scratch table, as a create and a delete do. */
     private static void rulesPerCreate(int rounds) throws Exception {
-        var firewall = new Firewall("hearth_bench", new Services(Services.ADDRESS, 53, 1), NetworkSettings.DEFAULT);
+        var firewall = new Firewall("hearth_bench", new Services(Services.ADDRESS, 53, 1), NetworkSettings.DEFAULT,
+                "hvxbench");
         firewall.reset(List.of(), List.of(), List.of());
         var put = new ArrayList<Double>();
         var remove = new ArrayList<Double>();

@@ -65,6 +65,11 @@ public final class NodeHopBench {
 
     /** The store: a throwaway PostgreSQL from Debian's package (initdb, trust on loopback), once it says ready. */
     static Process storeCluster(Path dir, int port) throws Exception {
+        return storeCluster(dir, port, "127.0.0.1", null);
+    }
+
+    /** The same listening on {@code listen} (addresses, comma separated), trusting {@code network} too when given. */
+    static Process storeCluster(Path dir, int port, String listen, String network) throws Exception {
         Path bin;
         try (var versions = Files.list(Path.of("/usr/lib/postgresql"))) {
             bin = versions.max(java.util.Comparator.naturalOrder()).orElseThrow().resolve("bin");
@@ -77,8 +82,12 @@ public final class NodeHopBench {
         if (initdb.waitFor() != 0) {
             throw new IllegalStateException("initdb failed");
         }
+        if (network != null) {
+            Files.writeString(data.resolve("pg_hba.conf"), "host all all " + network + " trust\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+        }
         var p = new ProcessBuilder(postgres(bin.resolve("postgres").toString(), "-D", data.toString(), "-c", "port=" + port,
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + data,
+                "-c", "listen_addresses=" + listen, "-c", "unix_socket_directories=" + data,
                 "-c", "synchronous_commit=" + (System.getenv().getOrDefault("STORE_SYNC", "on"))))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         for (int i = 0; i < 3000; i++) {

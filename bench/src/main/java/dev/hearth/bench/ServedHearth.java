@@ -59,6 +59,25 @@ final class ServedHearth implements AutoCloseable {
         return served;
     }
 
+    /**
+     * The same inside network namespace {@code netns}, listening on {@code host} (the namespace's
+     * address), API on 7300 and router on 7301, other nodes reaching it there.
+     */
+    static ServedHearth startIn(String netns, String host, Path dataDir, String... extraArgs) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String jar = Path.of("app/target/hearth.jar").toAbsolutePath().toString();
+        var command = new ArrayList<>(List.of("nsenter", "--net=/var/run/netns/" + netns, java,
+                "--enable-native-access=ALL-UNNAMED", "-jar", jar, "serve", "--data-dir", dataDir.toString(),
+                "--listen", host + ":7300", "--router-listen", host + ":7301", "--node-address", host + ":7300",
+                "--warm-pool", "0"));
+        command.addAll(List.of(extraArgs));
+        var process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log(dataDir).toFile()).start();
+        var served = new ServedHearth(process, "http://" + host + ":7300/v1", dataDir, 7301);
+        served.awaitHealthy();
+        return served;
+    }
+
     /** The admin's client (the JDK's HttpClient) with the admin key file (trusting a self-signed CA of the server's). */
     HearthClient admin() throws IOException {
         var ca = dataDir.resolve("tls/ca.pem");

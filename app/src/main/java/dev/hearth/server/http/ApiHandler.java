@@ -362,7 +362,7 @@ public final class ApiHandler extends Handler.Abstract {
         }
         byte[] bytes;
         try {
-            bytes = Json.mapper().writeValueAsBytes(reply.body());
+            bytes = reply.body() instanceof Reply.RawJson raw ? raw.bytes() : Json.mapper().writeValueAsBytes(reply.body());
         } catch (IOException e) {
             callback.failed(e);
             return null;

@@ -1,8 +1,11 @@
 package dev.hearth.server.http;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.hearth.server.store.Page;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +25,14 @@ public record Reply(int status, Object body, Object replayBody, Map<String, Stri
 
     public static Reply stream(String contentType, Stream body) {
         return new Reply(200, body, null, Map.of("Content-Type", contentType));
+    }
+
+    /** JSON as another node wrote it, passed on without being read (Jackson writes it as it is, too). */
+    public record RawJson(byte[] bytes) {
+        @JsonValue
+        public RawValue value() {
+            return new RawValue(new String(bytes, StandardCharsets.UTF_8));
+        }
     }
 
     /** The answer is a WebSocket: the handler upgrades the connection with this creator. */

@@ -1,18 +1,14 @@
 package dev.hearth.server.nodes;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hearth.api.ApiException;
 import dev.hearth.api.ErrorCode;
-import dev.hearth.api.Json;
 import dev.hearth.server.http.Relay;
 import dev.hearth.server.http.Reply;
 import dev.hearth.server.http.WebSocketRelay;
 import dev.hearth.server.tenancy.Caller;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -20,19 +16,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.eclipse.jetty.client.BytesRequestContent;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.InputStreamRequestContent;
-import org.eclipse.jetty.client.InputStreamResponseListener;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
@@ -54,8 +55,10 @@ public final class NodeRelay implements Relay, AutoCloseable {
     private final Function<Caller, String> vouchable;
     private final String scheme;
     private final Clock clock;
-    // Jetty's client: a relayed request through the JDK's HttpClient cost ~2.5 ms more (its
-    // selector thread and async pipeline), most of the hop between nodes.
+    // Blocking, on the request's own virtual thread: each handoff between threads (a selector, a
+    // pool thread, the waiting request) cost about a millisecond of the hop while a sandbox is busy.
+    private final CloseableHttpClient blocking;
+    // Jetty's, for WebSockets only.
     private final HttpClient client = new HttpClient(new HttpClientTransportOverHTTP());
     private final WebSocketClient webSockets;
 
@@ -67,6 +70,7 @@ public final class NodeRelay implements Relay, AutoCloseable {
         this.vouchable = vouchable;
         this.scheme = scheme;
         this.clock = clock;
+        blocking = blockingClient();
         client.setConnectTimeout(5_000);
         // A relayed exec or stream may stay silent as long as its command does.
         client.setIdleTimeout(0);
@@ -100,36 +104,29 @@ public final class NodeRelay implements Relay, AutoCloseable {
 
     @Override
     public Reply forward(String address, Relayed request) {
-        var out = client.newRequest(URI.create(scheme + "://" + address + request.target())).method(request.method())
-                .idleTimeout(0, TimeUnit.MILLISECONDS);
-        body(request).ifPresent(out::body);
-        out.headers(h -> {
-            request.headers().forEach((name, value) -> {
-                if (!NOT_SENT.contains(name)) {
-                    h.put(name, value);
-                }
-            });
-            h.put(HEADER, key.vouch(request.method(), request.target(), vouchable.apply(request.caller()),
-                    clock.instant()));
-        });
-        var listener = new InputStreamResponseListener();
-        out.send(listener);
-        try {
-            return reply(listener.get(1, TimeUnit.DAYS), listener.getInputStream());
-        } catch (ExecutionException | TimeoutException e) {
-            out.abort(e);
-            if (e.getCause() instanceof ConnectException || e.getCause() instanceof SocketTimeoutException) {
-                throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "the node at " + address + " that runs this did "
-                        + "not answer; it is back when that node is", Map.of("address", address));
+        var out = new BasicClassicHttpRequest(request.method(), URI.create(scheme + "://" + address + request.target()));
+        request.headers().forEach((name, value) -> {
+            if (!NOT_SENT.contains(name)) {
+                out.addHeader(name, value);
             }
-            throw new ApiException(ErrorCode.BAD_GATEWAY, "the node at " + address + " broke off: "
-                    + (e.getCause() != null ? e.getCause() : e));
+        });
+        out.addHeader(HEADER, key.vouch(request.method(), request.target(), vouchable.apply(request.caller()),
+                clock.instant()));
+        body(request).ifPresent(out::setEntity);
+        ClassicHttpResponse response;
+        try {
+            response = blocking.executeOpen(null, out, null);
+        } catch (ConnectException | ConnectTimeoutException e) {
+            throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "the node at " + address + " that runs this did "
+                    + "not answer; it is back when that node is", Map.of("address", address));
         } catch (IOException e) {
-            throw new ApiException(ErrorCode.BAD_GATEWAY, "the node at " + address + " broke off: " + e.getMessage());
-        } catch (InterruptedException e) {
-            out.abort(e);
-            Thread.currentThread().interrupt();
-            throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "interrupted while asking the node at " + address);
+            throw new ApiException(ErrorCode.BAD_GATEWAY, "the node at " + address + " broke off: " + e);
+        }
+        try {
+            return reply(response);
+        } catch (IOException e) {
+            closeQuietly(response);
+            throw new ApiException(ErrorCode.BAD_GATEWAY, "the node at " + address + " broke off: " + e);
         }
     }
 
@@ -154,43 +151,74 @@ public final class NodeRelay implements Relay, AutoCloseable {
         return LocalNode.placedHere(work);
     }
 
-    private static Optional<Request.Content> body(Relayed request) {
+    private static Optional<HttpEntity> body(Relayed request) {
         if (request.stream() != null) {
-            return Optional.of(new InputStreamRequestContent(request.stream()));
+            return Optional.of(new InputStreamEntity(request.stream(), -1, null));
         }
-        return request.body().length == 0 ? Optional.empty() : Optional.of(new BytesRequestContent(request.body()));
+        return request.body().length == 0 ? Optional.empty() : Optional.of(new ByteArrayEntity(request.body(), null));
     }
 
-    private static Reply reply(Response response, InputStream body) throws IOException {
+    /** JSON comes back as the bytes it came in (the API writes them as they are); anything else streams through. */
+    private static Reply reply(ClassicHttpResponse response) throws IOException {
         var headers = new LinkedHashMap<String, String>();
-        for (HttpField field : response.getHeaders()) {
-            String name = field.getLowerCaseName();
+        for (Header field : response.getHeaders()) {
+            String name = field.getName().toLowerCase(Locale.ROOT);
             if (RETURNED.contains(name) && !headers.containsKey(name)) {
                 headers.put(name, field.getValue());
             }
         }
+        var entity = response.getEntity();
         if (headers.getOrDefault("content-type", "").startsWith("application/json")) {
-            JsonNode json;
-            try (body) {
-                json = Json.mapper().readTree(body);
+            byte[] json;
+            try (response) {
+                json = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
             }
             headers.remove("content-type"); // the API writes its own for JSON
-            return new Reply(response.getStatus(), json, json, Map.copyOf(headers));
+            var raw = new Reply.RawJson(json);
+            return new Reply(response.getCode(), raw, raw, Map.copyOf(headers));
         }
         Reply.Stream copy = out -> {
-            try (body) {
-                body.transferTo(out);
+            try (response) {
+                if (entity != null) {
+                    entity.getContent().transferTo(out);
+                }
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
         };
-        return new Reply(response.getStatus(), copy, null, Map.copyOf(headers));
+        return new Reply(response.getCode(), copy, null, Map.copyOf(headers));
+    }
+
+    /**
+     * Connections kept between nodes, checked for a close by the other side only after 2 s unused
+     * (a check costs a read with a timeout); none retried, none redirected.
+     */
+    private static CloseableHttpClient blockingClient() {
+        var connections = PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(512)
+                .setMaxConnPerRoute(512).setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofSeconds(5))
+                        // A relayed exec or stream may stay silent as long as its command does.
+                        .setSocketTimeout(Timeout.DISABLED)
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(2)).build())
+                .build();
+        return HttpClients.custom().setConnectionManager(connections).disableAutomaticRetries()
+                .disableRedirectHandling().disableCookieManagement().disableContentCompression()
+                .disableAuthCaching().build();
+    }
+
+    private static void closeQuietly(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException ignored) {
+            // the connection goes with it
+        }
     }
 
     /** Its clients' threads go (the WebSocket client's are not daemons: they would keep a JVM alive). */
     @Override
     public void close() {
         try {
+            blocking.close();
             webSockets.stop();
             client.stop();
         } catch (Exception e) {
