@@ -31,8 +31,14 @@ public final class DensityBench {
         boolean freeze = args.length <= 3 || Boolean.parseBoolean(args[3]);
         // Short: PostgreSQL's socket paths must fit (the databases are not used, but they warn).
         Path dataDir = Files.createTempDirectory(Path.of("/tmp"), "hd").resolve("data");
+        // Placement admits computers while their memory limits fit the node (the host's memory by
+        // default), frozen or not; 500 x 64 MiB is more than this host's 24 GiB, so the run overcommits
+        // as an operator would (--node-memory-mb) when the target asks for more.
+        long nodeMb = Math.max(memTotalKb() / 1024, target * 64L + 1024);
+        System.out.printf("--node-memory-mb %d (the host has %d MiB)%n%n", nodeMb, memTotalKb() / 1024);
         // The rate limit (100 a second by default) is not what is measured, and the settling polls the list.
-        try (var hearth = ServedHearth.start(dataDir, "--rate-limit", "100000")) {
+        try (var hearth = ServedHearth.start(dataDir, "--rate-limit", "100000", "--node-memory-mb",
+                String.valueOf(nodeMb))) {
             var admin = hearth.admin();
             String ws = admin.create("/workspaces", Map.of("name", "density")).path("workspace").path("id").asText();
             long memoryBefore = memAvailableKb();
@@ -156,7 +162,15 @@ public final class DensityBench {
     }
 
     private static long memAvailableKb() throws Exception {
-        return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemAvailable"))
+        return meminfo("MemAvailable");
+    }
+
+    private static long memTotalKb() throws Exception {
+        return meminfo("MemTotal");
+    }
+
+    private static long meminfo(String field) throws Exception {
+        return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith(field + ":"))
                 .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElseThrow();
     }
 }

@@ -9,6 +9,7 @@ import dev.hearth.server.tenancy.Caller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -22,10 +23,12 @@ import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.NoHttpResponseException;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
@@ -57,7 +60,10 @@ public final class NodeRelay implements Relay, AutoCloseable {
     private final Clock clock;
     // Blocking, on the request's own virtual thread: each handoff between threads (a selector, a
     // pool thread, the waiting request) cost about a millisecond of the hop while a sandbox is busy.
-    private final CloseableHttpClient blocking;
+    private final PoolingHttpClientConnectionManager connections = connections();
+    private final CloseableHttpClient blocking = HttpClients.custom().setConnectionManager(connections)
+            .disableAutomaticRetries().disableRedirectHandling().disableCookieManagement()
+            .disableContentCompression().disableAuthCaching().build();
     // Jetty's, for WebSockets only.
     private final HttpClient client = new HttpClient(new HttpClientTransportOverHTTP());
     private final WebSocketClient webSockets;
@@ -70,7 +76,6 @@ public final class NodeRelay implements Relay, AutoCloseable {
         this.vouchable = vouchable;
         this.scheme = scheme;
         this.clock = clock;
-        blocking = blockingClient();
         client.setConnectTimeout(5_000);
         // A relayed exec or stream may stay silent as long as its command does.
         client.setIdleTimeout(0);
@@ -115,7 +120,7 @@ public final class NodeRelay implements Relay, AutoCloseable {
         body(request).ifPresent(out::setEntity);
         ClassicHttpResponse response;
         try {
-            response = blocking.executeOpen(null, out, null);
+            response = open(out, request.stream() == null);
         } catch (ConnectException | ConnectTimeoutException e) {
             throw new ApiException(ErrorCode.NODE_UNAVAILABLE, "the node at " + address + " that runs this did "
                     + "not answer; it is back when that node is", Map.of("address", address));
@@ -190,20 +195,33 @@ public final class NodeRelay implements Relay, AutoCloseable {
     }
 
     /**
-     * Connections kept between nodes, checked for a close by the other side only after 2 s unused
-     * (a check costs a read with a timeout); none retried, none redirected.
+     * Sends on a kept connection, and once more on a new one when the other node had closed the kept
+     * one (it restarted, or was killed: a blocking client sees that only when it uses it) and the
+     * body can be sent again. A node that died while answering then refuses the second: 503.
      */
-    private static CloseableHttpClient blockingClient() {
-        var connections = PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(512)
-                .setMaxConnPerRoute(512).setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.ofSeconds(5))
+    private ClassicHttpResponse open(BasicClassicHttpRequest out, boolean replayable) throws IOException {
+        try {
+            return blocking.executeOpen(null, out, null);
+        } catch (NoHttpResponseException | SocketException e) {
+            if (!replayable || e instanceof ConnectException) {
+                throw e;
+            }
+            connections.closeIdle(TimeValue.ZERO_MILLISECONDS);
+            return blocking.executeOpen(null, out, null);
+        }
+    }
+
+    /**
+     * Connections kept between nodes, checked for a close by the other side only after 2 s unused (a
+     * check costs a read with a timeout; {@link #open} covers the rest).
+     */
+    private static PoolingHttpClientConnectionManager connections() {
+        return PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(512).setMaxConnPerRoute(512)
+                .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(Timeout.ofSeconds(5))
                         // A relayed exec or stream may stay silent as long as its command does.
                         .setSocketTimeout(Timeout.DISABLED)
                         .setValidateAfterInactivity(TimeValue.ofSeconds(2)).build())
                 .build();
-        return HttpClients.custom().setConnectionManager(connections).disableAutomaticRetries()
-                .disableRedirectHandling().disableCookieManagement().disableContentCompression()
-                .disableAuthCaching().build();
     }
 
     private static void closeQuietly(ClassicHttpResponse response) {
