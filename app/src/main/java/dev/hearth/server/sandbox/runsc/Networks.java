@@ -45,7 +45,7 @@ final class Networks {
         }
         Commands.check(List.of("ip", "-batch", "-"), hostSide(slot, nsExists), QUICK);
         Commands.check(List.of("ip", "-n", ns, "-batch", "-"), "link set " + slot.peerVeth() + " name eth0\n"
-                + "link set eth0 up\nlink set lo up\n", QUICK);
+                + "link set eth0 addrgenmode none\nlink set eth0 up\nlink set lo up\n", QUICK);
     }
 
     /** Whether the slot's namespace, its eth0 and the host end of its veth pair are all there. */
@@ -76,6 +76,9 @@ final class Networks {
         host.append("link add ").append(slot.hostVeth()).append(" type veth peer name ").append(slot.peerVeth()).append('\n')
                 .append("link set ").append(slot.peerVeth()).append(" netns ").append(ns).append('\n')
                 .append("addr replace ").append(slot.hostAddress()).append("/30 dev ").append(slot.hostVeth()).append('\n')
+                // No IPv6 link-local address, so no router solicitations: the kernel sends them for
+                // ever (backing off to an hour), and each one thawed a computer frozen while idle.
+                .append("link set ").append(slot.hostVeth()).append(" addrgenmode none\n")
                 .append("link set ").append(slot.hostVeth()).append(" up\n");
         return host.toString();
     }
