@@ -84,7 +84,8 @@ final class DrainMove {
         }
     }
 
-    private static void cli(String... args) {
+    /** {@code hearth ARGS}, the CLI run in this process; throws unless it exits 0. */
+    static void cli(String... args) {
         var out = new ByteArrayOutputStream();
         int code = Cli.run(args, new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err,
                 Path.of(System.getProperty("java.io.tmpdir")).resolve("hearth-bench-cli")));

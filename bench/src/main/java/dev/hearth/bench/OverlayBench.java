@@ -2,10 +2,7 @@ package dev.hearth.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hearth.api.Json;
-import dev.hearth.cli.Cli;
 import dev.hearth.client.HearthClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,7 +74,7 @@ public final class OverlayBench {
         String y = on(store, "a", () -> computer(admin, ws, "y"));
         String z = on(store, "b", () -> computer(admin, ws, "z"));
         for (String server : List.of(y, z)) {
-            sh(admin, server, "dd if=/dev/urandom of=/data/blob bs=1M count=" + mib + " 2>/dev/null && "
+            timed(admin, server, "dd if=/dev/urandom of=/data/blob bs=1M count=" + mib + " 2>/dev/null && "
                     + "head -c 100 /dev/urandom > /data/small");
         }
         System.out.println("| from x (node a) | small GET, ms each (median) | download MiB/s (median) |");
@@ -105,7 +102,7 @@ public final class OverlayBench {
         return Interleaved.percentile(each, 50);
     }
 
-    /** An exec's own duration, in ms. */
+    /** An exec's own duration, in ms (a failed exec throws). */
     private static double timed(HearthClient admin, String id, String script) {
         var r = admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", script),
                 "timeout_seconds", 300));
@@ -132,15 +129,6 @@ public final class OverlayBench {
                 "command", List.of("httpd", "-f", "-p", "8080", "-h", "/data"))).path("computer").path("id").asText();
     }
 
-    private static String sh(HearthClient admin, String id, String script) {
-        var r = admin.post("/computers/" + id + "/exec", Map.of("command", List.of("sh", "-c", script),
-                "timeout_seconds", 300));
-        if (r.path("exit_code").asInt() != 0) {
-            throw new IllegalStateException(script + ": " + r);
-        }
-        return r.path("stdout").asText();
-    }
-
     private interface Make {
         String make() throws Exception;
     }
@@ -148,20 +136,11 @@ public final class OverlayBench {
     /** What {@code make} creates, placed on {@code node}: the other drains meanwhile. */
     private static String on(String store, String node, Make make) throws Exception {
         String other = node.equals("a") ? "b" : "a";
-        cli("admin", "nodes", "drain", other, "--store", store);
+        DrainMove.cli("admin", "nodes", "drain", other, "--store", store);
         try {
             return make.make();
         } finally {
-            cli("admin", "nodes", "undrain", other, "--store", store);
-        }
-    }
-
-    private static void cli(String... args) {
-        var out = new ByteArrayOutputStream();
-        int code = Cli.run(args, new Cli.Context(Map.of(), System.in, new PrintStream(out, true), System.err,
-                Path.of(System.getProperty("java.io.tmpdir")).resolve("hearth-bench-cli")));
-        if (code != 0) {
-            throw new IllegalStateException("hearth " + String.join(" ", args) + ": " + out);
+            DrainMove.cli("admin", "nodes", "undrain", other, "--store", store);
         }
     }
 
