@@ -9,8 +9,6 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * and every runsc delete waits with them (~1.3 s here). Only zombies named {@code exe} (runsc
  * re-executing itself) are reaped: never a process the JVM started and will wait for itself.
  *
- * <p>A pass reads the stat of this JVM's children ({@link #children}). It runs every 100 ms while a command runs (a runsc
+ * <p>A pass reads every process's /proc stat. It runs every 100 ms while a command runs (a runsc
  * delete waits for its sandbox's reaping) and for a few seconds after, and once a second otherwise:
  * at 100 ms always, it was half of an idle server's CPU.
  */
@@ -40,8 +38,15 @@ public final class Subreaper {
     private Subreaper() {
     }
 
-    /** Becomes a subreaper and starts reaping; false (and a log line) where the kernel says no. */
-    public static boolean start() {
+    /**
+     * Becomes a subreaper and starts reaping; false (and a log line) where the kernel says no. Once
+     * per JVM: every server started in one JVM (the tests start hundreds) shares the one reaper, where
+     * each used to start its own, all passing over /proc for ever.
+     */
+    public static synchronized boolean start() {
+        if (reaper != null) {
+            return true;
+        }
         try {
             var linker = Linker.nativeLinker();
             var lookup = linker.defaultLookup();
@@ -87,40 +92,19 @@ public final class Subreaper {
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 LockSupport.parkNanos(period());
-                for (String pid : children()) {
-                    if (isOurExeZombie(Path.of("/proc", pid), self)) {
-                        int reaped = (int) waitpid.invokeExact(Integer.parseInt(pid), MemorySegment.NULL, WNOHANG);
-                        LOG.debug("reaped sandbox process {} ({})", pid, reaped);
+                try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+                    for (Path proc : procs) {
+                        if (isOurExeZombie(proc, self)) {
+                            int pid = Integer.parseInt(proc.getFileName().toString());
+                            int reaped = (int) waitpid.invokeExact(pid, MemorySegment.NULL, WNOHANG);
+                            LOG.debug("reaped sandbox process {} ({})", pid, reaped);
+                        }
                     }
                 }
             } catch (Throwable e) {
                 LOG.debug("reaping pass failed; trying again", e);
             }
         }
-    }
-
-    /**
-     * This JVM's children, from each of its threads' {@code children} list: a few dozen small reads,
-     * where a look at every process's stat read thousands on a host with hundreds of sandboxes (each
-     * a few processes), every 100 ms while commands ran. A child missed while it was being made or
-     * reparented is a zombie still at the next pass.
-     */
-    private static List<String> children() throws IOException {
-        var pids = new ArrayList<String>();
-        try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path task : tasks) {
-                try {
-                    for (String pid : Files.readString(task.resolve("children")).split(" ")) {
-                        if (!pid.isBlank()) {
-                            pids.add(pid.strip());
-                        }
-                    }
-                } catch (IOException ended) {
-                    // the thread ended meanwhile
-                }
-            }
-        }
-        return pids;
     }
 
     /** /proc/PID/stat is "pid (comm) state ppid ..."; comm may hold spaces, so split after the last ')'. */
