@@ -109,18 +109,23 @@ public final class NodeHopBench {
 
     /** Node {@code name}, with the first node's keys and the admin's key file made out to its URL, as an operator sets one up. */
     static ServedHearth joinNode(Path first, Path dir, String store, String name, String... extra) throws Exception {
+        int port = ServedHearth.freePort();
+        replicaDir(first, dir, "http://127.0.0.1:" + port + "/v1");
+        var args = new ArrayList<>(List.of("--store", store, "--node", name));
+        args.addAll(List.of(extra));
+        return ServedHearth.start(dir, port, args.toArray(String[]::new));
+    }
+
+    /** A second node's directory: the first's keys, and the admin's key file made out to {@code url}. */
+    static Path replicaDir(Path first, Path dir, String url) throws Exception {
         Files.createDirectories(dir);
         for (String shared : List.of("signing-keys.json", "encryption-keys.json")) {
             Files.copy(first.resolve(shared), dir.resolve(shared));
         }
-        int port = ServedHearth.freePort();
         var key = (ObjectNode) Json.mapper().readTree(first.resolve("admin-key.json").toFile());
-        String url = "http://127.0.0.1:" + port + "/v1";
         key.put("audience", url).put("token_url", url + "/auth/token");
         Files.writeString(dir.resolve("admin-key.json"), key.toString());
-        var args = new ArrayList<>(List.of("--store", store, "--node", name));
-        args.addAll(List.of(extra));
-        return ServedHearth.start(dir, port, args.toArray(String[]::new));
+        return dir;
     }
 
     /** Answers the workspace it made. */

@@ -1,7 +1,5 @@
 package dev.hearth.bench;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.hearth.api.Json;
 import dev.hearth.client.HearthClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +39,8 @@ public final class OverlayBench {
             store = NodeHopBench.storeCluster(root.resolve("pg"), storePort, "127.0.0.1," + NET + "254", NET + "0/24");
             String url = "postgresql://hearth@" + NET + "254:" + storePort + "/postgres";
             a = ServedHearth.startIn(hosts.netns("a"), NET + "1", root.resolve("a"), "--store", url, "--node", "a");
-            b = ServedHearth.startIn(hosts.netns("b"), NET + "2", joined(root.resolve("a"), root.resolve("b"), NET + "2"),
-                    "--store", url, "--node", "b");
+            Path bDir = NodeHopBench.replicaDir(root.resolve("a"), root.resolve("b"), "http://" + NET + "2:7300/v1");
+            b = ServedHearth.startIn(hosts.netns("b"), NET + "2", bDir, "--store", url, "--node", "b");
             measure(a.admin(), url.replace(NET + "254", "127.0.0.1"), rounds, mib, gets);
         } catch (Exception e) {
             for (String node : List.of("a", "b")) {
@@ -142,19 +140,6 @@ public final class OverlayBench {
         } finally {
             DrainMove.cli("admin", "nodes", "undrain", other, "--store", store);
         }
-    }
-
-    /** A second node's directory: the first's keys, and the admin's key file made out to its URL. */
-    private static Path joined(Path first, Path dir, String host) throws Exception {
-        Files.createDirectories(dir);
-        for (String shared : List.of("signing-keys.json", "encryption-keys.json")) {
-            Files.copy(first.resolve(shared), dir.resolve(shared));
-        }
-        var key = (ObjectNode) Json.mapper().readTree(first.resolve("admin-key.json").toFile());
-        String url = "http://" + host + ":7300/v1";
-        key.put("audience", url).put("token_url", url + "/auth/token");
-        Files.writeString(dir.resolve("admin-key.json"), key.toString());
-        return dir;
     }
 
     /** The bridge and the two nodes' namespaces, each behind a veth on it. */
