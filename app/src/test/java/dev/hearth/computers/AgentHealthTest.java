@@ -75,7 +75,7 @@ class AgentHealthTest {
     }
 
     /** The host's runsc-sandbox processes (gVisor's kernel) of the computer. */
-    private static List<Long> sentriesOf(String id) throws Exception {
+    static List<Long> sentriesOf(String id) throws Exception {
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).filter(p -> {
                 try {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The computer router on real sandboxes, driven with curl (which resolves *.localhost to the
  * loopback address, as browsers do) and, for WebSocket, a hand-made client on a plain socket.
  */
-@HearthServerTest(computers = true)
+@HearthServerTest(computers = true, restarts = {"dies"})
 class RouterTest {
     @Injected
     private TestServer server;
@@ -173,6 +174,25 @@ class RouterTest {
         String state = eventually(Duration.ofSeconds(10),
                 () -> admin.get("/computers/" + id).path("computer").path("state").asText(), "sleeping"::equals);
         assertEquals("sleeping", state, "idle, it sleeps");
+    }
+
+    @Test
+    void aRequestInFlightWhenTheComputersSandboxDiesAnswers502AtOnceNotAtTheTimeout() throws Exception {
+        var computer = create("dies", List.of(Map.of("target", 8080, "published", 80)), Map.of());
+        String id = computer.path("id").asText();
+        awaitListening(computer.path("url").asText());
+        var slow = Executors.newVirtualThreadPerTaskExecutor().submit(() -> curl(computer.path("url").asText()
+                + "/cgi-bin/slow"));
+        eventually(Duration.ofSeconds(3), () -> TestComputers.run(admin, id, "ps"), out -> out.contains("slow"));
+        // As the host's OOM killer ends a sandbox whose gVisor kernel outgrew its room: no reset, no answer.
+        for (long pid : AgentHealthTest.sentriesOf(id)) {
+            assertEquals(0, new ProcessBuilder("kill", "-KILL", String.valueOf(pid)).start().waitFor());
+        }
+        var answer = slow.get(); // curl gives up after 30 s; the router's own timeout is 120 s
+        assertEquals("502", answer.status(), answer.body());
+        assertEquals("bad_gateway", error(answer));
+        assertTrue(answer.body().contains("sandbox ended while it answered"), answer.body());
+        admin.delete("/computers/" + id);
     }
 
     @Test

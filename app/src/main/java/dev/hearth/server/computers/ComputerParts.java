@@ -20,6 +20,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var dozes = new Dozes(access, networking, records::now);
         var gates = new Gates(dozes);
         var activity = new Activity();
+        var inFlight = new InFlight();
         var dirs = Dirs.under(in.dataDir());
         var agents = new Agents(new AgentClient(), new AgentSecrets(in.dataDir().resolve("agent-key")),
                 new MainExits(records));
@@ -31,7 +32,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var boots = new Boots(records, access, dirs, environments, images, networking, in.dataDir().resolve("tools"),
                 agents, disks);
         var restores = new Restores(records, access, gates, activity, dirs, checkpoints, boots, disks);
-        var lifecycle = new Lifecycle(records, access, gates, images, boots, restores, agents);
+        var lifecycle = new Lifecycle(records, access, gates, images, boots, restores, agents, inFlight);
         var sleeps = new Sleeps(records, access, gates, activity, dirs, boots, networking, agents, lifecycle,
                 in.sleep(), in.timings());
         var awake = new Awake(records, gates, activity, sleeps, agents);
@@ -40,7 +41,7 @@ record ComputerParts(ComputerRecords records, SandboxAccess access, Gates gates,
         var processes = new ComputerProcesses(awake, agents, execs);
         var health = new AgentHealth(agents, dozes);
         return new ComputerParts(records, access, gates, activity, dirs, images, checkpoints, lifecycle, sleeps, restores,
-                execs, files, processes, new RouteTargets(records, activity, sleeps, agents, gates),
+                execs, files, processes, new RouteTargets(records, activity, sleeps, agents, gates, inFlight),
                 new ComputerViews(environments, in.routerHost(), health, dozes),
                 networking, new ComputerUsage(access, dirs, in.clock(), agents, dozes),
                 new WarmPool(in.pool(), records, access, dirs, boots, lifecycle, images, HostMemory::available,

@@ -303,7 +303,7 @@ public final class ComputerService {
     private Computer remove(Computer deleting) {
         parts.access().ifPresent(r -> {
             r.delete(deleting.sandboxId());
-            parts.lifecycle().removed(deleting.sandboxId());
+            parts.lifecycle().removed(deleting);
             parts.networking().detach(deleting);
             r.removeNetwork(deleting.slot());
             r.removeDisk(parts.dirs().computer(deleting.id()), parts.dirs().disk(deleting.id()));

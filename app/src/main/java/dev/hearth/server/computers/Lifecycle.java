@@ -27,6 +27,7 @@ final class Lifecycle {
     static final Duration EXECS_END = Duration.ofSeconds(10);
 
     private final ComputerRecords records;
+    private final InFlight inFlight;
     private final SandboxAccess access;
     private final Gates gates;
     private final ComputerImages images;
@@ -38,8 +39,9 @@ final class Lifecycle {
     private final Agents agents;
 
     Lifecycle(ComputerRecords records, SandboxAccess access, Gates gates, ComputerImages images, Boots boots,
-              Restores restores, Agents agents) {
+              Restores restores, Agents agents, InFlight inFlight) {
         this.agents = agents;
+        this.inFlight = inFlight;
         this.records = records;
         this.access = access;
         this.gates = gates;
@@ -105,20 +107,24 @@ final class Lifecycle {
     }
 
     /**
-     * The sandbox was removed: requests in flight to its agent (followers of output, watches) end now.
+     * The sandbox was removed: requests in flight to its agent (followers of output, watches) and through
+     * the router end now.
      * A dead sandbox's netstack neither answers nor resets, and followers do not hold the gate.
      */
-    void removed(String sandboxId) {
-        agents.abandon(sandboxId);
+    void removed(Computer c) {
+        agents.abandon(c.sandboxId());
+        inFlight.endAll(c.id(), "the computer was deleted");
     }
 
     /**
      * The supervisor saw the computer's sandbox stopped or gone: if runsc says so too, requests in
-     * flight to its agent end at once. Outside the gate, which an exec in flight may hold.
+     * flight to its agent and its ports end at once. Outside the gate, which an exec in flight may hold.
      */
     void sandboxDown(Computer c) {
         if (access.get().state(c.sandboxId()).filter(SandboxStatus::alive).isEmpty()) {
             agents.abandon(c.sandboxId());
+            inFlight.endAll(c.id(), "the computer's sandbox ended while it answered (see its log and error); "
+                    + "it restarts as its restart policy says");
         }
     }
 

@@ -6,6 +6,7 @@ import dev.hearth.api.computers.ComputerState;
 import dev.hearth.api.tenancy.Workspace;
 import dev.hearth.server.computers.Computer.Port;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -21,9 +22,12 @@ public final class RouteTargets {
     private final Agents agents;
 
     private final Gates gates;
+    private final InFlight inFlight;
 
-    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps, Agents agents, Gates gates) {
+    RouteTargets(ComputerRecords records, Activity activity, Sleeps sleeps, Agents agents, Gates gates,
+                 InFlight inFlight) {
         this.records = records;
+        this.inFlight = inFlight;
         this.gates = gates;
         this.activity = activity;
         this.sleeps = sleeps;
@@ -119,6 +123,14 @@ public final class RouteTargets {
             leaveRoute(computerId);
             throw e;
         }
+    }
+
+    /**
+     * A request is sent into the computer: {@code end} ends it, with the reason, if its sandbox goes
+     * meanwhile. Run what this answers once the request is over.
+     */
+    public Runnable whileSent(String computerId, Consumer<String> end) {
+        return inFlight.begins(computerId, end);
     }
 
     public void leaveRoute(String computerId) {

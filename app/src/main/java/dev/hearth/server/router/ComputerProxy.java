@@ -45,6 +45,7 @@ public final class ComputerProxy extends ProxyHandler {
     private static final String PRIVATE = "hearth.proxy.private";
     private static final String RETRIED = "hearth.proxy.retried";
     private static final String RELAYED = "hearth.proxy.relayed";
+    private static final String COMPUTER = "hearth.proxy.computer";
     /**
      * A front end in front of this proxy (E2B's host names) that found the computer and port itself
      * sets this request attribute to the {@link RouteTarget}: it is used as it is, no host name read.
@@ -112,6 +113,7 @@ public final class ComputerProxy extends ProxyHandler {
         request.setAttribute(TARGET, HttpURI.build(request.getHttpURI()).scheme("http").host(address)
                 .port(target.port().target()).asImmutable());
         String computerId = target.computerId();
+        request.setAttribute(COMPUTER, computerId);
         return super.handle(withoutExpect(request), response, Callback.from(() -> {
             computers.leaveRoute(computerId);
             callback.succeeded();
@@ -197,7 +199,20 @@ public final class ComputerProxy extends ProxyHandler {
 
     @Override
     protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
-        return super.newProxyToServerRequest(request, target).idleTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        var toComputer = super.newProxyToServerRequest(request, target).idleTimeout(timeout.toMillis(),
+                TimeUnit.MILLISECONDS);
+        if (request.getAttribute(COMPUTER) instanceof String computerId) {
+            Runnable over = computers.whileSent(computerId, why -> toComputer.abort(new ComputerGone(why)));
+            toComputer.onComplete(result -> over.run());
+        }
+        return toComputer;
+    }
+
+    /** Why a request into a computer ended before its answer: its sandbox went meanwhile. */
+    private static final class ComputerGone extends Exception {
+        ComputerGone(String why) {
+            super(why, null, false, false);
+        }
     }
 
     @Override
@@ -237,7 +252,8 @@ public final class ComputerProxy extends ProxyHandler {
         // Connections into a computer are reset by every sleep and checkpoint: a body-less request that
         // failed before any answer is sent once more, on a new connection.
         boolean retry = !response.isCommitted() && request.getAttribute(RETRIED) == null
-                && !(failure instanceof TimeoutException) && request.getLength() <= 0
+                && !(failure instanceof TimeoutException) && !(failure instanceof ComputerGone)
+                && request.getLength() <= 0
                 && Set.of("GET", "HEAD", "OPTIONS").contains(request.getMethod());
         if (retry) {
             request.setAttribute(RETRIED, true);
@@ -255,6 +271,10 @@ public final class ComputerProxy extends ProxyHandler {
         if (request.getAttribute(RELAYED) != null) {
             writeError(response, callback, new ApiException(ErrorCode.NODE_UNAVAILABLE, "the router of the node "
                     + "that runs this computer, at " + target.getAuthority() + ", did not answer: " + failure.getMessage()));
+            return;
+        }
+        if (failure instanceof ComputerGone gone) {
+            writeError(response, callback, new ApiException(ErrorCode.BAD_GATEWAY, gone.getMessage()));
             return;
         }
         boolean timedOut = failure instanceof TimeoutException;
