@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * computer. Each test leaves a file in /tmp (memory, in gVisor) before its bomb and finds it after,
  * so a computer restarted from nothing would fail it; the end shows in the metrics and the log.
  */
-@HearthServerTest(computers = true)
+@HearthServerTest(computers = true, restarts = {"sunk"})
 class MemoryLimitTest {
     @Injected
     private HearthClient admin;
@@ -51,6 +51,19 @@ class MemoryLimitTest {
         String log = eventually(Duration.ofSeconds(5), () -> log(id), l -> l.contains("out of memory"));
         assertTrue(log.contains("hearth: the computer was out of memory: ended process " + last.path("pid").asInt()
                 + " (python3)"), log);
+    }
+
+    @Test
+    void aComputerWhoseSandboxTheHostEndsForMemorySaysSoWhenItRestarts() {
+        String id = computer("sunk");
+        // One read(2) of 600 MB into one buffer takes more than the host's room at once, before the agent can look.
+        admin.send("POST", "/computers/" + id + "/exec", Map.of("command", List.of("dd", "if=/dev/zero", "of=/dev/null",
+                "bs=600M", "count=1"), "timeout_seconds", 60), Map.of());
+        var error = eventually(Duration.ofSeconds(60), () -> admin.get("/computers/" + id).path("computer").path("error"),
+                e -> e.path("code").asText().equals("restarted"));
+        assertTrue(error.path("message").asText().contains("the host's memory limit on it (memory_mb and room for "
+                + "gVisor's own kernel) was reached, out of memory"), error::toString);
+        admin.delete("/computers/" + id);
     }
 
     @Test

@@ -144,13 +144,15 @@ final class Lifecycle {
                 LOG.debug("computer {} ({}) runs after all; not restarted", c.name(), computerId);
                 return false;
             }
-            LOG.warn("computer {} ({}): its main process exited (sandbox {}); restarting, restart {}", c.name(),
-                    computerId, status.map(SandboxStatus::word).orElse("gone"), count);
+            boolean outOfMemory = access.get().outOfMemory(c.sandboxId());
+            LOG.warn("computer {} ({}): its main process exited (sandbox {}{}); restarting, restart {}", c.name(),
+                    computerId, status.map(SandboxStatus::word).orElse("gone"), outOfMemory ? ", out of memory" : "",
+                    count);
             restarted.merge(c.name(), 1, Integer::sum);
             try {
                 var started = boots.start(c, images.ofRunning(c), false);
-                String how = c.mainExit().map(e -> "exited with " + e.exitCode() + " at " + e.endedAt())
-                        .orElse("exited");
+                String how = outOfMemory ? OUT_OF_MEMORY : c.mainExit().map(e -> "exited with " + e.exitCode()
+                        + " at " + e.endedAt()).orElse("exited");
                 records.save(started.noted(new OperationError("restarted", "the main process " + how
                         + "; restarted at " + records.now() + " (restart " + count + ")"), records.now()));
             } catch (RuntimeException e) {
@@ -171,6 +173,9 @@ final class Lifecycle {
         }
         return missing;
     }
+
+    private static final String OUT_OF_MEMORY = "ended with its whole sandbox: the host's memory limit on it "
+            + "(memory_mb and room for gVisor's own kernel) was reached, out of memory";
 
     // How long an adopted sandbox's agent has to answer before the sandbox is taken for broken.
     private static final Duration AGENT_ANSWERS = Duration.ofSeconds(10);

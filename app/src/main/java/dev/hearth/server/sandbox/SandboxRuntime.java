@@ -80,6 +80,14 @@ public interface SandboxRuntime {
         return Optional.empty();
     }
 
+    /**
+     * Whether the host's OOM killer ended a process of the sandbox (its memory limit is what the
+     * computer was given plus room for gVisor's own kernel), as long as its cgroup is there to say.
+     */
+    default boolean outOfMemory(String sandboxId) {
+        return false;
+    }
+
     /** The limits a running sandbox has (a change of settings applies from its next start); empty if unknown. */
     default Optional<SandboxLimits> limits(String sandboxId) {
         return Optional.empty();

@@ -97,6 +97,24 @@ final class Cgroups {
     }
 
     /**
+     * How many processes of the sandbox the host's OOM killer ended: cgroup v1's memory.oom_control
+     * or v2's memory.events ({@code oom_kill N}); 0 when its cgroup is gone or does not say.
+     */
+    long oomKills(String sandboxId) {
+        String group = group(sandboxId);
+        for (Path file : List.of(ROOT.resolve("memory").resolve(group).resolve("memory.oom_control"),
+                ROOT.resolve(group).resolve("memory.events"))) {
+            try {
+                return Files.readAllLines(file).stream().filter(l -> l.startsWith("oom_kill "))
+                        .mapToLong(l -> Long.parseLong(l.substring(9).strip())).findFirst().orElse(0);
+            } catch (IOException | NumberFormatException e) {
+                LOG.debug("sandbox {}: no {}: {}", sandboxId, file.getFileName(), e.toString());
+            }
+        }
+        return 0;
+    }
+
+    /**
      * Raises a started sandbox's memory limit from what its computer sees to {@link SentryRoom#hostLimit}:
      * cgroup v1 (memory.limit_in_bytes, after memory.memsw.limit_in_bytes if that is lower) or v2
      * (memory.max). Not raised (logged), the sandbox runs on under the computer's own limit.

@@ -212,6 +212,11 @@ public final class RunscRuntime implements SandboxRuntime {
     }
 
     @Override
+    public boolean outOfMemory(String sandboxId) {
+        return cgroups.oomKills(sandboxId) > 0;
+    }
+
+    @Override
     public Optional<SandboxLimits> limits(String sandboxId) {
         return cgroups.limits(sandboxId);
     }
