@@ -57,9 +57,7 @@ final class Cgroups {
             }
             Path unified = ROOT.resolve(group);
             if (Files.exists(unified.resolve("cpu.stat"))) {
-                long micros = Files.readAllLines(unified.resolve("cpu.stat")).stream()
-                        .filter(l -> l.startsWith("usage_usec ")).mapToLong(l -> Long.parseLong(l.substring(11).strip()))
-                        .findFirst().orElse(0);
+                long micros = keyed(unified.resolve("cpu.stat"), "usage_usec");
                 return Optional.of(new SandboxUsage(micros / 1e6, number(unified.resolve("memory.current"))));
             }
         } catch (IOException | NumberFormatException e) {
@@ -105,8 +103,7 @@ final class Cgroups {
         for (Path file : List.of(ROOT.resolve("memory").resolve(group).resolve("memory.oom_control"),
                 ROOT.resolve(group).resolve("memory.events"))) {
             try {
-                return Files.readAllLines(file).stream().filter(l -> l.startsWith("oom_kill "))
-                        .mapToLong(l -> Long.parseLong(l.substring(9).strip())).findFirst().orElse(0);
+                return keyed(file, "oom_kill");
             } catch (IOException | NumberFormatException e) {
                 LOG.debug("sandbox {}: no {}: {}", sandboxId, file.getFileName(), e.toString());
             }
@@ -138,6 +135,13 @@ final class Cgroups {
             LOG.warn("sandbox {}: its memory limit could not make room for gVisor's own kernel: {}", sandboxId,
                     e.toString());
         }
+    }
+
+    /** The number after {@code key} in a file of "key value" lines (cpu.stat, memory.events); 0 if it has none. */
+    private static long keyed(Path file, String key) throws IOException {
+        String prefix = key + " ";
+        return Files.readAllLines(file).stream().filter(l -> l.startsWith(prefix))
+                .mapToLong(l -> Long.parseLong(l.substring(prefix.length()).strip())).findFirst().orElse(0);
     }
 
     private static long number(Path file) throws IOException {
